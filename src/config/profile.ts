@@ -1,0 +1,87 @@
+/**
+ * The crawl profile: the contract between operators, the CLI and every part
+ * of the crawler. Loaded and validated once (see load-profile.ts), then
+ * deep-frozen; everything inside trusts it. Defaults are Heritrix's.
+ */
+
+export type RobotsPolicyName = 'obey' | 'classic' | 'ignore' | 'robotsTxtOnly' | 'mostFavored' | 'mostFavoredSet' | 'custom';
+export type QueueAssignmentName = 'hostname' | 'surtAuthority' | 'elfHash';
+export type QueueOrderName = 'breadth-first' | 'depth-first';
+
+export interface ScopeOptions {
+  /** Hosts in scope; entries may carry a port ("127.0.0.1:8080"). Default: the seeds' hosts. */
+  hosts: readonly string[];
+  /** Regexes on the URL; a URL must match one of them when any are given. */
+  include: readonly string[];
+  /** Regexes on the URL; a match puts the URL out of scope. */
+  exclude: readonly string[];
+  /** Most link hops (L) from a seed. Default 20. */
+  maxHops: number;
+  /** Embeds of in-scope pages are fetched off-scope up to this many trailing non-L hops. Default 1. */
+  transclusionHops: number;
+}
+
+export interface LimitOptions {
+  /** Stop after this many successful fetches (0 = unlimited). */
+  maxPages: number;
+  /** Stop after this many body bytes were downloaded (0 = unlimited). */
+  maxBytes: number;
+  /** Stop after this many seconds (0 = unlimited). */
+  maxDurationSec: number;
+  /** Truncate bodies beyond this size, marking WARC-Truncated: length. Default 100 MiB. */
+  maxBodyBytes: number;
+  /** Connect/headers/body-idle timeout for one fetch. Default 30000. */
+  fetchTimeoutMs: number;
+}
+
+export interface PolitenessOptions {
+  delayFactor: number;
+  minDelayMs: number;
+  maxDelayMs: number;
+  respectCrawlDelayUpToSeconds: number;
+  maxConnectionsPerHost: number;
+  /** Per-host bandwidth cap in KB/s (0 = off). */
+  maxPerHostBandwidthKBps: number;
+}
+
+export interface RobotsOptions {
+  policy: RobotsPolicyName;
+  /** Extra user agents for mostFavored / mostFavoredSet. */
+  candidateUserAgents: readonly string[];
+  /** Under mostFavored, send the favoured agent's name instead of ours. */
+  masquerade: boolean;
+  /** robots.txt text used instead of the sites' own under the custom policy. */
+  custom: string;
+}
+
+export interface FrontierOptions {
+  queueAssignment: QueueAssignmentName;
+  elfHashBuckets: number;
+  elfHashOf: 'url' | 'host';
+  order: QueueOrderName;
+  /** Session budget in cost units before a queue yields to inactive ones. Default 3000. */
+  balanceReplenishAmount: number;
+  /** Total budget after which a queue is retired (-1 = unlimited). */
+  queueTotalBudget: number;
+}
+
+export interface OutputOptions {
+  dir: string;
+  prefix: string;
+  warcVersion: '1.0' | '1.1';
+  rotateBytes: number;
+}
+
+export interface Profile {
+  name: string;
+  seeds: readonly string[];
+  userAgent: string;
+  from?: string;
+  scope: ScopeOptions;
+  limits: LimitOptions;
+  politeness: PolitenessOptions;
+  robots: RobotsOptions;
+  frontier: FrontierOptions;
+  workers: number;
+  output: OutputOptions;
+}

@@ -1,0 +1,65 @@
+/**
+ * The unit of work that travels through the frontier: a URL exactly as it
+ * will be fetched, plus how it was reached. Kept small and JSON-serialisable
+ * because queued URIs live in LevelDB, not in the heap.
+ */
+
+/** Heritrix hop letters: L link, E embed, R redirect, P prerequisite, X speculative. */
+export type Hop = 'L' | 'E' | 'R' | 'P' | 'X';
+
+/**
+ * Scheduling directive, lower runs first inside a queue (Heritrix's
+ * SchedulingConstants): prerequisites before embeds/redirects before links.
+ */
+export const Directive = {
+  prerequisite: 0,
+  high: 1,
+  normal: 2,
+} as const;
+export type Directive = (typeof Directive)[keyof typeof Directive];
+
+export interface CrawlUri {
+  /** The URL to request, exactly as discovered (resolved, fragment removed). */
+  url: string;
+  /** Hop letters from the seed, e.g. "LLE"; "" for a seed. */
+  hopPath: string;
+  /** The URL whose capture led here; null for seeds. */
+  via: string | null;
+  /** Extraction context, e.g. "a/@href", "img/@src"; "" when unknown. */
+  context: string;
+  seed: boolean;
+  directive: Directive;
+  /** Transport-failure attempts so far. */
+  retries: number;
+  /** Redirect hops followed in a row to reach this URI. */
+  redirects: number;
+}
+
+/** Number of hops from the seed. */
+export function hopCount(uri: Pick<CrawlUri, 'hopPath'>): number {
+  return uri.hopPath.length;
+}
+
+/** Directive implied by the last hop: P → prerequisite, E/R → high, L/X → normal. */
+export function directiveForHop(hop: Hop): Directive {
+  if (hop === 'P') return Directive.prerequisite;
+  if (hop === 'E' || hop === 'R') return Directive.high;
+  return Directive.normal;
+}
+
+export function seedUri(url: string): CrawlUri {
+  return { url, hopPath: '', via: null, context: '', seed: true, directive: Directive.normal, retries: 0, redirects: 0 };
+}
+
+export function childUri(parent: CrawlUri, url: string, hop: Hop, context: string): CrawlUri {
+  return {
+    url,
+    hopPath: parent.hopPath + hop,
+    via: parent.url,
+    context,
+    seed: false,
+    directive: directiveForHop(hop),
+    retries: 0,
+    redirects: hop === 'R' ? parent.redirects + 1 : 0,
+  };
+}
