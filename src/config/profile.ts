@@ -32,6 +32,12 @@ export interface LimitOptions {
   maxBodyBytes: number;
   /** Connect/headers/body-idle timeout for one fetch. Default 30000. */
   fetchTimeoutMs: number;
+  /** Transport-failure attempts before a URI is given up (Heritrix maxRetries). Default 30. */
+  maxRetries: number;
+  /** Wait before retrying after a transport failure (Heritrix retryDelaySeconds 900). Default 900000. */
+  retryDelayMs: number;
+  /** Redirects followed in a row before the chain is abandoned. Default 20. */
+  maxRedirects: number;
 }
 
 export interface PolitenessOptions {

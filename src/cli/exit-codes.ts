@@ -1,0 +1,28 @@
+/**
+ * Exit codes, and the one place errors become them. 0 success, 1 crawl
+ * aborted by a fatal error, 2 usage error, 3 invalid profile, 4 no input.
+ */
+import { ArchiverError, NoInputError, ProfileError, UsageError } from '../core/errors.js';
+
+export const ExitCode = {
+  ok: 0,
+  fatal: 1,
+  usage: 2,
+  invalidProfile: 3,
+  noInput: 4,
+  /** Interrupted by SIGINT/SIGTERM (128 + SIGINT), after a clean shutdown. */
+  interrupted: 130,
+} as const;
+
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof UsageError) return ExitCode.usage;
+  if (err instanceof ProfileError) return ExitCode.invalidProfile;
+  if (err instanceof NoInputError) return ExitCode.noInput;
+  return ExitCode.fatal;
+}
+
+/** One line for the operator: `archiver: <message> [code]`. */
+export function describeError(err: unknown): string {
+  if (err instanceof ArchiverError) return `archiver: ${err.message} [${err.code}]`;
+  return `archiver: ${err instanceof Error ? err.message : String(err)}`;
+}

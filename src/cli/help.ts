@@ -1,0 +1,49 @@
+/** Help texts for the CLI; every option is explained here. */
+
+export const mainHelp = `archiver — an archival web crawler (Heritrix-style frontier, WARC output, link analysis)
+
+Usage:
+  archiver run <profile.json> [options]    crawl what the profile says → WARCs, crawl.log, reports
+  archiver analyze <dir|file...> [options] link graph, degree distributions, PageRank top N
+  archiver demo [options]                  start the bundled demo web on loopback, crawl it, analyse it
+  archiver <command> --help                options of one command
+  archiver --version
+
+Exit codes: 0 success, 1 crawl aborted by a fatal error, 2 usage error,
+3 invalid profile, 4 no input, 130 interrupted (state kept).
+`;
+
+export const runHelp = `archiver run <profile.json> [options]
+
+Crawls the seeds of a JSON profile (see README.md for every profile field and
+its default) into the profile's job directory (output.dir):
+  warcs/      WARC files (PREFIX-<timestamp>-<serial>-<pid>~<host>.warc.gz)
+  logs/       crawl.log, one Heritrix-format line per URI
+  reports/    crawl, seeds, hosts, mimetype, response-code, frontier reports (.txt and .json)
+  state/      LevelDB: seen filter, frontier queues, digest index
+
+Options:
+  --fresh          the job directory already holds a crawl: move it aside
+                   (renamed <dir>.<timestamp>, never deleted) and start over
+  --quiet          no live progress display and no summary on stderr
+  --workers N      override the profile's workers (fetches in flight)
+  -h, --help       this text
+
+Ctrl-C (SIGINT) or SIGTERM stops taking new URIs, lets in-flight fetches finish,
+closes the WARCs and writes the reports; a second Ctrl-C abandons in-flight
+fetches at once.
+`;
+
+export const demoHelp = `archiver demo [options]
+
+Starts the bundled demo web (3 hosts on 127.0.0.2-127.0.0.4, with robots.txt,
+redirects, images, CSS, a 404, gzip and chunked pages), crawls it with
+profiles/demo.json into jobs/demo (an earlier jobs/demo is moved aside), prints
+the crawl summary and where the WARCs are, then runs \`archiver analyze\` on them.
+
+Options:
+  --port N         port the demo web listens on (default 8421)
+  --top N          PageRank top N printed by the analysis (default 10)
+  --quiet          no live progress display
+  -h, --help       this text
+`;

@@ -1,0 +1,38 @@
+/**
+ * The command line: `main(argv, io)` dispatches to a command and returns the
+ * exit code; errors become exit codes here and nowhere else.
+ */
+import { UsageError } from '../core/errors.js';
+import { packageVersion } from '../core/package-root.js';
+import { analyzeMain } from '../analysis/analyze-command.js';
+import { demoMain } from './demo-command.js';
+import { describeError, exitCodeFor, ExitCode } from './exit-codes.js';
+import { mainHelp } from './help.js';
+import type { CliIo } from './io.js';
+import { runMain } from './run-command.js';
+
+const commands: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
+  run: runMain,
+  analyze: analyzeMain,
+  demo: demoMain,
+};
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      io.stdout.write(mainHelp);
+      return command === undefined ? ExitCode.usage : ExitCode.ok;
+    }
+    if (command === '--version' || command === '-V') {
+      io.stdout.write(`archiver ${packageVersion()}\n`);
+      return ExitCode.ok;
+    }
+    const run = commands[command];
+    if (!run) throw new UsageError(`unknown command "${command}" (try archiver --help)`);
+    return await run(rest, io);
+  } catch (err) {
+    io.stderr.write(describeError(err) + '\n');
+    return exitCodeFor(err);
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * JSON schema of the crawl profile. Unknown keys are rejected everywhere;
+ * defaults (Heritrix's) are filled in by the validator. The README's table of
+ * fields and defaults is written from this file: keep the two in step.
+ */
+
+const nonNegInt = { type: 'integer', minimum: 0 } as const;
+const nonNegNum = { type: 'number', minimum: 0 } as const;
+const stringList = { type: 'array', items: { type: 'string' }, default: [] } as const;
+
+export const profileSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'seeds', 'userAgent'],
+  properties: {
+    name: { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9._-]+$' },
+    seeds: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+    userAgent: { type: 'string', minLength: 1 },
+    from: { type: 'string', pattern: '^[^@\\s]+@[^@\\s]+$' },
+    scope: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        hosts: { type: 'array', items: { type: 'string', minLength: 1 } },
+        include: stringList,
+        exclude: stringList,
+        maxHops: { ...nonNegInt, default: 20 },
+        transclusionHops: { ...nonNegInt, default: 1 },
+      },
+    },
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        maxPages: { ...nonNegInt, default: 0 },
+        maxBytes: { ...nonNegInt, default: 0 },
+        maxDurationSec: { ...nonNegNum, default: 0 },
+        maxBodyBytes: { ...nonNegInt, default: 104857600 },
+        fetchTimeoutMs: { type: 'integer', minimum: 1, default: 30000 },
+        maxRetries: { ...nonNegInt, default: 30 },
+        retryDelayMs: { ...nonNegInt, default: 900000 },
+        maxRedirects: { ...nonNegInt, default: 20 },
+      },
+    },
+    politeness: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        delayFactor: { ...nonNegNum, default: 5 },
+        minDelayMs: { ...nonNegInt, default: 3000 },
+        maxDelayMs: { ...nonNegInt, default: 30000 },
+        respectCrawlDelayUpToSeconds: { ...nonNegNum, default: 300 },
+        maxConnectionsPerHost: { type: 'integer', minimum: 1, default: 1 },
+        maxPerHostBandwidthKBps: { ...nonNegNum, default: 0 },
+      },
+    },
+    robots: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        policy: {
+          enum: ['obey', 'classic', 'ignore', 'robotsTxtOnly', 'mostFavored', 'mostFavoredSet', 'custom'],
+          default: 'obey',
+        },
+        candidateUserAgents: stringList,
+        masquerade: { type: 'boolean', default: false },
+        custom: { type: 'string', default: '' },
+      },
+    },
+    frontier: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        queueAssignment: { enum: ['hostname', 'surtAuthority', 'elfHash'], default: 'hostname' },
+        elfHashBuckets: { type: 'integer', minimum: 1, default: 100 },
+        elfHashOf: { enum: ['url', 'host'], default: 'url' },
+        order: { enum: ['breadth-first', 'depth-first'], default: 'breadth-first' },
+        balanceReplenishAmount: { type: 'integer', minimum: 1, default: 3000 },
+        queueTotalBudget: { type: 'integer', minimum: -1, default: -1 },
+      },
+    },
+    workers: { type: 'integer', minimum: 1, maximum: 1000, default: 25 },
+    output: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        dir: { type: 'string', minLength: 1 },
+        prefix: { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9._-]+$', default: 'WEB' },
+        warcVersion: { enum: ['1.0', '1.1'], default: '1.1' },
+        rotateBytes: { type: 'integer', minimum: 1024, default: 1000000000 },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,187 @@
+/**
+ * Wires the parts into a crawl: job directory, one LevelDB for state (seen
+ * filter, frontier, digest index), fetcher, WARC writer, crawl.log, robots,
+ * and N workers that loop frontier.next() → process → frontier.finished().
+ * The only module that imports every part.
+ */
+import os from 'node:os';
+import type { LookupFunction } from 'node:net';
+import { ClassicLevel } from 'classic-level';
+import { seedUri, type CrawlUri } from '../core/crawl-uri.js';
+import { ArchiverError, FatalCrawlError } from '../core/errors.js';
+import { packageVersion } from '../core/package-root.js';
+import type { Profile } from '../config/profile.js';
+import { Fetcher } from '../fetch/fetcher.js';
+import type { Frontier } from '../frontier/frontier.js';
+import { WorkQueueFrontier } from '../frontier/work-queue-frontier.js';
+import { createRobotsPolicy } from '../politeness/robots-policy.js';
+import { RobotsStore } from '../politeness/robots-store.js';
+import { LevelUriUniqFilter } from '../uniq/level-uniq-filter.js';
+import { CrawlLog } from '../writer/crawl-log.js';
+import { LevelDigestIndex } from '../writer/digest-index.js';
+import { WarcWriter } from '../writer/warc-writer.js';
+import { CrawlStats } from './crawl-stats.js';
+import { ensureJobDir, jobDir } from './job-dir.js';
+import { LinkScheduler } from './link-scheduler.js';
+import { Progress } from './progress.js';
+import { formatSummary, summarize, writeReports, type CrawlSummary } from './reports.js';
+import { Scope } from './scope.js';
+import { UriProcessor } from './uri-processor.js';
+
+export const SOFTWARE = `archiver/${packageVersion()}`;
+
+export interface CrawlerOptions {
+  profile: Profile;
+  /** Where progress and the summary go. */
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Graceful stop: no new URIs are taken, in-flight ones finish. */
+  stopSignal?: AbortSignal;
+  /** Hard stop: in-flight fetches are abandoned. */
+  abortSignal?: AbortSignal;
+  /** Custom DNS (tests, demo). */
+  lookup?: LookupFunction;
+  now?: () => number;
+  /** Progress interval override (tests). */
+  progressIntervalMs?: number;
+  quiet?: boolean;
+}
+
+type Buf = Buffer;
+
+export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
+  const { profile } = opts;
+  const now = opts.now ?? Date.now;
+  const dirs = jobDir(profile.output.dir);
+  await ensureJobDir(dirs);
+  const db = new ClassicLevel<Buf, Buf>(dirs.state, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  try {
+    await db.open();
+  } catch (err) {
+    throw new FatalCrawlError('ARCHIVER_STATE_LOCKED', `${dirs.state}: cannot open crawl state (is another crawl running on this job?)`, { cause: err });
+  }
+  const sub = (name: string) => db.sublevel<Buf, Buf>(name, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  const stats = new CrawlStats(now());
+  const stop = new AbortController();
+  const abort = new AbortController();
+  opts.stopSignal?.addEventListener('abort', () => stop.abort(), { once: true });
+  opts.abortSignal?.addEventListener('abort', () => {
+    stop.abort();
+    abort.abort();
+  }, { once: true });
+
+  const frontier: Frontier = new WorkQueueFrontier({
+    db: sub('frontier'),
+    options: profile.frontier,
+    maxConnectionsPerHost: profile.politeness.maxConnectionsPerHost,
+    now,
+  });
+  const seen = new LevelUriUniqFilter(sub('seen'));
+  const refusedSeen = new LevelUriUniqFilter(sub('refused'));
+  const fetcher = new Fetcher({
+    userAgent: profile.userAgent,
+    ...(profile.from ? { from: profile.from } : {}),
+    fetchTimeoutMs: profile.limits.fetchTimeoutMs,
+    maxBodyBytes: profile.limits.maxBodyBytes,
+    tempDir: dirs.tmp,
+    connectionsPerOrigin: profile.politeness.maxConnectionsPerHost,
+    ...(opts.lookup ? { lookup: opts.lookup } : {}),
+  });
+  const writer = new WarcWriter({
+    dir: dirs.warcs,
+    prefix: profile.output.prefix,
+    warcVersion: profile.output.warcVersion,
+    rotateBytes: profile.output.rotateBytes,
+    software: SOFTWARE,
+    hostname: os.hostname(),
+    info: {
+      userAgent: profile.userAgent,
+      ...(profile.from ? { from: profile.from } : {}),
+      robotsPolicy: profile.robots.policy,
+      jobName: profile.name,
+      description: `archiver crawl of ${profile.seeds.length} seed(s)`,
+    },
+  });
+  const crawlLog = await CrawlLog.open(dirs.crawlLog);
+  const robots = new RobotsStore();
+  const policy = createRobotsPolicy(profile.robots, profile.userAgent);
+  const links = new LinkScheduler({
+    scope: new Scope(profile.scope),
+    seen,
+    refusedSeen,
+    frontier,
+    maxRedirects: profile.limits.maxRedirects,
+    onRefused(uri: CrawlUri, status: number) {
+      stats.rejected(status);
+      crawlLog.write({ time: new Date(now()), status, size: null, url: uri.url, hopPath: uri.hopPath, via: uri.via, mime: null, worker: 0, fetchStart: null, durationMs: null, digest: null, annotations: [] });
+    },
+  });
+  const processor = new UriProcessor({
+    profile, fetcher, writer, crawlLog, robots, policy, links, stats, now,
+    digests: new LevelDigestIndex(sub('digests')),
+    abortSignal: abort.signal,
+  });
+
+  let status = 'FINISHED';
+  let fatal: unknown = null;
+  const halt = (why: string) => {
+    if (!stop.signal.aborted) {
+      status = why;
+      stop.abort();
+    }
+  };
+  opts.stopSignal?.addEventListener('abort', () => halt('ABORTED'), { once: true });
+  const limits = profile.limits;
+  const deadline = limits.maxDurationSec > 0 ? setTimeout(() => halt('FINISHED_TIME_LIMIT'), limits.maxDurationSec * 1000) : null;
+  deadline?.unref();
+  const checkLimits = () => {
+    if (limits.maxPages > 0 && stats.succeeded >= limits.maxPages) halt('FINISHED_DOCUMENT_LIMIT');
+    if (limits.maxBytes > 0 && stats.bytes >= limits.maxBytes) halt('FINISHED_DATA_LIMIT');
+  };
+
+  const progress = new Progress({ out: opts.stderr, now, ...(opts.progressIntervalMs ? { intervalMs: opts.progressIntervalMs } : {}) });
+  if (!opts.quiet) progress.start(() => ({ stats, frontier: frontier.stats() }));
+
+  const worker = async (id: number) => {
+    while (!stop.signal.aborted) {
+      const claim = await frontier.next(stop.signal);
+      if (!claim) return;
+      try {
+        const outcome = await processor.process(claim, id);
+        await frontier.finished(claim, outcome);
+        checkLimits();
+      } catch (err) {
+        // A failure here is ours (disk full, state broken), not the web's: stop the crawl.
+        fatal ??= err;
+        halt('ABORTED_FATAL');
+        await frontier.finished(claim, { kind: 'retry', delayMs: 0 }).catch(() => {});
+        return;
+      }
+    }
+  };
+
+  try {
+    for (const seed of profile.seeds) stats.seeds.set(seed, { url: seed, status: null, redirect: null });
+    await links.scheduleSeeds(profile.seeds.map(seedUri));
+    await Promise.all(Array.from({ length: profile.workers }, (_, i) => worker(i + 1)));
+  } finally {
+    if (deadline) clearTimeout(deadline);
+    progress.stop();
+  }
+  const warcFiles = await writer.close();
+  await crawlLog.close();
+  await fetcher.close();
+  const frontierStats = frontier.stats();
+  const queues = frontier.queues();
+  const summary = summarize(stats, frontierStats, { status, endedAt: now(), warcFiles, warcDir: dirs.warcs, jobDir: dirs.root });
+  await writeReports(dirs.reports, stats, summary, frontierStats, queues);
+  await frontier.close();
+  await seen.close();
+  await refusedSeen.close();
+  await db.close();
+  if (fatal) {
+    throw fatal instanceof ArchiverError ? fatal : new FatalCrawlError('ARCHIVER_CRAWL_FAILED', `crawl aborted: ${(fatal as Error).message}`, { cause: fatal });
+  }
+  if (!opts.quiet) opts.stderr.write(formatSummary(summary) + '\n');
+  return summary;
+}
+

@@ -1,0 +1,90 @@
+/**
+ * Turns extracted links into scheduled URIs: scope decision, the seen filter
+ * (one batched put-if-absent per page), then the frontier. Scope refusals are
+ * logged to crawl.log once per URL (a second seen filter remembers which).
+ */
+import { childUri, type CrawlUri, type Hop } from '../core/crawl-uri.js';
+import type { Frontier } from '../frontier/frontier.js';
+import type { UriUniqFilter } from '../uniq/uniq-filter.js';
+import { canonicalizeForSeen } from '../url/canonicalize.js';
+import type { Scope } from './scope.js';
+
+export interface DiscoveredLink {
+  url: string;
+  hop: Hop;
+  context: string;
+}
+
+export interface LinkSchedulerDeps {
+  scope: Scope;
+  seen: UriUniqFilter;
+  /** Remembers which refused URLs were already logged. */
+  refusedSeen: UriUniqFilter;
+  frontier: Frontier;
+  maxRedirects: number;
+  /** Called once per refused URL with its crawl.log status. */
+  onRefused(uri: CrawlUri, status: number): void;
+}
+
+export class LinkScheduler {
+  readonly #d: LinkSchedulerDeps;
+
+  constructor(deps: LinkSchedulerDeps) {
+    this.#d = deps;
+  }
+
+  /** Seeds are scheduled like links from nowhere; returns how many were new. */
+  async scheduleSeeds(seeds: readonly CrawlUri[]): Promise<number> {
+    const fresh = await this.#d.seen.addMany(seeds.map((s) => s.url));
+    const chosen = seeds.filter((_, i) => fresh[i]);
+    await this.#d.frontier.schedule(chosen);
+    return chosen.length;
+  }
+
+  /** Schedules the links found in `parent`'s capture; returns how many were new. */
+  async schedule(parent: CrawlUri, links: readonly DiscoveredLink[]): Promise<number> {
+    const candidates: CrawlUri[] = [];
+    const refused: CrawlUri[] = [];
+    const refusedStatus: number[] = [];
+    const forced: CrawlUri[] = [];
+    const parentKey = links.some((l) => l.hop === 'R') ? canonicalizeForSeen(parent.url) : '';
+    for (const link of links) {
+      const child = childUri(parent, link.url, link.hop, link.context);
+      if (link.hop === 'R' && child.redirects > this.#d.maxRedirects) {
+        refused.push(child);
+        refusedStatus.push(-4001);
+        continue;
+      }
+      const decision = this.#d.scope.decide(child);
+      if (!decision.accept) {
+        refused.push(child);
+        refusedStatus.push(decision.status);
+        continue;
+      }
+      // A redirect to a URL that canonicalizes like its source (www., session
+      // id…) would be dropped as already seen, and replay would then loop on
+      // the 3xx: fetch such targets anyway.
+      if (link.hop === 'R' && canonicalizeForSeen(child.url) === parentKey && child.url !== parent.url) forced.push(child);
+      else candidates.push(child);
+    }
+    const chosen: CrawlUri[] = [];
+    if (candidates.length > 0) {
+      const fresh = await this.#d.seen.addMany(candidates.map((c) => c.url));
+      candidates.forEach((c, i) => {
+        if (fresh[i]) chosen.push(c);
+      });
+    }
+    for (const f of forced) {
+      await this.#d.seen.addForce(f.url);
+      chosen.push(f);
+    }
+    if (chosen.length > 0) await this.#d.frontier.schedule(chosen);
+    if (refused.length > 0) {
+      const firstTime = await this.#d.refusedSeen.addMany(refused.map((r) => r.url));
+      refused.forEach((r, i) => {
+        if (firstTime[i]) this.#d.onRefused(r, refusedStatus[i] ?? -5000);
+      });
+    }
+    return chosen.length;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * What a capture links to: decode the stored body for extraction only (the
+ * archive keeps the bytes as received), pick the extractor by media type,
+ * add the redirect target of a 3xx, and apply meta robots / X-Robots-Tag when
+ * the robots policy honours them (nofollow drops hyperlinks, embeds stay so
+ * the archived page still renders).
+ */
+import type { Hop } from '../core/crawl-uri.js';
+import { headerValue, type HttpExchange } from '../core/exchange.js';
+import { bodyText, decodeContentEncoding } from '../fetch/content-decoding.js';
+import { extractCss, extractHtml, robotsDirectivesFromHeaders } from '../fetch/link-extractor.js';
+import type { DiscoveredLink } from './link-scheduler.js';
+
+/** Decoded bytes beyond this are not looked at for links (gzip bombs, huge pages). */
+export const MAX_DECODED_BYTES = 32 * 1024 * 1024;
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+export interface Outlinks {
+  links: DiscoveredLink[];
+  /** crawl.log annotations, e.g. "nofollow", "noindex". */
+  annotations: string[];
+}
+
+export async function extractOutlinks(ex: HttpExchange, mime: string, obeyMetaRobots: boolean): Promise<Outlinks> {
+  const links: DiscoveredLink[] = [];
+  const annotations: string[] = [];
+  if (ex.status >= 300 && ex.status < 400) {
+    const location = headerValue(ex.responseHeaders, 'location');
+    const target = location ? resolve(location, ex.url) : null;
+    if (target) links.push({ url: target, hop: 'R', context: 'location' });
+  }
+  const isHtml = HTML_TYPES.has(mime);
+  const isCss = mime === 'text/css';
+  if ((!isHtml && !isCss) || ex.body.size === 0) return { links, annotations };
+  const { text, capped } = await bodyText(ex.body, ex.responseHeaders, MAX_DECODED_BYTES);
+  if (capped) annotations.push('extractCapped');
+  if (isCss) {
+    for (const l of extractCss(text, ex.url)) links.push({ url: l.url, hop: l.hop as Hop, context: l.context });
+    return { links, annotations };
+  }
+  const page = extractHtml(text, ex.url);
+  const header = robotsDirectivesFromHeaders(ex.responseHeaders);
+  const nofollow = obeyMetaRobots && (page.metaRobots.nofollow || header.nofollow);
+  const noindex = page.metaRobots.noindex || header.noindex;
+  if (nofollow) annotations.push('nofollow');
+  if (noindex) annotations.push('noindex');
+  for (const l of page.links) {
+    if (nofollow && l.hop === 'L') continue;
+    links.push({ url: l.url, hop: l.hop as Hop, context: l.context });
+  }
+  return { links, annotations };
+}
+
+/** The first `maxBytes` of the body with its Content-Encoding undone (robots.txt). */
+export async function decodedBody(ex: HttpExchange, maxBytes: number): Promise<Buffer> {
+  const decoded = await decodeContentEncoding(ex.body.stream(), headerValue(ex.responseHeaders, 'content-encoding'), maxBytes);
+  return decoded.bytes;
+}
+
+function resolve(ref: string, base: string): string | null {
+  try {
+    const url = new URL(ref.trim(), base);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    url.hash = '';
+    return url.href;
+  } catch {
+    return null;
+  }
+}

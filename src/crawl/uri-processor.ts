@@ -1,0 +1,217 @@
+/**
+ * Processes one claimed URI from start to end — the chain Heritrix spreads
+ * over its processors: robots prerequisite, robots decision, fetch, link
+ * extraction, dedup, WARC, crawl.log, scheduling of outlinks — and returns the
+ * frontier outcome with the politeness delay for its host.
+ */
+import { childUri, type CrawlUri } from '../core/crawl-uri.js';
+import { FetchError } from '../core/errors.js';
+import { headerValue, type HttpExchange } from '../core/exchange.js';
+import type { Profile } from '../config/profile.js';
+import type { Claim, Outcome } from '../frontier/frontier.js';
+import type { Fetcher } from '../fetch/fetcher.js';
+import { politenessDelayMs, retryAfterMs } from '../politeness/delay.js';
+import type { RobotsPolicy } from '../politeness/robots-policy.js';
+import type { RobotsStore } from '../politeness/robots-store.js';
+import { originOf, robotsTxtUrl } from '../politeness/robots-url.js';
+import type { CrawlLog } from '../writer/crawl-log.js';
+import type { DigestIndex } from '../writer/digest-index.js';
+import type { WarcWriter } from '../writer/warc-writer.js';
+import type { CrawlStats } from './crawl-stats.js';
+import { decodedBody, extractOutlinks } from './outlinks.js';
+import type { LinkScheduler } from './link-scheduler.js';
+
+/** robots.txt bodies beyond this are cut before parsing (Heritrix: 500 KiB). */
+export const ROBOTS_MAX_BYTES = 500 * 1024;
+/** How long a URI waits when its host's robots.txt is being fetched by another queue. */
+const ROBOTS_PENDING_WAIT_MS = 500;
+/** Transport failures worth retrying: DNS, connect, connection lost, timeout. */
+const RETRYABLE = new Set([-1, -2, -3, -4]);
+
+export interface UriProcessorDeps {
+  profile: Profile;
+  fetcher: Fetcher;
+  writer: WarcWriter;
+  crawlLog: CrawlLog;
+  digests: DigestIndex;
+  robots: RobotsStore;
+  policy: RobotsPolicy;
+  links: LinkScheduler;
+  stats: CrawlStats;
+  now: () => number;
+  /** Aborts in-flight fetches (a hard stop). */
+  abortSignal: AbortSignal;
+}
+
+export class UriProcessor {
+  readonly #d: UriProcessorDeps;
+
+  constructor(deps: UriProcessorDeps) {
+    this.#d = deps;
+  }
+
+  async process(claim: Claim, worker: number): Promise<Outcome> {
+    const uri = claim.uri;
+    const d = this.#d;
+    const origin = originOf(uri.url);
+    const prerequisite = isRobotsPrerequisite(uri);
+    let userAgent: string | undefined;
+    if (!prerequisite && d.policy.needsRobotsTxt) {
+      const state = d.robots.status(origin, d.now());
+      if (state === 'missing') {
+        d.robots.markPending(origin);
+        return { kind: 'defer', delayMs: 0, prerequisite: childUri(uri, robotsTxtUrl(uri.url), 'P', 'robots') };
+      }
+      if (state === 'pending') return { kind: 'defer', delayMs: ROBOTS_PENDING_WAIT_MS };
+    }
+    if (!prerequisite) {
+      const rules = d.policy.needsRobotsTxt || d.policy.name === 'custom' ? d.robots.rules(origin) : null;
+      const verdict = d.policy.allows(uri.url, rules);
+      if (!verdict.allowed) {
+        if (rules?.kind === 'disallowAll') return this.#robotsUnavailable(claim, worker);
+        this.#logFailure(uri, -9998, worker, ['robotExcluded']);
+        return { kind: 'done', delayMs: 0 };
+      }
+      userAgent = verdict.userAgentToSend;
+    }
+
+    let exchange: HttpExchange;
+    try {
+      exchange = await d.fetcher.fetch(uri.url, userAgent ? { signal: d.abortSignal, userAgent } : { signal: d.abortSignal });
+    } catch (err) {
+      return this.#fetchFailed(claim, err, worker, prerequisite, origin);
+    }
+    try {
+      return await this.#captured(uri, exchange, worker, prerequisite, origin);
+    } finally {
+      await exchange.body.dispose();
+    }
+  }
+
+  async #captured(uri: CrawlUri, ex: HttpExchange, worker: number, prerequisite: boolean, origin: string): Promise<Outcome> {
+    const d = this.#d;
+    const mime = mimeOf(ex);
+    if (prerequisite) {
+      d.robots.record(origin, { kind: 'fetched', status: ex.status, body: await robotsBody(ex) }, d.now());
+    }
+    const found = prerequisite ? { links: [], annotations: [] } : await extractOutlinks(ex, mime, d.policy.obeysMetaRobots);
+    let revisitOf: { url: string; date: string } | undefined;
+    if (ex.status >= 200 && ex.status < 300 && ex.body.size > 0) {
+      const earlier = await d.digests.lookup(ex.payloadDigest);
+      if (earlier) revisitOf = earlier;
+      else await d.digests.remember(ex.payloadDigest, ex.url, ex.startedAt.toISOString());
+    }
+    await d.writer.writeCapture({
+      exchange: ex,
+      hopPath: uri.hopPath,
+      via: uri.via,
+      outlinks: found.links,
+      ...(revisitOf ? { revisitOf } : {}),
+    });
+    const annotations = [...found.annotations];
+    if (uri.retries > 0) annotations.push(`${uri.retries + 1}t`);
+    if (ex.truncated) annotations.push(`truncated:${ex.truncated}`);
+    if (revisitOf) annotations.push('duplicate:digest');
+    d.crawlLog.write({
+      time: new Date(d.now()),
+      status: ex.status,
+      size: ex.body.size,
+      url: uri.url,
+      hopPath: uri.hopPath,
+      via: uri.via,
+      mime,
+      worker,
+      fetchStart: ex.startedAt,
+      durationMs: ex.durationMs,
+      digest: ex.payloadDigest,
+      annotations,
+    });
+    d.stats.captured(hostOf(uri.url), ex.status, mime || 'unknown', ex.body.size, revisitOf !== undefined);
+    this.#seedStatus(uri, ex);
+    if (found.links.length > 0) await d.links.schedule(uri, found.links);
+    return { kind: 'done', delayMs: this.#delayAfter(ex, origin) };
+  }
+
+  #delayAfter(ex: HttpExchange, origin: string): number {
+    const d = this.#d;
+    const p = d.profile.politeness;
+    let delay = politenessDelayMs({ durationMs: ex.durationMs, bodyBytes: ex.body.size }, d.robots.crawlDelaySec(origin, d.profile.userAgent), p);
+    if (ex.status === 429 || ex.status === 503) {
+      const after = retryAfterMs(headerValue(ex.responseHeaders, 'retry-after'), d.now());
+      // Honour Retry-After, but no longer than we would honour a Crawl-delay.
+      if (after !== null) delay = Math.max(delay, Math.min(after, p.respectCrawlDelayUpToSeconds * 1000));
+    }
+    return delay;
+  }
+
+  #fetchFailed(claim: Claim, err: unknown, worker: number, prerequisite: boolean, origin: string): Outcome {
+    const d = this.#d;
+    const uri = claim.uri;
+    const status = err instanceof FetchError ? err.fetchStatus : -5;
+    const limits = d.profile.limits;
+    if (RETRYABLE.has(status) && uri.retries < limits.maxRetries && !d.abortSignal.aborted) {
+      d.stats.retries++;
+      return { kind: 'retry', delayMs: limits.retryDelayMs };
+    }
+    if (prerequisite) d.robots.record(origin, { kind: 'unreachable' }, d.now());
+    const code = err instanceof FetchError ? err.code : 'error';
+    this.#logFailure(uri, status, worker, [`${uri.retries + 1}t`, code]);
+    return { kind: 'done', delayMs: 0 };
+  }
+
+  /** robots.txt answered 5xx or could not be fetched: wait for it like a transport failure (RFC 9309). */
+  #robotsUnavailable(claim: Claim, worker: number): Outcome {
+    const limits = this.#d.profile.limits;
+    if (claim.uri.retries < limits.maxRetries) return { kind: 'retry', delayMs: limits.retryDelayMs };
+    this.#logFailure(claim.uri, -61, worker, ['robotsUnavailable']);
+    return { kind: 'done', delayMs: 0 };
+  }
+
+  #logFailure(uri: CrawlUri, status: number, worker: number, annotations: string[]): void {
+    const d = this.#d;
+    d.crawlLog.write({
+      time: new Date(d.now()),
+      status,
+      size: null,
+      url: uri.url,
+      hopPath: uri.hopPath,
+      via: uri.via,
+      mime: null,
+      worker,
+      fetchStart: null,
+      durationMs: null,
+      digest: null,
+      annotations,
+    });
+    d.stats.gaveUp(hostOf(uri.url), status);
+    if (uri.seed) d.stats.seeds.set(uri.url, { url: uri.url, status, redirect: null });
+  }
+
+  #seedStatus(uri: CrawlUri, ex: HttpExchange): void {
+    if (!uri.seed) return;
+    const location = ex.status >= 300 && ex.status < 400 ? (headerValue(ex.responseHeaders, 'location') ?? null) : null;
+    this.#d.stats.seeds.set(uri.url, { url: uri.url, status: ex.status, redirect: location });
+  }
+}
+
+function isRobotsPrerequisite(uri: CrawlUri): boolean {
+  return uri.hopPath.endsWith('P');
+}
+
+function mimeOf(ex: HttpExchange): string {
+  const type = headerValue(ex.responseHeaders, 'content-type') ?? '';
+  return type.split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return '-';
+  }
+}
+
+async function robotsBody(ex: HttpExchange): Promise<Buffer> {
+  if (ex.status < 200 || ex.status >= 300) return Buffer.alloc(0);
+  return decodedBody(ex, ROBOTS_MAX_BYTES);
+}

@@ -1,0 +1,101 @@
+/**
+ * The profile contract: every error path names the JSON path in one line and
+ * carries the stable code; defaults are Heritrix's; the result is frozen.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { loadProfile, validateProfile } from '../../src/config/load-profile.js';
+import { ProfileError } from '../../src/core/errors.js';
+
+const base = { name: 'site', seeds: ['https://example.org/'], userAgent: 'archiver/0.1 (+https://example.org/bot)' };
+
+function errorOf(json: unknown): ProfileError {
+  try {
+    validateProfile(json, 'p.json');
+  } catch (err) {
+    assert.ok(err instanceof ProfileError, `expected ProfileError, got ${String(err)}`);
+    assert.equal(err.code, 'ARCHIVER_INVALID_PROFILE');
+    assert.ok(!err.message.includes('\n'), 'one line');
+    return err;
+  }
+  assert.fail('profile was accepted');
+}
+
+test('defaults are Heritrix\'s and the profile is frozen', () => {
+  const p = validateProfile(base, 'p.json', '/tmp');
+  assert.equal(p.politeness.delayFactor, 5);
+  assert.equal(p.politeness.minDelayMs, 3000);
+  assert.equal(p.politeness.maxDelayMs, 30000);
+  assert.equal(p.politeness.respectCrawlDelayUpToSeconds, 300);
+  assert.equal(p.politeness.maxConnectionsPerHost, 1);
+  assert.equal(p.frontier.balanceReplenishAmount, 3000);
+  assert.equal(p.frontier.queueTotalBudget, -1);
+  assert.equal(p.frontier.queueAssignment, 'hostname');
+  assert.equal(p.robots.policy, 'obey');
+  assert.equal(p.limits.maxBodyBytes, 104857600);
+  assert.equal(p.output.warcVersion, '1.1');
+  assert.equal(p.output.dir, path.resolve('/tmp', 'jobs/site'));
+  assert.deepEqual(p.scope.hosts, ['example.org']);
+  assert.ok(Object.isFrozen(p.politeness));
+  assert.throws(() => {
+    (p.politeness as { minDelayMs: number }).minDelayMs = 1;
+  });
+});
+
+test('seed hosts keep a non-default port', () => {
+  const p = validateProfile({ ...base, seeds: ['http://127.0.0.2:8421/', 'http://Example.org:80/'] });
+  assert.deepEqual(p.scope.hosts, ['127.0.0.2:8421', 'example.org']);
+});
+
+const cases: Array<[string, unknown, string]> = [
+  ['unknown top-level key', { ...base, seed: [] }, '/'],
+  ['unknown nested key', { ...base, politeness: { delayFactr: 3 } }, '/politeness'],
+  ['missing userAgent', { name: 'x', seeds: ['http://a/'] }, '/'],
+  ['userAgent without contact URL', { ...base, userAgent: 'archiver/0.1' }, '/userAgent'],
+  ['negative delay', { ...base, politeness: { minDelayMs: -1 } }, '/politeness/minDelayMs'],
+  ['min above max delay', { ...base, politeness: { minDelayMs: 5000, maxDelayMs: 100 } }, '/politeness/minDelayMs'],
+  ['bad policy name', { ...base, robots: { policy: 'nope' } }, '/robots/policy'],
+  ['custom policy without rules', { ...base, robots: { policy: 'custom' } }, '/robots/custom'],
+  ['mostFavoredSet without candidates', { ...base, robots: { policy: 'mostFavoredSet' } }, '/robots/candidateUserAgents'],
+  ['non-URL seed', { ...base, seeds: ['example.org'] }, '/seeds/0'],
+  ['ftp seed', { ...base, seeds: ['https://ok/', 'ftp://example.org/'] }, '/seeds/1'],
+  ['empty seeds', { ...base, seeds: [] }, '/seeds'],
+  ['bad regex', { ...base, scope: { exclude: ['('] } }, '/scope/exclude/0'],
+  ['bad host entry', { ...base, scope: { hosts: ['http://example.org/'] } }, '/scope/hosts/0'],
+  ['bad queue assignment', { ...base, frontier: { queueAssignment: 'ip' } }, '/frontier/queueAssignment'],
+  ['zero workers', { ...base, workers: 0 }, '/workers'],
+  ['fractional maxPages', { ...base, limits: { maxPages: 1.5 } }, '/limits/maxPages'],
+  ['bad warc version', { ...base, output: { warcVersion: '2.0' } }, '/output/warcVersion'],
+  ['string number', { ...base, politeness: { delayFactor: '5' } }, '/politeness/delayFactor'],
+  ['bad name', { ...base, name: 'a b' }, '/name'],
+  ['not an object', [1, 2], '/'],
+];
+for (const [what, json, at] of cases) {
+  test(`rejects ${what} naming ${at}`, () => {
+    const err = errorOf(json);
+    assert.equal(err.path, at);
+    assert.ok(err.message.startsWith(`p.json: ${at}: `), err.message);
+  });
+}
+
+test('file errors name the file', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'archiver-profile-'));
+  try {
+    const bad = path.join(dir, 'bad.json');
+    await writeFile(bad, '{ "name": ');
+    await assert.rejects(loadProfile(bad), (err: ProfileError) => err.code === 'ARCHIVER_INVALID_PROFILE' && err.message.startsWith(bad));
+    await assert.rejects(loadProfile(path.join(dir, 'missing.json')), (err: ProfileError) => err.code === 'ARCHIVER_INVALID_PROFILE');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('the bundled profiles are valid', async () => {
+  for (const f of ['profiles/site.json', 'profiles/demo.json']) {
+    const p = await loadProfile(f);
+    assert.ok(p.seeds.length > 0);
+  }
+});
