@@ -1,0 +1,188 @@
+/**
+ * The undici dispatch handler for one GET: records status and raw headers
+ * (original case and order, from controller.rawHeaders), streams the body
+ * into a BodySink with back-pressure, cuts it at maxBodyBytes by dropping the
+ * connection, and settles once with either a captured response or a
+ * FetchError. After the headers have arrived, a body-idle timeout or a lost
+ * connection keeps what was received, marked truncated "time"/"disconnect"
+ * (WARC-Truncated), instead of discarding a partial capture.
+ */
+import type { Dispatcher } from 'undici';
+import type { FetchError } from '../core/errors.js';
+import type { BodyStore } from '../core/exchange.js';
+import type { BodySink } from './body-sink.js';
+import { fetchError, failureKindOf, toFetchError } from './fetch-errors.js';
+import type { HeadListener, RequestHeadRecorder } from './request-head.js';
+
+type Controller = Dispatcher.DispatchController;
+
+export interface CapturedResponse {
+  status: number;
+  statusText: string;
+  responseHeaders: Array<[string, string]>;
+  body: BodyStore;
+  payloadDigest: string;
+  truncated: 'length' | 'time' | 'disconnect' | null;
+  requestHead: Buffer | null;
+  ip: string | null;
+}
+
+export interface ExchangeHandlerOptions {
+  url: URL;
+  sink: BodySink;
+  /** 0 = unlimited. */
+  maxBodyBytes: number;
+  recorder: RequestHeadRecorder;
+  signal: AbortSignal | undefined;
+}
+
+/** Our own reason for aborting the transfer at maxBodyBytes; never surfaces. */
+class LengthCut extends Error {}
+
+export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener {
+  readonly origin: string;
+  readonly path: string;
+  readonly result: Promise<CapturedResponse>;
+  readonly #opts: ExchangeHandlerOptions;
+  #resolve!: (r: CapturedResponse) => void;
+  #reject!: (e: FetchError) => void;
+  #controller: Controller | null = null;
+  #settled = false;
+  #status = 0;
+  #statusText = '';
+  #headers: Array<[string, string]> | null = null;
+  #truncated: CapturedResponse['truncated'] = null;
+  #requestHead: Buffer | null = null;
+  #ip: string | null = null;
+  readonly #onAbort = (): void => this.#abortByCaller();
+
+  constructor(opts: ExchangeHandlerOptions) {
+    this.#opts = opts;
+    this.origin = opts.url.origin;
+    this.path = `${opts.url.pathname}${opts.url.search}`;
+    this.result = new Promise((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    opts.signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  headSent(head: Buffer, remoteIp: string | null): void {
+    this.#requestHead = head;
+    this.#ip = remoteIp;
+  }
+
+  onRequestStart(controller: Controller): void {
+    this.#controller = controller;
+    // Aborted (or already failed) while waiting for a pooled connection: never send it.
+    if (this.#settled || this.#opts.signal?.aborted) {
+      controller.abort(new Error('fetch aborted before it was sent'));
+      this.#abortByCaller();
+      return;
+    }
+    this.#opts.recorder.expect(this);
+  }
+
+  onResponseStart(controller: Controller, statusCode: number, _headers: unknown, statusMessage?: string): void {
+    this.#opts.recorder.cancel(this);
+    if (this.#settled) return;
+    this.#status = statusCode;
+    this.#statusText = statusMessage ?? '';
+    this.#headers = rawHeaderPairs(controller.rawHeaders);
+  }
+
+  onResponseData(controller: Controller, chunk: Buffer): void {
+    if (this.#settled || this.#truncated !== null) return;
+    const { sink, maxBodyBytes } = this.#opts;
+    if (maxBodyBytes > 0 && sink.size + chunk.length > maxBodyBytes) {
+      const room = maxBodyBytes - sink.size;
+      if (room > 0) sink.write(chunk.subarray(0, room));
+      this.#truncated = 'length';
+      // Stop reading and drop the socket: the rest of the body is not wanted.
+      controller.abort(new LengthCut('maxBodyBytes reached'));
+      return;
+    }
+    if (!sink.write(chunk)) {
+      controller.pause();
+      void sink.drained().then(() => controller.resume());
+    }
+  }
+
+  onResponseEnd(): void {
+    void this.#complete();
+  }
+
+  onResponseError(_controller: Controller, err: Error): void {
+    this.#opts.recorder.cancel(this);
+    if (this.#settled) return;
+    if (err instanceof LengthCut) {
+      void this.#complete();
+      return;
+    }
+    if (this.#headers !== null) {
+      const kind = failureKindOf(err);
+      if (kind === 'timeout' || kind === 'connectionLost') {
+        this.#truncated = kind === 'timeout' ? 'time' : 'disconnect';
+        void this.#complete();
+        return;
+      }
+    }
+    void this.#fail(toFetchError(err, this.#opts.url.href));
+  }
+
+  #abortByCaller(): void {
+    if (this.#settled) return;
+    this.#opts.recorder.cancel(this);
+    const reason: unknown = this.#opts.signal?.reason;
+    void this.#fail(fetchError('aborted', `fetch of ${this.#opts.url.href} aborted`, reason));
+    this.#controller?.abort(new Error('fetch aborted'));
+  }
+
+  async #complete(): Promise<void> {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#detach();
+    try {
+      const { body, payloadDigest } = await this.#opts.sink.finish();
+      this.#resolve({
+        status: this.#status,
+        statusText: this.#statusText,
+        responseHeaders: this.#headers ?? [],
+        body,
+        payloadDigest,
+        truncated: this.#truncated,
+        requestHead: this.#requestHead,
+        ip: this.#ip,
+      });
+    } catch (err) {
+      this.#reject(fetchError('other', `storing the body of ${this.#opts.url.href} failed`, err));
+    }
+  }
+
+  async #fail(err: FetchError): Promise<void> {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#detach();
+    await this.#opts.sink.discard().catch(() => undefined);
+    this.#reject(err);
+  }
+
+  #detach(): void {
+    this.#opts.signal?.removeEventListener('abort', this.#onAbort);
+  }
+}
+
+/** undici's raw header list (name, value, name, value…) as latin1 pairs, untouched. */
+function rawHeaderPairs(raw: Controller['rawHeaders']): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  if (!Array.isArray(raw)) return pairs;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    pairs.push([latin1(raw[i]), latin1(raw[i + 1])]);
+  }
+  return pairs;
+}
+
+function latin1(v: Buffer | string | undefined): string {
+  if (v === undefined) return '';
+  return typeof v === 'string' ? v : v.toString('latin1');
+}

@@ -1,0 +1,149 @@
+/**
+ * Transport failures must come out as FetchError with Heritrix's negative
+ * status and a stable code, because the frontier decides retries from them.
+ * Each case provokes the failure for real on loopback.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { LookupFunction } from 'node:net';
+import { Fetcher, type FetcherOptions } from '../../src/fetch/fetcher.js';
+import { FetchError } from '../../src/core/errors.js';
+
+async function listen(server: net.Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as net.AddressInfo).port;
+}
+async function close(server: net.Server): Promise<void> {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+function expectFetchError(code: string, fetchStatus: number) {
+  return (err: unknown): boolean => {
+    assert.ok(err instanceof FetchError, `expected FetchError, got ${String(err)}`);
+    assert.equal(err.code, code);
+    assert.equal(err.fetchStatus, fetchStatus);
+    return true;
+  };
+}
+
+describe('Fetcher transport failures', () => {
+  let tempRoot: string;
+  let opts: FetcherOptions;
+  const sockets = new Set<net.Socket>();
+  const servers: net.Server[] = [];
+  async function server(onSocket: (s: net.Socket) => void): Promise<number> {
+    const s = net.createServer((sock) => {
+      sockets.add(sock);
+      sock.on('error', () => undefined);
+      onSocket(sock);
+    });
+    servers.push(s);
+    return listen(s);
+  }
+
+  before(async () => {
+    tempRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'archiver-'));
+    opts = { userAgent: 'archiver-test/0.1 (+http://example.invalid/)', fetchTimeoutMs: 300, maxBodyBytes: 0, tempDir: tempRoot, connectionsPerOrigin: 1 };
+  });
+  after(async () => {
+    for (const s of sockets) s.destroy();
+    for (const s of servers) await close(s);
+    await fs.rm(tempRoot, { recursive: true, force: true });
+  });
+
+  it('headers that never come: -4 within the timeout', async () => {
+    const port = await server((sock) => sock.on('data', () => undefined));
+    const f = new Fetcher(opts);
+    const t0 = Date.now();
+    await assert.rejects(f.fetch(`http://127.0.0.1:${port}/`), expectFetchError('ARCHIVER_FETCH_TIMEOUT', -4));
+    // Generous bound: the point is that it gave up at about fetchTimeoutMs, not at undici's 300 s default.
+    assert.ok(Date.now() - t0 < 10_000);
+    await f.close();
+  });
+
+  it('a connection that never completes (here: a lookup that never answers): -4', async () => {
+    const silent = (() => undefined) as unknown as LookupFunction;
+    const f = new Fetcher({ ...opts, lookup: silent });
+    // undici's connect timer is unref'd; keep the loop alive as a crawl would.
+    const keepAlive = setInterval(() => undefined, 100);
+    try {
+      await assert.rejects(f.fetch('http://stuck.test/'), expectFetchError('ARCHIVER_FETCH_TIMEOUT', -4));
+    } finally {
+      clearInterval(keepAlive);
+      await f.close();
+    }
+  });
+
+  it('connection refused: -2', async () => {
+    const port = await server(() => undefined);
+    await close(servers.pop()!);
+    const f = new Fetcher(opts);
+    await assert.rejects(f.fetch(`http://127.0.0.1:${port}/`), expectFetchError('ARCHIVER_FETCH_CONNECT', -2));
+    await f.close();
+  });
+
+  it('a custom lookup that fails: -1', async () => {
+    const lookup = ((_h: string, _o: unknown, cb: (err: Error) => void) => {
+      cb(Object.assign(new Error('no such host'), { code: 'ENOTFOUND' }));
+    }) as unknown as LookupFunction;
+    const f = new Fetcher({ ...opts, lookup });
+    await assert.rejects(f.fetch('http://nowhere.test/'), expectFetchError('ARCHIVER_FETCH_DNS', -1));
+    await f.close();
+  });
+
+  it('reset before the headers: -3', async () => {
+    const port = await server((sock) => sock.once('data', () => sock.resetAndDestroy()));
+    const f = new Fetcher(opts);
+    await assert.rejects(f.fetch(`http://127.0.0.1:${port}/`), expectFetchError('ARCHIVER_FETCH_CONNECTION_LOST', -3));
+    await f.close();
+  });
+
+  it('unparseable or non-http URLs: -7', async () => {
+    const f = new Fetcher(opts);
+    await assert.rejects(f.fetch('http://'), expectFetchError('ARCHIVER_FETCH_UNFETCHABLE', -7));
+    await assert.rejects(f.fetch('ftp://example.invalid/file'), expectFetchError('ARCHIVER_FETCH_UNFETCHABLE', -7));
+    await assert.rejects(f.fetch('not a url'), expectFetchError('ARCHIVER_FETCH_UNFETCHABLE', -7));
+    await f.close();
+  });
+
+  it('after the headers, a lost connection keeps the partial body as truncated "disconnect"', async () => {
+    const port = await server((sock) =>
+      sock.once('data', () => {
+        sock.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc', () => setTimeout(() => sock.resetAndDestroy(), 20));
+      }),
+    );
+    const f = new Fetcher(opts);
+    const ex = await f.fetch(`http://127.0.0.1:${port}/`);
+    assert.equal(ex.status, 200);
+    assert.equal(ex.truncated, 'disconnect');
+    assert.deepEqual(await ex.body.head(100), Buffer.from('abc'));
+    await f.close();
+  });
+
+  it('after the headers, a stalled body is kept as truncated "time"', async () => {
+    const port = await server((sock) => sock.once('data', () => sock.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc')));
+    const f = new Fetcher(opts);
+    const ex = await f.fetch(`http://127.0.0.1:${port}/`);
+    assert.equal(ex.truncated, 'time');
+    assert.equal(ex.body.size, 3);
+    await f.close();
+  });
+
+  it('an aborted signal stops the fetch with ARCHIVER_FETCH_ABORTED', async () => {
+    const port = await server((sock) => sock.on('data', () => undefined));
+    const f = new Fetcher({ ...opts, fetchTimeoutMs: 5000 });
+    const ac = new AbortController();
+    const pending = f.fetch(`http://127.0.0.1:${port}/`, { signal: ac.signal });
+    setTimeout(() => ac.abort(), 50);
+    await assert.rejects(pending, expectFetchError('ARCHIVER_FETCH_ABORTED', -5));
+    await f.close();
+  });
+
+  it('rejects invalid options in the constructor', () => {
+    assert.throws(() => new Fetcher({ ...opts, connectionsPerOrigin: 0 }), { code: 'ARCHIVER_INVALID_ARGUMENT' });
+    assert.throws(() => new Fetcher({ ...opts, fetchTimeoutMs: 0 }), { code: 'ARCHIVER_INVALID_ARGUMENT' });
+  });
+});
