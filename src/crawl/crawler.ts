@@ -23,6 +23,7 @@ import { WarcWriter } from '../writer/warc-writer.js';
 import { CrawlStats } from './crawl-stats.js';
 import { ensureJobDir, jobDir } from './job-dir.js';
 import { LinkScheduler } from './link-scheduler.js';
+import { PayloadDedup } from './payload-dedup.js';
 import { Progress } from './progress.js';
 import { formatSummary, summarize, writeReports, type CrawlSummary } from './reports.js';
 import { Scope } from './scope.js';
@@ -117,7 +118,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   });
   const processor = new UriProcessor({
     profile, fetcher, writer, crawlLog, robots, policy, links, stats, now,
-    digests: new LevelDigestIndex(sub('digests')),
+    dedup: new PayloadDedup(new LevelDigestIndex(sub('digests'))),
     abortSignal: abort.signal,
   });
 

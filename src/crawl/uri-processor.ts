@@ -15,11 +15,11 @@ import type { RobotsPolicy } from '../politeness/robots-policy.js';
 import type { RobotsStore } from '../politeness/robots-store.js';
 import { originOf, robotsTxtUrl } from '../politeness/robots-url.js';
 import type { CrawlLog } from '../writer/crawl-log.js';
-import type { DigestIndex } from '../writer/digest-index.js';
 import type { WarcWriter } from '../writer/warc-writer.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { decodedBody, extractOutlinks } from './outlinks.js';
 import type { LinkScheduler } from './link-scheduler.js';
+import type { PayloadDedup } from './payload-dedup.js';
 
 /** robots.txt bodies beyond this are cut before parsing (Heritrix: 500 KiB). */
 export const ROBOTS_MAX_BYTES = 500 * 1024;
@@ -33,7 +33,7 @@ export interface UriProcessorDeps {
   fetcher: Fetcher;
   writer: WarcWriter;
   crawlLog: CrawlLog;
-  digests: DigestIndex;
+  dedup: PayloadDedup;
   robots: RobotsStore;
   policy: RobotsPolicy;
   links: LinkScheduler;
@@ -65,7 +65,7 @@ export class UriProcessor {
       if (state === 'pending') return { kind: 'defer', delayMs: ROBOTS_PENDING_WAIT_MS };
     }
     if (!prerequisite) {
-      const rules = d.policy.needsRobotsTxt || d.policy.name === 'custom' ? d.robots.rules(origin) : null;
+      const rules = d.policy.needsRobotsTxt ? d.robots.rules(origin) : null;
       const verdict = d.policy.allows(uri.url, rules);
       if (!verdict.allowed) {
         if (rules?.kind === 'disallowAll') return this.#robotsUnavailable(claim, worker);
@@ -97,9 +97,7 @@ export class UriProcessor {
     const found = prerequisite ? { links: [], annotations: [] } : await extractOutlinks(ex, mime, d.policy.obeysMetaRobots);
     let revisitOf: { url: string; date: string } | undefined;
     if (ex.status >= 200 && ex.status < 300 && ex.body.size > 0) {
-      const earlier = await d.digests.lookup(ex.payloadDigest);
-      if (earlier) revisitOf = earlier;
-      else await d.digests.remember(ex.payloadDigest, ex.url, ex.startedAt.toISOString());
+      revisitOf = (await d.dedup.originalOf(ex.payloadDigest, ex.url, ex.startedAt.toISOString())) ?? undefined;
     }
     await d.writer.writeCapture({
       exchange: ex,
@@ -135,7 +133,8 @@ export class UriProcessor {
   #delayAfter(ex: HttpExchange, origin: string): number {
     const d = this.#d;
     const p = d.profile.politeness;
-    let delay = politenessDelayMs({ durationMs: ex.durationMs, bodyBytes: ex.body.size }, d.robots.crawlDelaySec(origin, d.profile.userAgent), p);
+    const crawlDelaySec = d.policy.crawlDelaySec(d.policy.needsRobotsTxt ? d.robots.rules(origin) : null);
+    let delay = politenessDelayMs({ durationMs: ex.durationMs, bodyBytes: ex.body.size }, crawlDelaySec, p);
     if (ex.status === 429 || ex.status === 503) {
       const after = retryAfterMs(headerValue(ex.responseHeaders, 'retry-after'), d.now());
       // Honour Retry-After, but no longer than we would honour a Crawl-delay.
