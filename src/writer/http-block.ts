@@ -1,0 +1,90 @@
+/**
+ * The HTTP head written into `response`, `revisit` and `request` records.
+ *
+ * The stored body is the entity as received minus transfer-encoding, so the
+ * head must describe those bytes or replay breaks: `Transfer-Encoding` is
+ * renamed, `Content-Length` is made the stored length (a differing original
+ * is kept under `X-Archive-Orig-Content-Length`), `Content-Encoding` is kept
+ * because the body is still encoded. Everything else stays in received order
+ * and case, which warcio's own header map would not preserve (it groups
+ * repeated names), hence OrderedHeaders.
+ */
+import { STATUS_CODES } from 'node:http';
+import { HeadersMultiMap, StatusAndHeaders } from 'warcio';
+import type { HttpExchange } from '../core/exchange.js';
+
+export type HeaderPair = readonly [string, string];
+
+/**
+ * A warcio header map that serialises its pairs exactly in the given order,
+ * repeated names included. Lookups see the first value of each name.
+ */
+export class OrderedHeaders extends HeadersMultiMap {
+  readonly #pairs: HeaderPair[];
+
+  constructor(pairs: ReadonlyArray<HeaderPair>) {
+    super();
+    this.#pairs = pairs.map(([k, v]) => [k, v] as const);
+    for (const [k, v] of this.#pairs) if (!super.has(k)) super.set(k, v);
+  }
+
+  override *[Symbol.iterator](): IterableIterator<[string, string]> {
+    for (const [k, v] of this.#pairs) yield [k, v];
+  }
+}
+
+/** Status line and fixed-up headers for the response block of a capture. */
+export function responseHead(ex: HttpExchange): StatusAndHeaders {
+  // HTTP/2 has no reason phrase; a standard one keeps the status line parseable by every reader.
+  const reason = ex.statusText !== '' ? ex.statusText : (STATUS_CODES[ex.status] ?? '');
+  const statusline = `HTTP/1.1 ${ex.status} ${reason}`.trimEnd();
+  return new StatusAndHeaders({ statusline, headers: new OrderedHeaders(fixResponseHeaders(ex.responseHeaders, ex.body.size)) });
+}
+
+/**
+ * Rename Transfer-Encoding, make Content-Length the stored length (exactly
+ * one, at the position of the first original or appended), drop HTTP/2
+ * pseudo-headers.
+ */
+export function fixResponseHeaders(headers: ReadonlyArray<HeaderPair>, storedLength: number): HeaderPair[] {
+  const stored = String(storedLength);
+  const out: HeaderPair[] = [];
+  let lengthWritten = false;
+  for (const [name, value] of headers) {
+    const lower = name.toLowerCase();
+    if (lower.startsWith(':')) continue;
+    if (lower === 'transfer-encoding') {
+      out.push(['X-Archive-Orig-Transfer-Encoding', value]);
+    } else if (lower === 'content-length') {
+      if (value.trim() === stored && !lengthWritten) {
+        out.push([name, stored]);
+      } else {
+        out.push(['X-Archive-Orig-Content-Length', value]);
+        if (!lengthWritten) out.push(['Content-Length', stored]);
+      }
+      lengthWritten = true;
+    } else {
+      out.push([name, value]);
+    }
+  }
+  if (!lengthWritten) out.push(['Content-Length', stored]);
+  return out;
+}
+
+/**
+ * Parse the request head exactly as sent ("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+ * into a status line and ordered pairs, so warcio writes the same bytes back.
+ */
+export function requestHead(raw: Buffer): StatusAndHeaders {
+  const text = raw.toString('utf8');
+  const end = text.indexOf('\r\n\r\n');
+  const lines = (end >= 0 ? text.slice(0, end) : text.replace(/\r\n$/, '')).split('\r\n');
+  const statusline = lines.shift() ?? '';
+  const pairs: HeaderPair[] = [];
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    pairs.push([line.slice(0, colon), line.slice(colon + 1).trimStart()]);
+  }
+  return new StatusAndHeaders({ statusline, headers: new OrderedHeaders(pairs) });
+}

@@ -1,0 +1,74 @@
+/**
+ * WARC block and payload digests (`sha1:BASE32`, Heritrix's form) computed
+ * with node:crypto while warcio makes its one pass over a record.
+ *
+ * warcio would compute them itself, but it creates a fresh hash-wasm
+ * instance per digest (0.3-0.7 ms each, six per capture), which measured as
+ * most of the writer's time on ordinary pages. So each record is given a
+ * placeholder digest (warcio then creates no hasher), its content flows
+ * through a DigestTap during warcio's pass, and the real values replace the
+ * placeholders before the record is written. warcio still computes
+ * Content-Length and lays out the record.
+ */
+import { PayloadDigester } from '../fetch/payload-digest.js';
+import type { WARCSerializer } from 'warcio';
+
+/** Stands in for a digest until the pass over the record has computed it. */
+export const PENDING_DIGEST = 'sha1:PENDING';
+
+/** Hashes a record's block (HTTP head, then payload) and payload as they stream past. */
+export class DigestTap {
+  // The fetcher's digester: the same `sha1:BASE32` form it put in exchange.payloadDigest.
+  readonly #block = new PayloadDigester();
+  readonly #payload = new PayloadDigester();
+
+  /** `head`: the HTTP head bytes exactly as warcio writes them, or null for records without one. */
+  constructor(head: Uint8Array | null) {
+    if (head) this.#block.update(head);
+  }
+
+  /** The record content to give warcio: every chunk is hashed as warcio pulls it (one pass only). */
+  wrap(source: () => AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncIterable<Uint8Array> {
+    const block = this.#block;
+    const payload = this.#payload;
+    return {
+      async *[Symbol.asyncIterator]() {
+        for await (const chunk of source()) {
+          block.update(chunk);
+          payload.update(chunk);
+          yield chunk;
+        }
+      },
+    };
+  }
+
+  /** Call once, after the pass. */
+  blockDigest(): string {
+    return this.#block.digest();
+  }
+
+  /** Call once, after the pass. */
+  payloadDigest(): string {
+    return this.#payload.digest();
+  }
+}
+
+/**
+ * Run warcio's pass over the record, then put the real digests in place of
+ * the placeholders. `payload`: 'computed' for a record with a payload,
+ * 'keep' when the header already holds its final value (revisit), 'none' to
+ * drop it (request, metadata: no payload worth a digest).
+ * Returns the uncompressed record size: WARC head, CRLF, block, CRLFCRLF.
+ */
+export async function finishDigests(ser: WARCSerializer, tap: DigestTap | null, payload: 'computed' | 'keep' | 'none'): Promise<number> {
+  const blockBytes = await ser.digestRecord();
+  if (tap) {
+    const headers = ser.record.warcHeaders.headers;
+    headers.set('WARC-Block-Digest', tap.blockDigest());
+    if (payload === 'computed') headers.set('WARC-Payload-Digest', tap.payloadDigest());
+    else if (payload === 'none') headers.delete('WARC-Payload-Digest');
+    // warcio encoded the head during its pass; encode it again with the final values, as it does.
+    ser.warcHeadersBuff = new TextEncoder().encode(ser.record.warcHeaders.toString());
+  }
+  return (ser.warcHeadersBuff?.length ?? 0) + 2 + blockBytes + 4;
+}

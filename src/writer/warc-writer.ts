@@ -1,0 +1,236 @@
+/**
+ * The WARC sink of the crawl. Each capture becomes a `response` (or an
+ * identical-payload-digest `revisit`), its `request` right after it (viewers
+ * pair them only when adjacent) and a `metadata` record, all through one
+ * serial queue so records of different workers never interleave. Files are
+ * rotated between captures once they reach `rotateBytes`, each opening with a
+ * `warcinfo`. A failed write is fatal: the file is cut back to the last
+ * complete capture, so it stays valid, and every later write is refused.
+ */
+import { mkdir, unlink } from 'node:fs/promises';
+import os from 'node:os';
+import { ArchiverError, FatalCrawlError } from '../core/errors.js';
+import type { HttpExchange } from '../core/exchange.js';
+import { WarcFile } from './warc-file.js';
+import { warcFileName } from './warc-naming.js';
+import { buildCaptureRecords, buildWarcInfo, type CaptureRecords, type WarcVersion } from './warc-records.js';
+
+export interface WarcWriterOptions {
+  /** Directory for the WARC files (created if missing). */
+  dir: string;
+  /** File name prefix, e.g. "WEB". */
+  prefix: string;
+  warcVersion: WarcVersion;
+  /** A file is closed and the next one opened before a capture once it holds this many bytes. */
+  rotateBytes: number;
+  /** warcinfo `software`, e.g. "archiver/0.1.0". */
+  software: string;
+  /** Default: os.hostname(). */
+  hostname?: string;
+  info: { userAgent: string; from?: string; robotsPolicy: string; operator?: string; description?: string; jobName: string };
+  /** Serial of the first file (a resumed crawl continues numbering). Default 0. */
+  firstSerial?: number;
+  /** Clock for file names and warcinfo dates. Default: the wall clock. */
+  now?: () => Date;
+}
+
+export interface CaptureToWrite {
+  exchange: HttpExchange;
+  hopPath: string;
+  via: string | null;
+  outlinks: ReadonlyArray<{ url: string; hop: string; context: string }>;
+  /** Set when the payload digest was already archived: write a revisit instead of the body. */
+  revisitOf?: { url: string; date: string /* ISO */ };
+}
+
+export interface WrittenCapture {
+  /** Final file name (no directory, no `.open`), as indexes refer to it. */
+  filename: string;
+  /** Offset and compressed length of the response/revisit record. */
+  offset: number;
+  length: number;
+  recordId: string;
+  revisit: boolean;
+}
+
+export class WarcWriter {
+  readonly #opts: WarcWriterOptions;
+  readonly #hostname: string;
+  readonly #now: () => Date;
+  #nextSerial: number;
+  #file: WarcFile | null = null;
+  #closedPaths: string[] = [];
+  #closedBytes = 0;
+  /** Tail of the serial queue; never rejects, so one failure does not poison the chain. */
+  #tail: Promise<unknown> = Promise.resolve();
+  #fatal: FatalCrawlError | null = null;
+  #closing: Promise<string[]> | null = null;
+  /** Captures handed to the stream whose bytes are not yet known to be in the OS. */
+  readonly #pending = new Set<Promise<WrittenCapture>>();
+
+  constructor(opts: WarcWriterOptions) {
+    if (!opts.dir) throw new ArchiverError('ARCHIVER_INVALID_OPTION', 'WarcWriter: dir is required');
+    if (!/^[^/\\\s]+$/.test(opts.prefix)) throw new ArchiverError('ARCHIVER_INVALID_OPTION', `WarcWriter: bad prefix "${opts.prefix}"`);
+    if (!(opts.rotateBytes >= 0)) throw new ArchiverError('ARCHIVER_INVALID_OPTION', 'WarcWriter: rotateBytes must be >= 0');
+    this.#opts = opts;
+    this.#hostname = opts.hostname ?? os.hostname();
+    this.#now = opts.now ?? (() => new Date());
+    this.#nextSerial = opts.firstSerial ?? 0;
+  }
+
+  /** The serial the next file will get (what a resumed writer passes as firstSerial). */
+  get serial(): number {
+    return this.#nextSerial;
+  }
+
+  /** Bytes written to all files so far, compressed, warcinfo included. */
+  get bytesWritten(): number {
+    return this.#closedBytes + (this.#file?.size ?? 0);
+  }
+
+  /**
+   * Queue one capture. Resolves once all its records are in the OS; rejects
+   * with FatalCrawlError(ARCHIVER_WARC_WRITE) if they could not be written
+   * (the file then ends at the last complete capture and every later call
+   * rejects too), or with ArchiverError(ARCHIVER_WARC_DIGEST_MISMATCH),
+   * before anything is written, if the body's digest is not the fetcher's.
+   */
+  writeCapture(c: CaptureToWrite): Promise<WrittenCapture> {
+    if (this.#closing) return Promise.reject(new ArchiverError('ARCHIVER_WARC_CLOSED', 'WarcWriter is closed'));
+    const queued = this.#tail.then(() => this.#write(c));
+    this.#tail = queued.catch(() => {});
+    // The queue moves on once the bytes are handed to the stream; waiting for the
+    // disk happens here, outside it, so the next capture's writes overlap this one's flush.
+    const done = queued.then(async ({ written, durable }) => {
+      await durable;
+      return written;
+    });
+    this.#pending.add(done);
+    const forget = (): void => {
+      this.#pending.delete(done);
+    };
+    done.then(forget, forget);
+    return done;
+  }
+
+  /**
+   * Wait for queued writes, close and rename the current file. Returns the
+   * paths of every file written, in order. Idempotent.
+   */
+  close(): Promise<string[]> {
+    this.#closing ??= (async () => {
+      await this.#tail;
+      await Promise.allSettled([...this.#pending]);
+      const file = this.#file;
+      this.#file = null;
+      if (file) {
+        try {
+          await this.#finish(file);
+        } catch (err) {
+          throw this.#failed(err);
+        }
+      }
+      return [...this.#closedPaths];
+    })();
+    return this.#closing;
+  }
+
+  async #write(c: CaptureToWrite): Promise<{ written: WrittenCapture; durable: Promise<void> }> {
+    if (this.#fatal) throw this.#fatal;
+    let records: CaptureRecords;
+    try {
+      // Reads the body before a byte reaches the file, so a refusal below costs nothing.
+      records = await buildCaptureRecords(c, this.#opts.warcVersion);
+    } catch (err) {
+      throw await this.#failedAt(null, err);
+    }
+    if (!records.revisit && records.payloadDigest !== c.exchange.payloadDigest) {
+      throw new ArchiverError(
+        'ARCHIVER_WARC_DIGEST_MISMATCH',
+        `payload digest of ${c.exchange.url} is ${records.payloadDigest}, the fetcher said ${c.exchange.payloadDigest}`,
+      );
+    }
+
+    let file: WarcFile | null = null;
+    try {
+      file = await this.#fileForCapture();
+      const main = await file.writeRecord(records.main);
+      await file.writeRecord(records.request);
+      await file.writeRecord(records.metadata);
+      file.captures++;
+      const target = file;
+      const durable = file.flushed().catch(async (err: unknown) => {
+        throw await this.#failedAt(target, err);
+      });
+      // Observed by writeCapture; this only keeps an early rejection from counting as unhandled.
+      durable.catch(() => {});
+      return {
+        written: { filename: file.name, offset: main.offset, length: main.length, recordId: records.mainId, revisit: records.revisit },
+        durable,
+      };
+    } catch (err) {
+      throw await this.#failedAt(file, err);
+    }
+  }
+
+  /** Record the fatal failure (the first one wins) and cut the file back to its last complete capture. */
+  async #failedAt(file: WarcFile | null, err: unknown): Promise<FatalCrawlError> {
+    const fatal = this.#failed(err);
+    if (file) await file.abort();
+    return fatal;
+  }
+
+  #failed(err: unknown): FatalCrawlError {
+    if (this.#fatal) return this.#fatal;
+    const code = (err as { code?: unknown } | null)?.code;
+    const why = err instanceof Error ? err.message : String(err);
+    this.#fatal = new FatalCrawlError('ARCHIVER_WARC_WRITE', `WARC write failed${typeof code === 'string' ? ` (${code})` : ''}: ${why}`, { cause: err });
+    return this.#fatal;
+  }
+
+  /** The file the next capture goes to: rotate once the current one is full, open lazily. */
+  async #fileForCapture(): Promise<WarcFile> {
+    const current = this.#file;
+    if (current && current.captures > 0 && current.size >= this.#opts.rotateBytes) {
+      this.#file = null;
+      await this.#finish(current);
+    }
+    this.#file ??= await this.#open();
+    return this.#file;
+  }
+
+  async #open(): Promise<WarcFile> {
+    const o = this.#opts;
+    const openedAt = this.#now();
+    const name = warcFileName({ prefix: o.prefix, openedAt, serial: this.#nextSerial, pid: process.pid, hostname: this.#hostname });
+    await mkdir(o.dir, { recursive: true });
+    const file = await WarcFile.create(o.dir, name);
+    this.#nextSerial++;
+    try {
+      const info = await buildWarcInfo({ filename: name, openedAt, version: o.warcVersion, software: o.software, hostname: this.#hostname, info: o.info });
+      await file.writeRecord(info);
+      await file.flushed();
+    } catch (err) {
+      // A file without its warcinfo holds nothing worth keeping.
+      await file.abort();
+      await unlink(file.openPath).catch(() => {});
+      throw err;
+    }
+    return file;
+  }
+
+  /** Close and rename; if the last bytes fail to reach the disk, cut back to the last complete capture and still rename. */
+  async #finish(file: WarcFile): Promise<void> {
+    let finalPath: string;
+    try {
+      finalPath = await file.close();
+    } catch (err) {
+      await file.abort();
+      this.#closedBytes += file.size;
+      this.#closedPaths.push(await file.close());
+      throw err;
+    }
+    this.#closedBytes += file.size;
+    this.#closedPaths.push(finalPath);
+  }
+}
