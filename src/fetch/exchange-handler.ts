@@ -172,17 +172,29 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
   }
 }
 
-/** undici's raw header list (name, value, name, value…) as latin1 pairs, untouched. */
+/**
+ * undici's raw header list (name, value, name, value…) as string pairs. The
+ * WARC writer encodes header text as UTF-8, so bytes that are valid UTF-8 are
+ * decoded as such (they round-trip exactly); anything else falls back to
+ * latin1, which at least keeps one character per byte.
+ */
 function rawHeaderPairs(raw: Controller['rawHeaders']): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
   if (!Array.isArray(raw)) return pairs;
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    pairs.push([latin1(raw[i]), latin1(raw[i + 1])]);
+    pairs.push([headerText(raw[i]), headerText(raw[i + 1])]);
   }
   return pairs;
 }
 
-function latin1(v: Buffer | string | undefined): string {
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function headerText(v: Buffer | string | undefined): string {
   if (v === undefined) return '';
-  return typeof v === 'string' ? v : v.toString('latin1');
+  if (typeof v === 'string') return v;
+  try {
+    return strictUtf8.decode(v);
+  } catch {
+    return v.toString('latin1');
+  }
 }
