@@ -1,0 +1,81 @@
+/**
+ * Frontier benchmark: enqueue and dequeue(+finish) rates with 1M queued URLs
+ * over 10k hosts on a real LevelDB, and peak RSS. Prints figures; asserts
+ * nothing. Run: node --import tsx bench/frontier.ts [urls] [hosts]
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ClassicLevel } from 'classic-level';
+import { Directive, type CrawlUri } from '../src/core/crawl-uri.js';
+import { WorkQueueFrontier } from '../src/frontier/work-queue-frontier.js';
+
+const URLS = Number(process.argv[2] ?? 1_000_000);
+const HOSTS = Number(process.argv[3] ?? 10_000);
+const BATCH = 500;
+const WORKERS = 25;
+
+function uriFor(i: number): CrawlUri {
+  const host = i % HOSTS;
+  return {
+    url: `http://host-${host}.example.test/section/${(i / HOSTS) | 0}/page-${i}.html`,
+    hopPath: 'LL',
+    via: `http://host-${host}.example.test/`,
+    context: 'a/@href',
+    seed: false,
+    directive: Directive.normal,
+    retries: 0,
+    redirects: 0,
+  };
+}
+
+const mb = (bytes: number): string => (bytes / 1048576).toFixed(0);
+const peakRssMb = (): string => mb(process.resourceUsage().maxRSS * 1024);
+
+async function main(): Promise<void> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'archiver-bench-'));
+  const db = new ClassicLevel<Buffer, Buffer>(path.join(dir, 'state'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  await db.open();
+  const store = db.sublevel<Buffer, Buffer>('frontier', { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  const frontier = new WorkQueueFrontier({
+    db: store,
+    options: { queueAssignment: 'hostname', elfHashBuckets: 100, elfHashOf: 'url', order: 'breadth-first', balanceReplenishAmount: 3000, queueTotalBudget: -1 },
+    maxConnectionsPerHost: 1,
+  });
+  const rows: [string, string, string, string][] = [];
+
+  let t = performance.now();
+  for (let start = 0; start < URLS; start += BATCH) {
+    const batch: CrawlUri[] = [];
+    for (let i = start; i < Math.min(URLS, start + BATCH); i++) batch.push(uriFor(i));
+    await frontier.schedule(batch);
+  }
+  let secs = (performance.now() - t) / 1000;
+  rows.push(['enqueue', String(URLS), `${Math.round(URLS / secs)}/s`, `${secs.toFixed(1)} s`]);
+  const heapAfterEnqueue = process.memoryUsage().heapUsed;
+  const rssAfterEnqueue = peakRssMb();
+
+  t = performance.now();
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    for (let claim = await frontier.next(); claim !== null; claim = await frontier.next()) {
+      await frontier.finished(claim, { kind: 'done', delayMs: 0 });
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: WORKERS }, worker));
+  secs = (performance.now() - t) / 1000;
+  rows.push(['dequeue+finish', String(done), `${Math.round(done / secs)}/s`, `${secs.toFixed(1)} s`]);
+
+  const width = [16, 10, 12, 10];
+  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(width[i]!)).join(' ');
+  console.log(`frontier bench: ${URLS} URLs over ${HOSTS} hosts, batches of ${BATCH}, ${WORKERS} workers, LevelDB in ${dir}`);
+  console.log(line(['phase', 'URIs', 'rate', 'time']));
+  for (const row of rows) console.log(line(row));
+  console.log(`heap after enqueue ${mb(heapAfterEnqueue)} MB; peak RSS after enqueue ${rssAfterEnqueue} MB; peak RSS overall ${peakRssMb()} MB`);
+  await frontier.close();
+  await db.close();
+  await fs.rm(dir, { recursive: true, force: true });
+}
+
+await main();

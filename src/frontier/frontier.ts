@@ -1,0 +1,87 @@
+/**
+ * The Frontier contract: what the crawl loop sees of the URI queue. The
+ * LevelDB work-queue frontier implements it today; a Redis frontier with
+ * per-host leases will implement it later and run the same conformance suite
+ * (test/frontier/conformance.ts), so nothing here may assume one process.
+ */
+import type { CrawlUri } from '../core/crawl-uri.js';
+
+/** A URI handed to a worker; give it back to `finished()` exactly once. */
+export interface Claim {
+  readonly uri: CrawlUri;
+  readonly queueKey: string;
+  /** `host:port` of `uri.url` (port always present), the unit of politeness. */
+  readonly host: string;
+}
+
+export type Outcome =
+  /** Finished (success or final failure): remove it; snooze the queue and the host `delayMs`. */
+  | { kind: 'done'; delayMs: number }
+  /** Transport failure: keep it at the head with retries+1; snooze `delayMs`. */
+  | { kind: 'retry'; delayMs: number }
+  /**
+   * Needs a prerequisite first (robots.txt): the prerequisite goes ahead of it
+   * in the same queue; the URI stays queued.
+   */
+  | { kind: 'defer'; delayMs: number; prerequisite?: CrawlUri };
+
+/**
+ * Heritrix queue states. `snoozed` also covers a queue waiting for its host
+ * to free a connection (then `wakeAt` is null).
+ */
+export type QueueState = 'inactive' | 'ready' | 'in-process' | 'snoozed' | 'retired' | 'exhausted';
+export const QUEUE_STATES: readonly QueueState[] = ['inactive', 'ready', 'in-process', 'snoozed', 'retired', 'exhausted'];
+
+export interface FrontierStats {
+  /**
+   * URIs scheduled and not yet finished ('done'), in-process ones included
+   * (Heritrix's queuedUriCount), retired queues included (they count as remaining).
+   */
+  queued: number;
+  /** URIs handed out by next() and not yet finished. */
+  inProcess: number;
+  /** URIs finished with 'done'. */
+  finished: number;
+  /** Of `queued`, those sitting in retired queues (never fetched this session). */
+  queuedInRetired: number;
+  /** Number of queues in each state. */
+  queuesByState: Record<QueueState, number>;
+}
+
+export interface QueueReport {
+  key: string;
+  state: QueueState;
+  /** URIs waiting in this queue (in-process ones not included). */
+  queued: number;
+  inProcess: number;
+  finished: number;
+  /** Cost units spent over the queue's life (1 per URI handed out). */
+  budgetSpent: number;
+  /** Cost units spent since the queue was last activated. */
+  sessionSpent: number;
+  /** Epoch ms the queue may hand out its next URI, or null when not snoozed on a time. */
+  wakeAt: number | null;
+}
+
+export interface Frontier {
+  /** Queue URIs that already passed the scope and seen checks. */
+  schedule(uris: readonly CrawlUri[]): Promise<void>;
+  /**
+   * Resolve with a URI that may be fetched now, waiting as long as needed.
+   * Null once nothing is queued (outside retired queues) or in process — the
+   * crawl is done — or when `signal` aborts or the frontier closes.
+   */
+  next(signal?: AbortSignal): Promise<Claim | null>;
+  finished(claim: Claim, outcome: Outcome): Promise<void>;
+  stats(): FrontierStats;
+  queues(): QueueReport[];
+  /** Wake every waiting next() with null; the store stays open (its owner closes it). */
+  close(): Promise<void>;
+}
+
+/** Time source; tests pass a fake one. */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = Object.freeze({ now: () => Date.now() });

@@ -1,0 +1,372 @@
+/**
+ * Heritrix's WorkQueueFrontier on LevelDB: one work queue per queue key, each
+ * in exactly one state (inactive, ready, in-process, snoozed, retired,
+ * exhausted), with the transitions of WorkQueueFrontier:
+ * - new queues start inactive; one is activated only when a worker finds no
+ *   ready queue it may use, so active queues grow only as far as needed;
+ * - a queue that spent its session budget (`balanceReplenishAmount`, 1 per
+ *   URI handed out) goes to the end of the inactive list; one that reached
+ *   `queueTotalBudget` is retired (still accepts URIs, never activated);
+ * - after a fetch the queue and the host are snoozed for the outcome's delay;
+ *   delay 0 sends the queue straight back to ready.
+ * Politeness per host is the host gate's job (host-gate.ts), so it holds for
+ * every assignment policy. Queued URIs live in the store; the heap holds
+ * per-queue metadata and small head buffers only.
+ *
+ * All state changes run one at a time (`#exclusive`): the store's writes and
+ * the in-memory head buffers must change together.
+ */
+import type { FrontierOptions } from '../config/profile.js';
+import { Directive, type CrawlUri } from '../core/crawl-uri.js';
+import { queueAssignmentFor, type QueueAssignmentPolicy } from './assignment.js';
+import { ChangeSignal } from './change-signal.js';
+import { DelayHeap } from './delay-heap.js';
+import { FrontierError, FrontierErrorCode } from './errors.js';
+import { QUEUE_STATES, type Claim, type Frontier, type FrontierStats, type Outcome, type QueueReport, type QueueState } from './frontier.js';
+import { HostGate, hostPortOf } from './host-gate.js';
+import { queueOrderFor, type QueueOrder } from './queue-order.js';
+import { QueueList } from './queue-list.js';
+import { QueueStore, entryKey, queueKeyOf, type FrontierDb, type StoredEntry } from './queue-store.js';
+import { WorkQueue, type HeadItem } from './work-queue.js';
+
+export interface WorkQueueFrontierInit {
+  /** Open ClassicLevel or sublevel; the frontier's own range of the crawl's `state/` LevelDB. */
+  db: FrontierDb;
+  options: FrontierOptions;
+  /** Fetches in flight per host (`politeness.maxConnectionsPerHost`), also the per-queue limit. */
+  maxConnectionsPerHost: number;
+  /** Clock in epoch ms. Default Date.now. */
+  now?: () => number;
+  /** URIs kept in memory at the head of each active queue. Default 16. */
+  headBufferSize?: number;
+}
+
+interface ClaimState {
+  queue: WorkQueue;
+  item: HeadItem;
+}
+
+interface Parked {
+  queue: WorkQueue;
+  seq: number;
+}
+
+export class WorkQueueFrontier implements Frontier {
+  readonly #store: QueueStore;
+  readonly #assign: QueueAssignmentPolicy;
+  readonly #order: QueueOrder;
+  readonly #now: () => number;
+  readonly #maxPerQueue: number;
+  readonly #sessionBudget: number;
+  readonly #totalBudget: number;
+  readonly #headSize: number;
+  readonly #gate: HostGate<Parked>;
+  readonly #queues = new Map<string, WorkQueue>();
+  readonly #ready = new QueueList();
+  readonly #inactive = new QueueList();
+  readonly #snoozed = new DelayHeap<Parked>();
+  readonly #retired = new Set<WorkQueue>();
+  readonly #byState: Record<QueueState, number> = Object.fromEntries(QUEUE_STATES.map((s) => [s, 0])) as Record<QueueState, number>;
+  readonly #claims = new Map<Claim, ClaimState>();
+  readonly #changes = new ChangeSignal();
+  #ordinal = 0;
+  #stored = 0;
+  #finished = 0;
+  #closed = false;
+  #lock: Promise<unknown> = Promise.resolve();
+
+  /** A frontier over an empty store; use `open()` to resume from a non-empty one. */
+  constructor(init: WorkQueueFrontierInit) {
+    const max = init.maxConnectionsPerHost;
+    if (!Number.isInteger(max) || max < 1) throw new FrontierError(FrontierErrorCode.badOptions, `maxConnectionsPerHost must be an integer ≥ 1, got ${max}`);
+    this.#store = new QueueStore(init.db);
+    this.#assign = queueAssignmentFor(init.options);
+    this.#order = queueOrderFor(init.options.order);
+    this.#now = init.now ?? Date.now;
+    this.#maxPerQueue = max;
+    this.#sessionBudget = init.options.balanceReplenishAmount;
+    this.#totalBudget = init.options.queueTotalBudget;
+    this.#headSize = Math.max(1, init.headBufferSize ?? 16);
+    this.#gate = new HostGate(max);
+  }
+
+  /**
+   * Rebuild a frontier from a store left by an earlier run (crash or stop):
+   * every stored URI — including those in process when it stopped — is
+   * queued again; all queues start inactive with fresh budgets.
+   */
+  static async open(init: WorkQueueFrontierInit): Promise<WorkQueueFrontier> {
+    const frontier = new WorkQueueFrontier(init);
+    await frontier.#rebuild();
+    return frontier;
+  }
+
+  async #rebuild(): Promise<void> {
+    for await (const [key, value] of this.#store.scanAll()) {
+      const queue = this.#queue(queueKeyOf(key));
+      queue.count++;
+      queue.allLoaded = false;
+      this.#stored++;
+      if (value.o > this.#ordinal) this.#ordinal = value.o;
+    }
+    for (const queue of this.#queues.values()) this.#settle(queue, this.#now());
+  }
+
+  schedule(uris: readonly CrawlUri[]): Promise<void> {
+    return this.#exclusive(async () => {
+      this.#checkOpen();
+      const items = uris.map((uri) => this.#item(uri, undefined));
+      await this.#store.putMany(items.map(([, item]) => [item.key, item.stored] as StoredEntry));
+      const touched = new Set<WorkQueue>();
+      for (const [queue, item] of items) {
+        this.#add(queue, item);
+        touched.add(queue);
+      }
+      const now = this.#now();
+      for (const queue of touched) this.#settle(queue, now);
+      this.#changes.notify();
+    });
+  }
+
+  async next(signal?: AbortSignal): Promise<Claim | null> {
+    for (;;) {
+      if (this.#closed || signal?.aborted) return null;
+      const [claim, seen] = await this.#exclusive(async () => [await this.#tryClaim(), this.#changes.version] as const);
+      if (claim !== null) return claim;
+      if (this.#done()) return null;
+      await this.#changes.wait(seen, this.#snoozed.peekTime() - this.#now(), signal);
+    }
+  }
+
+  finished(claim: Claim, outcome: Outcome): Promise<void> {
+    return this.#exclusive(async () => {
+      // After close the URI simply stays stored, as after a crash: resume refetches it.
+      if (this.#closed) return;
+      const state = this.#claims.get(claim);
+      if (state === undefined) throw new FrontierError(FrontierErrorCode.unknownClaim, `not an outstanding claim: ${claim.uri.url}`);
+      const { queue, item } = state;
+      const now = this.#now();
+      const delayMs = Math.max(0, outcome.delayMs);
+      if (outcome.kind === 'done') {
+        this.#store.delLater(item.key);
+      } else if (outcome.kind === 'retry') {
+        item.stored = { o: item.stored.o, u: { ...item.stored.u, retries: item.stored.u.retries + 1 } };
+        await this.#store.putMany([[item.key, item.stored]]);
+      } else if (outcome.prerequisite !== undefined) {
+        // Same queue as the URI that needs it, whatever the policy would say.
+        const [, pre] = this.#item({ ...outcome.prerequisite, directive: Directive.prerequisite }, queue);
+        await this.#store.putMany([[pre.key, pre.stored]]);
+        this.#add(queue, pre);
+      }
+      this.#claims.delete(claim);
+      queue.land(item.key);
+      if (outcome.kind === 'done') {
+        queue.count--;
+        this.#stored--;
+        queue.finished++;
+        this.#finished++;
+      } else {
+        // A URI costs its queue 1 once, however many attempts it takes.
+        queue.sessionSpent = Math.max(0, queue.sessionSpent - 1);
+        queue.totalSpent = Math.max(0, queue.totalSpent - 1);
+        queue.offer(item, this.#headSize);
+      }
+      queue.wakeAt = Math.max(queue.wakeAt, now + delayMs);
+      for (const parked of this.#gate.release(item.host, now, delayMs)) {
+        if (parked.seq === parked.queue.seq) this.#settle(parked.queue, now);
+      }
+      this.#settle(queue, now);
+      this.#changes.notify();
+    });
+  }
+
+  stats(): FrontierStats {
+    let queuedInRetired = 0;
+    for (const queue of this.#retired) queuedInRetired += queue.available;
+    return { queued: this.#stored, inProcess: this.#claims.size, finished: this.#finished, queuedInRetired, queuesByState: { ...this.#byState } };
+  }
+
+  queues(): QueueReport[] {
+    return [...this.#queues.values()].map((q) => ({
+      key: q.key,
+      state: q.state,
+      queued: q.available,
+      inProcess: q.inFlight,
+      finished: q.finished,
+      budgetSpent: q.totalSpent,
+      sessionSpent: q.sessionSpent,
+      wakeAt: q.state === 'snoozed' && q.parkedOn === null ? q.wakeAt : null,
+    }));
+  }
+
+  /** Resolve once every finished URI's delete has reached the store (for checkpoints). */
+  flush(): Promise<void> {
+    return this.#store.flush();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#changes.notify();
+    await this.#lock;
+    await this.#store.flush();
+  }
+
+  /** Hand out the head of the first usable ready queue, activating inactive ones on demand. */
+  async #tryClaim(): Promise<Claim | null> {
+    if (this.#closed) return null;
+    const now = this.#now();
+    while (this.#snoozed.peekTime() <= now) {
+      const entry = this.#snoozed.pop()!;
+      if (entry.item.seq === entry.item.queue.seq) this.#settle(entry.item.queue, now);
+    }
+    for (;;) {
+      let queue = this.#ready.shift();
+      if (queue !== undefined) queue.unlisted = true;
+      else {
+        queue = this.#inactive.shift();
+        if (queue === undefined) return null;
+        queue.unlisted = true;
+        queue.active = true;
+        queue.sessionSpent = 0;
+        this.#settle(queue, now);
+        continue;
+      }
+      while (queue.needsRefill) {
+        const limit = this.#headSize + queue.inFlight;
+        const rows = await this.#store.readAfter(queue.key, queue.cursor, limit);
+        queue.loaded(rows.map(([key, stored]) => ({ key, stored, host: hostPortOf(new URL(stored.u.url)) })), limit, (hex) => this.#store.isDeleting(hex));
+      }
+      const head = queue.head[0];
+      if (head === undefined) {
+        // Counts said there was work but the store had none: trust the store.
+        this.#stored -= queue.available;
+        queue.count = queue.inFlight;
+        this.#settle(queue, now);
+        continue;
+      }
+      const gate = this.#gate.check(head.host, now);
+      if (gate.kind === 'full') {
+        this.#park(queue, head.host);
+        continue;
+      }
+      if (gate.kind === 'later') {
+        queue.wakeAt = Math.max(queue.wakeAt, gate.at);
+        this.#settle(queue, now);
+        continue;
+      }
+      queue.takeHead();
+      this.#gate.acquire(head.host);
+      queue.sessionSpent++;
+      queue.totalSpent++;
+      const claim: Claim = Object.freeze({ uri: head.stored.u, queueKey: queue.key, host: head.host });
+      this.#claims.set(claim, { queue, item: head });
+      this.#settle(queue, now);
+      return claim;
+    }
+  }
+
+  /** Put a queue where its counters say it belongs (the transition table). */
+  #settle(queue: WorkQueue, now: number): void {
+    const overTotal = this.#totalBudget >= 0 && queue.totalSpent >= this.#totalBudget;
+    const overSession = this.#sessionBudget > 0 && queue.sessionSpent >= this.#sessionBudget;
+    if (queue.retired) return this.#setState(queue, 'retired');
+    if (queue.count === 0) {
+      queue.active = false;
+      return this.#setState(queue, 'exhausted');
+    }
+    if (overTotal && queue.inFlight === 0) {
+      queue.retired = true;
+      return this.#setState(queue, 'retired');
+    }
+    if (queue.available === 0 || overTotal) return this.#setState(queue, 'in-process');
+    if (!queue.active) return this.#setState(queue, 'inactive');
+    if (overSession) {
+      if (queue.inFlight > 0) return this.#setState(queue, 'in-process');
+      queue.active = false;
+      return this.#setState(queue, 'inactive');
+    }
+    if (queue.wakeAt > now) return this.#setState(queue, 'snoozed');
+    if (queue.inFlight >= this.#maxPerQueue) return this.#setState(queue, 'in-process');
+    this.#setState(queue, 'ready');
+  }
+
+  #setState(queue: WorkQueue, state: QueueState): void {
+    // Unchanged unless it left its list (shifted off, parked) or needs a new wake time.
+    const relist = queue.parkedOn !== null || queue.unlisted || (state === 'snoozed' && queue.listedWakeAt !== queue.wakeAt);
+    queue.parkedOn = null;
+    queue.unlisted = false;
+    if (queue.state === state && !relist) return;
+    this.#byState[queue.state]--;
+    this.#byState[state]++;
+    queue.state = state;
+    queue.seq++;
+    queue.listedWakeAt = Number.NaN;
+    if (state === 'ready') this.#ready.push(queue);
+    else if (state === 'inactive') this.#inactive.push(queue);
+    else if (state === 'snoozed') {
+      queue.listedWakeAt = queue.wakeAt;
+      this.#snoozed.push(queue.wakeAt, { queue, seq: queue.seq });
+    }
+    if (state === 'retired') this.#retired.add(queue);
+    // Idle queues keep no URIs in memory; active ones reload their head on demand.
+    if (state === 'inactive' || state === 'retired' || state === 'exhausted') queue.dropHead();
+  }
+
+  /** Snoozed until its host frees a connection: no wake time, the host gate hands it back. */
+  #park(queue: WorkQueue, host: string): void {
+    this.#byState[queue.state]--;
+    this.#byState.snoozed++;
+    queue.state = 'snoozed';
+    queue.seq++;
+    queue.listedWakeAt = Number.NaN;
+    queue.parkedOn = host;
+    this.#gate.park(host, { queue, seq: queue.seq });
+  }
+
+  #queue(key: string): WorkQueue {
+    let queue = this.#queues.get(key);
+    if (queue === undefined) {
+      queue = new WorkQueue(key);
+      this.#queues.set(key, queue);
+      this.#byState[queue.state]++;
+    }
+    return queue;
+  }
+
+  #item(uri: CrawlUri, into: WorkQueue | undefined): [WorkQueue, HeadItem] {
+    let url: URL;
+    try {
+      url = new URL(uri.url);
+    } catch (cause) {
+      throw new FrontierError(FrontierErrorCode.badUri, `cannot queue unparsable URL ${JSON.stringify(uri.url)}`, { cause });
+    }
+    const queue = into ?? this.#queue(this.#assign.keyFor(url));
+    const ordinal = ++this.#ordinal;
+    const key = entryKey(queue.key, this.#order.sortKey(uri, ordinal));
+    return [queue, { key, stored: { o: ordinal, u: uri }, host: hostPortOf(url) }];
+  }
+
+  #add(queue: WorkQueue, item: HeadItem): void {
+    queue.count++;
+    this.#stored++;
+    queue.offer(item, this.#headSize);
+  }
+
+  /** Crawl over: nothing in process and nothing queued outside retired queues. */
+  #done(): boolean {
+    if (this.#claims.size > 0) return false;
+    let inRetired = 0;
+    for (const queue of this.#retired) inRetired += queue.count;
+    return this.#stored - inRetired === 0;
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new FrontierError(FrontierErrorCode.closed, 'frontier is closed');
+  }
+
+  #exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#lock.then(fn);
+    this.#lock = run.catch(() => undefined);
+    return run;
+  }
+}

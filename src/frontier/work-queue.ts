@@ -1,0 +1,109 @@
+/**
+ * One work queue's in-memory side: counters, budgets, state, and a small
+ * head buffer — the first few stored URIs not being fetched — so that
+ * handing out the next URI rarely touches LevelDB. Everything else of the
+ * queue lives in the store (queue-store.ts); this class never does I/O.
+ *
+ * Head-buffer invariant: every stored, not-in-flight key ≤ `cursor` is in
+ * `head` (sorted), and no key > `cursor` is. `allLoaded` means the cursor is
+ * past the end of the queue. A refill therefore reads only keys after the
+ * cursor, which also skips LevelDB's tombstones of already-finished URIs.
+ */
+import type { QueueState } from './frontier.js';
+import type { StoredUri } from './queue-store.js';
+
+export interface HeadItem {
+  readonly key: Buffer;
+  stored: StoredUri;
+  /** `host:port` of the URI, for the host gate. */
+  readonly host: string;
+}
+
+export class WorkQueue {
+  readonly key: string;
+  state: QueueState = 'exhausted';
+  /** Bumped on every state change; list and heap entries carrying an older seq are stale. */
+  seq = 0;
+  /** Wake time the current heap entry was pushed with (NaN when none). */
+  listedWakeAt = Number.NaN;
+  /** Taken off the ready/inactive list it was on; must be listed again even if its state stays. */
+  unlisted = false;
+  /** Host this queue is parked on, waiting for a free connection. */
+  parkedOn: string | null = null;
+
+  /** Stored URIs, in-flight ones included. */
+  count = 0;
+  finished = 0;
+  totalSpent = 0;
+  sessionSpent = 0;
+  /** Epoch ms before which the queue hands out nothing. */
+  wakeAt = 0;
+  /** In a session (ready, in-process or snoozed) rather than waiting its turn. */
+  active = false;
+  retired = false;
+
+  head: HeadItem[] = [];
+  cursor: Buffer | null = null;
+  allLoaded = true; // a new queue's range is empty
+  /** Keys (hex) of URIs handed out and not finished. */
+  readonly inFlightKeys = new Set<string>();
+
+  constructor(key: string) {
+    this.key = key;
+  }
+
+  get inFlight(): number {
+    return this.inFlightKeys.size;
+  }
+
+  /** URIs that could be handed out (stored and not in flight). */
+  get available(): number {
+    return this.count - this.inFlightKeys.size;
+  }
+
+  get needsRefill(): boolean {
+    return this.head.length === 0 && !this.allLoaded && this.available > 0;
+  }
+
+  /** A stored, not-in-flight item appeared (new, retried or deferred); keep the invariant. */
+  offer(item: HeadItem, capacity: number): void {
+    if (!this.allLoaded && (this.cursor === null || Buffer.compare(item.key, this.cursor) > 0)) return;
+    let i = this.head.length;
+    while (i > 0 && Buffer.compare(this.head[i - 1]!.key, item.key) > 0) i--;
+    this.head.splice(i, 0, item);
+    if (this.head.length > capacity) {
+      this.head.pop();
+      this.allLoaded = false;
+      this.cursor = this.head[this.head.length - 1]!.key;
+    }
+  }
+
+  /** Result of reading up to `limit` entries after the cursor; `gone` tells finished keys not yet deleted. */
+  loaded(items: readonly HeadItem[], limit: number, gone: (hexKey: string) => boolean): void {
+    for (const item of items) {
+      const hex = item.key.toString('hex');
+      if (!this.inFlightKeys.has(hex) && !gone(hex)) this.head.push(item);
+    }
+    const last = items[items.length - 1];
+    if (last !== undefined) this.cursor = last.key;
+    if (items.length < limit) this.allLoaded = true;
+  }
+
+  takeHead(): HeadItem | undefined {
+    const item = this.head.shift();
+    if (item !== undefined) this.inFlightKeys.add(item.key.toString('hex'));
+    return item;
+  }
+
+  /** A handed-out URI is no longer in flight (it is either deleted or offered back). */
+  land(key: Buffer): void {
+    this.inFlightKeys.delete(key.toString('hex'));
+  }
+
+  /** Forget the head buffer (queue going idle) so idle queues cost no URI memory. */
+  dropHead(): void {
+    this.head = [];
+    this.cursor = null;
+    this.allLoaded = this.count === 0;
+  }
+}

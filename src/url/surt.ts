@@ -1,0 +1,76 @@
+/**
+ * SURT keys (Sort-friendly URI Reordering Transform).
+ *
+ * Two forms live here because two consumers need different things:
+ * - `surt()` is the CDXJ index key used by replay (`com,example)/path?a=1&b=2`).
+ *   It follows warcio.js `getSurt` (the indexer our WARC tooling uses), so an
+ *   index we write and one warcio writes agree: the whole URL lowercased,
+ *   scheme and `www\d*.` dropped, host labels reversed, non-default port kept,
+ *   query arguments sorted. Non-HTTP(S) or unparsable input comes back as is.
+ * - `surtAuthority()` is Heritrix's SURT-authority queue key
+ *   (SurtAuthorityQueueAssignmentPolicy): `com,example,www,` — `www` kept,
+ *   trailing comma, dotted-quad IPs not reversed, a non-default port appended
+ *   as `#port` (Heritrix swaps `:` for `#` so keys are safe file names).
+ *   Default ports vanish, so http and https of one host share a queue.
+ */
+
+const WWW_PREFIX = /^www\d*\./;
+const DOTTED_QUAD = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+function parseHttp(url: string): URL | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
+  return parsed;
+}
+
+/** CDXJ SURT key, e.g. `surt('https://www.Example.com:8080/A?b=2&a=1')` → `com,example:8080)/a?a=1&b=2`. */
+export function surt(url: string): string {
+  const parsed = parseHttp(url.toLowerCase());
+  if (parsed === null) return url;
+  // warcio strips www only when it directly follows the scheme; on the parsed
+  // hostname that is the same thing minus the userinfo corner case.
+  const host = parsed.hostname.replace(WWW_PREFIX, '');
+  let key = host.split('.').reverse().join(',');
+  if (parsed.port !== '') key += ':' + parsed.port;
+  key += ')' + parsed.pathname;
+  if (parsed.search !== '') {
+    // Default sort (UTF-16 code units), as warcio and pywb do.
+    const args = parsed.search.slice(1).split('&').sort();
+    key += '?' + args.join('&');
+  }
+  return key;
+}
+
+/**
+ * Heritrix SURT-authority queue key, e.g. `http://www.example.com/` →
+ * `com,example,www,`; `http://127.0.0.2:8080/` → `127.0.0.2#8080`.
+ * Userinfo is left out (it never selects a different server).
+ * Returns Heritrix's `default...` key for URLs without an authority.
+ */
+export function surtAuthority(url: string): string {
+  const parsed = parseHttp(url);
+  if (parsed === null || parsed.hostname === '') return DEFAULT_CLASS_KEY;
+  return surtAuthorityOf(parsed);
+}
+
+/** As `surtAuthority` for an already parsed URL (any scheme with a host). */
+export function surtAuthorityOf(parsed: URL): string {
+  const host = parsed.hostname.toLowerCase();
+  if (host === '') return DEFAULT_CLASS_KEY;
+  let key: string;
+  if (DOTTED_QUAD.test(host) || host.startsWith('[')) {
+    key = host;
+  } else {
+    key = host.split('.').reverse().join(',') + ',';
+  }
+  if (parsed.port !== '') key += '#' + parsed.port;
+  return key;
+}
+
+/** Heritrix's key for URIs no policy can place. */
+export const DEFAULT_CLASS_KEY = 'default...';
