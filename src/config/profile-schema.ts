@@ -27,6 +27,9 @@ export const profileSchema = {
         exclude: stringList,
         maxHops: { ...nonNegInt, default: 20 },
         transclusionHops: { ...nonNegInt, default: 1 },
+        maxPathDepth: { ...nonNegInt, default: 20 },
+        maxPathRepetitions: { ...nonNegInt, default: 2 },
+        maxUrlLength: { type: 'integer', minimum: 16, default: 2083 },
       },
     },
     limits: {
@@ -82,6 +85,14 @@ export const profileSchema = {
         order: { enum: ['breadth-first', 'depth-first'], default: 'breadth-first' },
         balanceReplenishAmount: { type: 'integer', minimum: 1, default: 3000 },
         queueTotalBudget: { type: 'integer', minimum: -1, default: -1 },
+      },
+    },
+    dedup: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        against: { type: 'array', items: { type: 'string', minLength: 1 }, default: [] },
       },
     },
     workers: { type: 'integer', minimum: 1, maximum: 1000, default: 25 },

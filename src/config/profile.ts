@@ -19,6 +19,12 @@ export interface ScopeOptions {
   maxHops: number;
   /** Embeds of in-scope pages are fetched off-scope up to this many trailing non-L hops. Default 1. */
   transclusionHops: number;
+  /** Crawler-trap rule: most path segments (Heritrix TooManyPathSegmentsDecideRule). Default 20. */
+  maxPathDepth: number;
+  /** Crawler-trap rule: most consecutive repetitions of a path segment run, /a/b/a/b/… (Heritrix PathologicalPathDecideRule). Default 2. */
+  maxPathRepetitions: number;
+  /** Crawler-trap rule: longest URL accepted. Default 2083. */
+  maxUrlLength: number;
 }
 
 export interface LimitOptions {
@@ -78,6 +84,11 @@ export interface OutputOptions {
   rotateBytes: number;
 }
 
+export interface DedupOptions {
+  /** Earlier job directories whose captures count as already archived (revisits point at them). */
+  against: readonly string[];
+}
+
 export interface Profile {
   name: string;
   seeds: readonly string[];
@@ -88,6 +99,7 @@ export interface Profile {
   politeness: PolitenessOptions;
   robots: RobotsOptions;
   frontier: FrontierOptions;
+  dedup: DedupOptions;
   workers: number;
   output: OutputOptions;
 }
