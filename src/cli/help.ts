@@ -22,8 +22,12 @@ its default) into the profile's job directory (output.dir):
   reports/    crawl, seeds, hosts, mimetype, response-code, frontier reports (.txt and .json)
   state/      LevelDB: seen filter, frontier queues, digest index
 
+A job directory that already holds a crawl is resumed: WARC files left open
+by an interrupted run are cut back to their last complete record and closed,
+queued and in-process URIs are crawled, statistics and WARC serials continue.
+
 Options:
-  --fresh          the job directory already holds a crawl: move it aside
+  --fresh          do not resume: move the earlier crawl aside
                    (renamed <dir>.<timestamp>, never deleted) and start over
   --quiet          no live progress display and no summary on stderr
   --workers N      override the profile's workers (fetches in flight)

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { loadProfile, validateProfile } from '../config/load-profile.js';
 import type { Profile } from '../config/profile.js';
-import { FatalCrawlError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { runCrawl, type CrawlerOptions } from '../crawl/crawler.js';
 import { hasState, jobDir, moveAside } from '../crawl/job-dir.js';
 import type { CrawlSummary } from '../crawl/reports.js';
@@ -38,13 +38,7 @@ export async function crawlWithSignals(
   opts: { fresh: boolean; quiet: boolean } & Pick<CrawlerOptions, 'lookup'>,
 ): Promise<CrawlSummary> {
   const dirs = jobDir(profile.output.dir);
-  if (await hasState(dirs)) {
-    if (!opts.fresh) {
-      throw new FatalCrawlError(
-        'ARCHIVER_JOB_EXISTS',
-        `${dirs.root} already holds a crawl; pass --fresh to move it aside and start over`,
-      );
-    }
+  if (opts.fresh && (await hasState(dirs))) {
     const moved = await moveAside(dirs, new Date());
     io.stderr.write(`archiver: moved the earlier crawl aside to ${moved}\n`);
   }

@@ -19,9 +19,11 @@ import { RobotsStore } from '../politeness/robots-store.js';
 import { LevelUriUniqFilter } from '../uniq/level-uniq-filter.js';
 import { CrawlLog } from '../writer/crawl-log.js';
 import { LevelDigestIndex } from '../writer/digest-index.js';
+import { nextWarcSerial, repairOpenWarcs } from '../writer/warc-repair.js';
 import { WarcWriter } from '../writer/warc-writer.js';
 import { CrawlStats } from './crawl-stats.js';
-import { ensureJobDir, jobDir } from './job-dir.js';
+import { replayCrawlLog, trimPartialLine } from './crawl-log-replay.js';
+import { ensureJobDir, hasState, jobDir } from './job-dir.js';
 import { LinkScheduler } from './link-scheduler.js';
 import { PayloadDedup } from './payload-dedup.js';
 import { Progress } from './progress.js';
@@ -53,6 +55,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   const { profile } = opts;
   const now = opts.now ?? Date.now;
   const dirs = jobDir(profile.output.dir);
+  const resuming = await hasState(dirs);
   await ensureJobDir(dirs);
   const db = new ClassicLevel<Buf, Buf>(dirs.state, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
   try {
@@ -70,12 +73,27 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     abort.abort();
   }, { once: true });
 
-  const frontier: Frontier = new WorkQueueFrontier({
+  const frontierInit = {
     db: sub('frontier'),
     options: profile.frontier,
     maxConnectionsPerHost: profile.politeness.maxConnectionsPerHost,
     now,
-  });
+  };
+  let firstSerial = 0;
+  if (resuming) {
+    // Whatever the last run left — a kill -9 included — becomes valid first:
+    // .open WARCs cut back to their last complete record and closed, a cut
+    // crawl.log line removed; then the statistics are rebuilt from the log.
+    const repaired = await repairOpenWarcs(dirs.warcs);
+    firstSerial = await nextWarcSerial(dirs.warcs);
+    await trimPartialLine(dirs.crawlLog);
+    const lines = await replayCrawlLog(dirs.crawlLog, stats, new Set(profile.seeds));
+    if (!opts.quiet) {
+      const cut = repaired.filter((r) => r.droppedBytes > 0).length;
+      opts.stderr.write(`archiver: resuming ${dirs.root}: ${lines} crawl.log lines, ${repaired.length} open WARC file(s) closed (${cut} cut back)\n`);
+    }
+  }
+  const frontier: Frontier = resuming ? await WorkQueueFrontier.open(frontierInit) : new WorkQueueFrontier(frontierInit);
   const seen = new LevelUriUniqFilter(sub('seen'));
   const refusedSeen = new LevelUriUniqFilter(sub('refused'));
   const fetcher = new Fetcher({
@@ -88,6 +106,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     ...(opts.lookup ? { lookup: opts.lookup } : {}),
   });
   const writer = new WarcWriter({
+    firstSerial,
     dir: dirs.warcs,
     prefix: profile.output.prefix,
     warcVersion: profile.output.warcVersion,
@@ -113,7 +132,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     maxRedirects: profile.limits.maxRedirects,
     onRefused(uri: CrawlUri, status: number) {
       stats.rejected(status);
-      crawlLog.write({ time: new Date(now()), status, size: null, url: uri.url, hopPath: uri.hopPath, via: uri.via, mime: null, worker: 0, fetchStart: null, durationMs: null, digest: null, annotations: [] });
+      crawlLog.write({ time: new Date(now()), status, size: null, url: uri.url, hopPath: uri.hopPath, via: uri.via, mime: null, worker: null, fetchStart: null, durationMs: null, digest: null, annotations: [] });
     },
   });
   const processor = new UriProcessor({

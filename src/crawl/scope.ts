@@ -1,7 +1,11 @@
 /**
  * Scope: decides whether a discovered URI is crawled, in Heritrix's
  * DecideRuleSequence spirit. A rejection carries the crawl.log status it is
- * logged with (-5000 out of scope, -4001 too many link hops, -7 unfetchable).
+ * logged with (-5000 out of scope, -4001 too many link hops, -7 unfetchable)
+ * and a reason naming the rule. The crawler-trap rules (Heritrix's
+ * TooManyPathSegments and PathologicalPath decide rules, and a URL-length
+ * cap) refuse with -5000 before any host or hop rule, so a trap is cut off
+ * wherever it leads; seeds are exempt, as from every other rule.
  */
 import type { CrawlUri } from '../core/crawl-uri.js';
 import type { ScopeOptions } from '../config/profile.js';
@@ -32,6 +36,8 @@ export class Scope {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return { accept: false, status: -7, reason: 'scheme' };
     if (uri.seed) return ACCEPT;
+    const trap = trapRule(url, uri.url, this.#opts);
+    if (trap !== null) return { accept: false, status: -5000, reason: trap };
     if (this.#exclude.some((re) => re.test(uri.url))) return { accept: false, status: -5000, reason: 'excluded' };
     if (uri.hopPath.length > this.#opts.maxHops) return { accept: false, status: -4001, reason: 'maxHops' };
     if (this.#inFocus(url, uri.url)) return ACCEPT;
@@ -56,7 +62,21 @@ export class Scope {
 
 function parseHostEntry(entry: string): { host: string; port: string | null } {
   const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry.toLowerCase());
-  return { host: m?.[1] ?? entry.toLowerCase(), port: m?.[2] ?? null };
+  const host = m?.[1] ?? entry.toLowerCase();
+  return { host: asciiHost(host), port: m?.[2] ?? null };
+}
+
+/**
+ * URL hostnames are punycode (`xn--bcher-kva.example`), so a host entry
+ * written in Unicode (`bücher.example`) is converted the same way, or an
+ * IDN host in the profile would never match its own pages.
+ */
+function asciiHost(host: string): string {
+  try {
+    return new URL(`http://${host}/`).hostname;
+  } catch {
+    return host;
+  }
 }
 
 /** Count of trailing hops that are not plain links (E, R, X); P never reaches scope. */
@@ -64,4 +84,39 @@ export function trailingTransclusionHops(hopPath: string): number {
   let n = 0;
   for (let i = hopPath.length - 1; i >= 0 && hopPath[i] !== 'L'; i--) n++;
   return n;
+}
+
+type TrapOptions = Pick<ScopeOptions, 'maxPathDepth' | 'maxPathRepetitions' | 'maxUrlLength'>;
+
+/**
+ * The crawler-trap rule `url` breaks, or null. A limit of 0 turns its rule
+ * off (a depth or repetition limit of 0 would refuse every path).
+ */
+export function trapRule(url: URL, raw: string, opts: TrapOptions): string | null {
+  // Length first: it bounds the work of the two path rules.
+  if (raw.length > opts.maxUrlLength) return 'maxUrlLength';
+  const segments = url.pathname.split('/').slice(1);
+  if (opts.maxPathDepth > 0 && segments.length > opts.maxPathDepth) return 'maxPathDepth';
+  if (opts.maxPathRepetitions > 0 && longestRepetition(segments) > opts.maxPathRepetitions) return 'maxPathRepetitions';
+  return null;
+}
+
+/**
+ * Most consecutive occurrences of any run of path segments: 3 for
+ * /a/b/a/b/a/b/ (run a/b), 1 when nothing repeats. Heritrix's
+ * PathologicalPathDecideRule finds the same with the regex
+ * `.*?/(.*?/)\1{N,}.*`, which backtracks badly on long URLs. Here, for each
+ * run length r, a streak of s segments each equal to the one r further on
+ * means floor(s / r) + 1 occurrences: O(n) per r, O(n²) in all.
+ */
+export function longestRepetition(segments: readonly string[]): number {
+  let best = 1;
+  for (let run = 1; run * 2 <= segments.length; run++) {
+    let streak = 0;
+    for (let i = 0; i + run < segments.length; i++) {
+      streak = segments[i] === segments[i + run] ? streak + 1 : 0;
+      best = Math.max(best, Math.floor(streak / run) + 1);
+    }
+  }
+  return best;
 }

@@ -1,0 +1,60 @@
+/**
+ * `archiver index <job|warcs...> [--output file]`: writes the CDXJ index of
+ * a job (to `<job>/indexes/index.cdxj`) or of WARC files (to --output, or
+ * stdout). `run` does the same at the end of every crawl.
+ */
+import { parseArgs } from 'node:util';
+import { UsageError } from '../core/errors.js';
+import { indexWarcs, sortedCdxjLines, writeLinesAtomically } from '../index/build-index.js';
+import { jobIndexPath } from '../index/earlier-captures.js';
+import { resolveInputs } from '../index/inputs.js';
+import type { CliIo } from './io.js';
+import { ExitCode } from './exit-codes.js';
+
+export const indexHelp = `archiver index <job-dir | file.warc.gz ...> [options]
+
+Writes a CDXJ index (SURT key, 14-digit timestamp, JSON with url, mime,
+status, digest, length, offset, filename; revisits as warc/revisit), sorted
+bytewise, for replay tools (pywb, ReplayWeb.page) and for dedup.against.
+
+Given one job directory, the index goes to <job>/indexes/index.cdxj;
+given WARC files, to --output or standard output.
+
+Options:
+  -o, --output FILE   where to write the index
+  -h, --help          this text
+`;
+
+export async function indexMain(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(argv);
+  if (values.help) {
+    io.stdout.write(indexHelp);
+    return ExitCode.ok;
+  }
+  if (positionals.length === 0) throw new UsageError('index takes a job directory or WARC files (see archiver index --help)');
+  const inputs = await resolveInputs(positionals);
+  if (inputs.waczs.length > 0) throw new UsageError('index reads WARC files and job directories, not WACZ packages (they carry their index)');
+  const lines = sortedCdxjLines(await indexWarcs(inputs.warcs));
+  const onlyJob = inputs.jobs.length === 1 && positionals.length === 1 ? inputs.jobs[0] : undefined;
+  const out = values.output ?? (onlyJob !== undefined ? jobIndexPath(onlyJob) : undefined);
+  if (out === undefined) {
+    for (const line of lines) io.stdout.write(line + '\n');
+    return ExitCode.ok;
+  }
+  await writeLinesAtomically(out, lines);
+  io.stderr.write(`archiver: indexed ${lines.length} captures of ${inputs.warcs.length} WARC file(s) → ${out}\n`);
+  return ExitCode.ok;
+}
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { output: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Resume support: crawl.log is the durable record of what the crawl did, one
+ * line per URI, so a resumed crawl rebuilds its statistics from it instead of
+ * trusting a snapshot that a kill -9 may have left stale. A line cut by the
+ * kill is removed first so the log continues cleanly.
+ */
+import { createReadStream } from 'node:fs';
+import { open, stat, truncate } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import type { CrawlStats } from './crawl-stats.js';
+import { hostOf } from './uri-processor.js';
+
+/** Cuts a trailing partial line (no final newline) off the log. */
+export async function trimPartialLine(file: string): Promise<void> {
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch {
+    return;
+  }
+  if (size === 0) return;
+  const fh = await open(file, 'r');
+  try {
+    const tailSize = Math.min(size, 64 * 1024);
+    const tail = Buffer.alloc(tailSize);
+    await fh.read(tail, 0, tailSize, size - tailSize);
+    if (tail[tailSize - 1] === 0x0a) return;
+    const lastNewline = tail.lastIndexOf(0x0a);
+    const keep = lastNewline < 0 ? (size > tailSize ? size - tailSize : 0) : size - tailSize + lastNewline + 1;
+    await fh.close().catch(() => {});
+    await truncate(file, keep);
+  } finally {
+    await fh.close().catch(() => {});
+  }
+}
+
+/** Feeds every line of an existing crawl.log into `stats`; returns the line count. */
+export async function replayCrawlLog(file: string, stats: CrawlStats, seeds: ReadonlySet<string>): Promise<number> {
+  let lines = 0;
+  let input;
+  try {
+    input = createReadStream(file, { encoding: 'utf8' });
+    await new Promise<void>((resolve, reject) => {
+      input!.once('open', () => resolve());
+      input!.once('error', reject);
+    });
+  } catch {
+    return 0;
+  }
+  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 12) continue;
+    lines++;
+    const status = Number(f[1]);
+    const size = f[2] === '-' ? 0 : Number(f[2]);
+    const url = f[3]!;
+    const mime = f[6] === '-' ? 'unknown' : f[6]!;
+    const worker = f[7]!;
+    const annotations = f[11] === '-' ? [] : f[11]!.split(',');
+    const host = hostOf(url);
+    if (status > 0) stats.captured(host, status, mime, size, annotations.includes('duplicate:digest'));
+    else if (worker === '-') stats.rejected(status);
+    else stats.gaveUp(host, status);
+    if (seeds.has(url)) stats.seeds.set(url, { url, status, redirect: null });
+  }
+  return lines;
+}
