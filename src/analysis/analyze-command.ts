@@ -1,0 +1,164 @@
+/**
+ * `archiver analyze <dir|file...>`: argument parsing, the run, and output.
+ * `analyzeMain(argv, io)` returns the exit code itself (0 ok, 1 fatal such as
+ * non-convergence, 2 usage, 4 no input) so it can be tested by passing
+ * buffers, and so the CLI only has to dispatch to it.
+ */
+import { parseArgs } from 'node:util';
+import { ArchiverError, NoInputError, UsageError } from '../core/errors.js';
+import { analyzeWarcs, type AnalysisOptions } from './analysis.js';
+import { exportFiles } from './export-files.js';
+import { expandInputs } from './input-files.js';
+import { PAGERANK_DEFAULTS } from './pagerank.js';
+import { ProgressReporter, systemClock, type Clock } from './progress.js';
+import { jsonReport, textReport } from './report.js';
+
+export interface AnalyzeIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** For tests: drives the progress interval. */
+  clock?: Clock;
+}
+
+export const analyzeHelp = `Usage: archiver analyze <dir|file...> [options]
+
+Reads WARC files (gzipped or not, written by any tool), builds the link graph
+of the captured HTML pages and reports its size, degree distributions and
+PageRank. Directories are searched recursively; files that are not WARCs are
+skipped with a warning.
+
+The graph: a node is a URL captured with a 2xx HTML response (a revisit
+counts); an edge is an a/area href or iframe/frame src to another node,
+resolved against <base href>, fragments removed, captured redirects followed
+to the final page, duplicates collapsed.
+
+Options:
+  --top N              pages listed in the PageRank table (default 10; 0 for none)
+  --json               print one JSON document on stdout instead of the text report:
+                       {pages, edges, dangling, inDegree, outDegree, pagerank[]}
+  --out DIR            also write DIR/nodes.csv, edges.csv, pagerank.csv and
+                       degrees.svg (log-log plot of both degree distributions)
+  --alpha A            PageRank damping factor, 0 <= A < 1 (default ${PAGERANK_DEFAULTS.alpha})
+  --tolerance T        stop when the L1 change of one iteration is below T (default ${PAGERANK_DEFAULTS.tolerance})
+  --max-iterations N   give up after N iterations; not converging is an error, exit 1
+                       (default ${PAGERANK_DEFAULTS.maxIterations})
+  --keep-self-loops    keep links from a page to itself (dropped by default)
+  -h, --help           this text
+
+Progress (records, MB read, MB/s) and warnings about unreadable input go to
+stderr; skipped records are counted in the report.
+
+Exit codes: 0 done, 1 fatal (e.g. PageRank did not converge), 2 usage error,
+4 no readable WARC input.
+`;
+
+interface ParsedArgs {
+  paths: string[];
+  top: number;
+  json: boolean;
+  outDir: string | null;
+  analysis: AnalysisOptions;
+  help: boolean;
+}
+
+function parseNumber(name: string, raw: string | undefined, fallback: number, valid: (n: number) => boolean, what: string): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || !valid(n)) throw new UsageError(`--${name} must be ${what}, got "${raw}"`);
+  return n;
+}
+
+export function parseAnalyzeArgs(argv: string[]): ParsedArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        top: { type: 'string' },
+        json: { type: 'boolean' },
+        out: { type: 'string' },
+        alpha: { type: 'string' },
+        tolerance: { type: 'string' },
+        'max-iterations': { type: 'string' },
+        'keep-self-loops': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const v = parsed.values;
+  const isCount = (n: number): boolean => Number.isInteger(n) && n >= 0;
+  return {
+    paths: parsed.positionals,
+    help: v.help === true,
+    json: v.json === true,
+    outDir: v.out ?? null,
+    top: parseNumber('top', v.top, 10, isCount, 'an integer >= 0'),
+    analysis: {
+      alpha: parseNumber('alpha', v.alpha, PAGERANK_DEFAULTS.alpha, (n) => n >= 0 && n < 1, 'a number in [0, 1)'),
+      tolerance: parseNumber('tolerance', v.tolerance, PAGERANK_DEFAULTS.tolerance, (n) => n > 0, 'a number > 0'),
+      maxIterations: parseNumber(
+        'max-iterations',
+        v['max-iterations'],
+        PAGERANK_DEFAULTS.maxIterations,
+        (n) => isCount(n) && n > 0,
+        'an integer > 0',
+      ),
+      keepSelfLoops: v['keep-self-loops'] === true,
+    },
+  };
+}
+
+export async function analyzeMain(argv: string[], io: AnalyzeIo): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (err) {
+    if (err instanceof ArchiverError) {
+      const hint = err instanceof UsageError ? ' (try archiver analyze --help)' : '';
+      io.stderr.write(`archiver analyze: ${err.message}${hint} [${err.code}]\n`);
+      if (err instanceof UsageError) return 2;
+      if (err instanceof NoInputError) return 4;
+      return 1;
+    }
+    io.stderr.write(`archiver analyze: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return 1;
+  }
+}
+
+async function run(argv: string[], io: AnalyzeIo): Promise<number> {
+  const args = parseAnalyzeArgs(argv);
+  if (args.help) {
+    io.stdout.write(analyzeHelp);
+    return 0;
+  }
+  if (args.paths.length === 0) throw new NoInputError('no input: give WARC files or directories to analyze');
+  const warn = (message: string): void => void io.stderr.write(`warning: ${message}\n`);
+
+  const inputs = await expandInputs(args.paths);
+  for (const m of inputs.missing) warn(`${m.path}: cannot open (${m.reason}); skipped`);
+  if (inputs.files.length === 0) throw new NoInputError(`no input: no files found in ${args.paths.join(', ')}`);
+
+  const progress = new ProgressReporter(io.stderr, io.clock ?? systemClock);
+  const result = await analyzeWarcs(inputs.files, args.analysis, {
+    warn,
+    progress: (records, bytes, file) => progress.update(records, bytes, file),
+  });
+  progress.finish(result.read.records, result.read.bytesRead);
+  if (result.read.records === 0) {
+    throw new NoInputError(`no input: no readable WARC records in ${args.paths.join(', ')}`);
+  }
+
+  if (args.json) io.stdout.write(JSON.stringify(jsonReport(result, args.top), null, 2) + '\n');
+  else io.stdout.write(textReport(result, args.top));
+  if (result.read.skippedRecords > 0 || result.read.skippedFiles > 0) {
+    warn(`skipped ${result.read.skippedRecords} unreadable record(s) and ${result.read.skippedFiles} non-WARC file(s)`);
+  }
+  if (args.outDir !== null) {
+    const written = await exportFiles(result, args.outDir);
+    io.stderr.write(`wrote ${written.join(', ')}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,39 @@
+/**
+ * Errors of the analysis part. They join the one ArchiverError family so the
+ * CLI can map them to exit codes and tests can match on `code`.
+ */
+import { ArchiverError } from '../core/errors.js';
+
+/** PageRank did not reach the tolerance within max iterations: a result would be garbage, so exit 1. */
+export class PageRankConvergenceError extends ArchiverError {
+  readonly iterations: number;
+  /** L1 change of the last iteration, to tell the user how far off it was. */
+  readonly lastChange: number;
+  constructor(iterations: number, lastChange: number, tolerance: number) {
+    super(
+      'ARCHIVER_PAGERANK_NOT_CONVERGED',
+      `PageRank did not converge: L1 change ${lastChange.toExponential(3)} after ${iterations} iterations, ` +
+        `tolerance ${tolerance}; raise --max-iterations or --tolerance`,
+    );
+    this.iterations = iterations;
+    this.lastChange = lastChange;
+  }
+}
+
+/**
+ * One record's body could not be turned into text (corrupt gzip, unknown
+ * content-encoding, malformed chunking…). The reader catches it, warns with
+ * file and offset, counts the record as skipped and goes on.
+ */
+export class BodyDecodeError extends ArchiverError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ARCHIVER_BODY_UNDECODABLE', message, options);
+  }
+}
+
+/** A WARC record whose HTTP head (status line, headers) cannot be parsed: skipped with a warning. */
+export class BrokenRecordError extends ArchiverError {
+  constructor(message: string) {
+    super('ARCHIVER_WARC_RECORD_BROKEN', message);
+  }
+}

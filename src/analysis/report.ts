@@ -1,0 +1,109 @@
+/**
+ * The two stdout forms of an analysis: a readable text report and the
+ * `--json` document whose shape issue 3 fixes:
+ * { pages, edges, dangling, inDegree: {histogram, mean, median, max},
+ *   outDegree: {…}, pagerank: [{url, score, inDegree, outDegree, title}] }.
+ */
+import type { AnalysisResult } from './analysis.js';
+import type { DegreeSummary } from './degrees.js';
+import { topNodes } from './pagerank.js';
+
+export interface JsonDegree {
+  histogram: Record<string, number>;
+  mean: number;
+  median: number;
+  max: number;
+}
+
+export interface JsonReport {
+  pages: number;
+  edges: number;
+  dangling: number;
+  inDegree: JsonDegree;
+  outDegree: JsonDegree;
+  pagerank: { url: string; score: number; inDegree: number; outDegree: number; title: string }[];
+}
+
+function jsonDegree(s: DegreeSummary): JsonDegree {
+  return { histogram: s.histogram, mean: s.mean, median: s.median, max: s.max };
+}
+
+export function jsonReport(r: AnalysisResult, top: number): JsonReport {
+  return {
+    pages: r.graph.nodeCount,
+    edges: r.graph.targets.length,
+    dangling: r.dangling,
+    inDegree: jsonDegree(r.inSummary),
+    outDegree: jsonDegree(r.outSummary),
+    pagerank: topNodes(r.rank.scores, top).map((u) => ({
+      url: r.graph.urls[u]!,
+      score: r.rank.scores[u]!,
+      inDegree: r.inDegree[u]!,
+      outDegree: r.outDegree[u]!,
+      title: r.graph.titles[u]!,
+    })),
+  };
+}
+
+const num = (n: number): string => n.toLocaleString('en-US');
+
+function truncate(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
+function histogramLines(label: string, s: DegreeSummary): string[] {
+  const entries = Object.entries(s.histogram);
+  const most = Math.max(1, ...entries.map(([, c]) => c));
+  const lines = [`${label} histogram (log bins)`];
+  for (const [bin, count] of entries) {
+    const bar = '#'.repeat(count === 0 ? 0 : Math.max(1, Math.round((count / most) * 40)));
+    lines.push(`  ${bin.padEnd(15)} ${num(count).padStart(12)}  ${bar}`);
+  }
+  return lines;
+}
+
+export function textReport(r: AnalysisResult, top: number): string {
+  const { read, graph, rank } = r;
+  const lines: string[] = [];
+  lines.push(
+    `read ${num(read.files)} WARC file(s), ${num(read.records)} records, ${(read.bytesRead / 1e6).toFixed(1)} MB` +
+      ` — skipped: ${num(read.skippedRecords)} record(s), ${num(read.skippedFiles)} non-WARC file(s)`,
+  );
+  lines.push('');
+  const rows: [string, string][] = [
+    ['pages', num(graph.nodeCount)],
+    ['edges', num(graph.targets.length)],
+    ['links to uncaptured URLs', `${num(graph.uncapturedLinks)} (${num(graph.uncapturedUrls)} distinct URLs)`],
+    ['links to captured non-pages', num(graph.nonPageLinks)],
+    ['dangling pages', num(r.dangling)],
+    ['skipped records', num(read.skippedRecords)],
+    [
+      'PageRank',
+      `alpha ${r.options.alpha}, converged in ${rank.iterations} iterations (L1 change ${rank.lastChange.toExponential(2)})`,
+    ],
+  ];
+  for (const [k, v] of rows) lines.push(`${k.padEnd(30)}${v}`);
+  lines.push('');
+  lines.push(`${'degree'.padEnd(8)}${'min'.padStart(10)}${'median'.padStart(10)}${'mean'.padStart(10)}${'max'.padStart(10)}`);
+  for (const [name, s] of [['in', r.inSummary], ['out', r.outSummary]] as const) {
+    lines.push(
+      `${name.padEnd(8)}${num(s.min).padStart(10)}${String(s.median).padStart(10)}${s.mean.toFixed(2).padStart(10)}${num(s.max).padStart(10)}`,
+    );
+  }
+  lines.push('');
+  lines.push(...histogramLines('in-degree', r.inSummary), '');
+  lines.push(...histogramLines('out-degree', r.outSummary));
+  const best = topNodes(rank.scores, top);
+  if (best.length > 0) {
+    lines.push('', `top ${best.length} by PageRank`);
+    lines.push(`${'rank'.padStart(4)}  ${'score'.padEnd(10)}${'in'.padStart(8)}${'out'.padStart(8)}  ${'title'.padEnd(32)}  url`);
+    best.forEach((u, i) => {
+      const title = truncate(graph.titles[u]!.replace(/\s+/g, ' '), 32);
+      lines.push(
+        `${String(i + 1).padStart(4)}  ${rank.scores[u]!.toExponential(4).padEnd(10)}${num(r.inDegree[u]!).padStart(8)}` +
+          `${num(r.outDegree[u]!).padStart(8)}  ${title.padEnd(32)}  ${graph.urls[u]}`,
+      );
+    });
+  }
+  return lines.join('\n') + '\n';
+}
