@@ -1,0 +1,254 @@
+/**
+ * Canonicalization for the already-seen check only. Two URLs that canonicalize
+ * to the same string are treated as one URL by the seen filter; the URL that
+ * is fetched, logged and archived is never rewritten by this.
+ *
+ * Follows Heritrix's default RulesCanonicalizationPolicy (after UURI
+ * normalization): lowercase scheme and host, IDN to punycode, no userinfo, no
+ * default port, no fragment; strip `www\d*.` from http(s) hosts when the URL
+ * has something after the root slash (top pages stay distinct, as in
+ * StripWWWNRule: a site may answer on only one of the two names); strip
+ * session ids; drop an empty query and stray leading/trailing `&`.
+ *
+ * Deliberate differences from Heritrix, each for a reason:
+ * - the path keeps its case (Heritrix lowercases the whole URL, which merges
+ *   distinct pages on case-sensitive servers);
+ * - every matching session parameter is removed, not only the last one (their
+ *   regexes are anchored on the final match);
+ * - `;jsessionid=` path parameters are removed whatever their value length.
+ *
+ * Every outlink of every page passes through here, so plain ASCII http(s)
+ * URLs that WHATWG parsing would leave as they are take a hand-written fast
+ * path; anything else goes through `new URL`. Tests check both agree.
+ */
+
+/** A URL split for the rules below; `query` is null when there is no `?` at all. */
+interface Parts {
+  scheme: string;
+  /** Lowercase host, with a non-default port. */
+  authority: string;
+  path: string;
+  query: string | null;
+  /**
+   * The input URL when it is exactly scheme//authority path[?query]: if the
+   * rules then change nothing, it is returned as is (no new string to build,
+   * and it is already flat for the fingerprint loop).
+   */
+  source: string | null;
+}
+
+/** Schemes whose userinfo is stripped (StripUserinfoRule). */
+const USERINFO_SCHEMES = new Set(['http:', 'https:', 'ftp:', 'ftps:']);
+
+/** `;jsessionid=…` path parameter, up to the next parameter or segment. */
+const PATH_JSESSIONID = /;jsessionid=[^;/]*/gi;
+
+/** Cheap pre-check: could this query hold a session id or stray `&`? */
+const QUERY_SUSPECT = /sid|sess|cfid|cftoken|^&|&$/i;
+/** StripSessionIDs value patterns (jsessionid/phpsessid/sid: 32 alphanumerics). */
+const SESSION_NAME = /^(?:jsessionid|phpsessid|sid)$/i;
+const SESSION_VALUE = /^[0-9a-z]{32}$/i;
+const ASP_NAME = /^aspsessionid[a-z]{8}$/i;
+const ASP_VALUE = /^[a-z]{24}$/i;
+
+/**
+ * ASCII characters that WHATWG would percent-encode or reinterpret in an
+ * http(s) path or query (or that we prefer not to reason about): their
+ * presence sends a URL to the slow path.
+ */
+const SLOW_CHARS = new Uint8Array(128);
+for (const ch of ' "\'<>\\^`{|}') SLOW_CHARS[ch.charCodeAt(0)] = 1;
+for (let c = 0; c <= 0x20; c++) SLOW_CHARS[c] = 1;
+SLOW_CHARS[0x7f] = 1;
+
+/** Canonical form of `url` for the seen check; unparsable input comes back unchanged. */
+export function canonicalizeForSeen(url: string): string {
+  const parts = fastParts(url) ?? whatwgParts(url);
+  return typeof parts === 'string' ? parts : finish(parts);
+}
+
+/**
+ * The same result computed only through `new URL`. Exported as the
+ * reference the fast path is tested against; callers use canonicalizeForSeen.
+ */
+export function canonicalizeViaWhatwg(url: string): string {
+  const parts = whatwgParts(url);
+  return typeof parts === 'string' ? parts : finish(parts);
+}
+
+function finish(p: Parts): string {
+  let authority = p.authority;
+  // StripWWWNRule runs before the session rules, so "something after the
+  // root slash" is judged on the URL as it came (a bare `?` counts).
+  if ((p.scheme === 'http:' || p.scheme === 'https:') && (p.path.length > 1 || p.query !== null)) {
+    authority = stripWwwN(authority);
+  }
+  const path = p.path.includes(';') ? p.path.replace(PATH_JSESSIONID, '') : p.path;
+  const query = p.query === null ? '' : stripSessionParams(p.query);
+  if (p.source !== null && authority === p.authority && path === p.path && (p.query === null || (query !== '' && query === p.query))) {
+    return p.source;
+  }
+  return p.scheme + '//' + authority + path + (query === '' ? '' : '?' + query);
+}
+
+/** `www.`, `www1.`, `www0001.` … at the start of the host, if followed by more host. */
+function stripWwwN(authority: string): string {
+  if (!authority.startsWith('www')) return authority;
+  let i = 3;
+  while (i < authority.length && authority.charCodeAt(i) >= 48 && authority.charCodeAt(i) <= 57) i++;
+  const rest = authority.slice(i + 1);
+  // Keep "www." itself, or "www.:8080": stripping would leave no host.
+  return authority.charCodeAt(i) === 46 /* . */ && rest !== '' && !rest.startsWith(':') ? rest : authority;
+}
+
+/** Fast split of plain ASCII http(s) URLs that WHATWG would not change; null = use the slow path. */
+function fastParts(url: string): Parts | null {
+  let i: number;
+  let scheme: string;
+  let exact = url.startsWith('https://') || url.startsWith('http://');
+  if (url.startsWith('https://') || startsWithAsciiCI(url, 'https://')) {
+    scheme = 'https:';
+    i = 8;
+  } else if (url.startsWith('http://') || startsWithAsciiCI(url, 'http://')) {
+    scheme = 'http:';
+    i = 7;
+  } else {
+    return null;
+  }
+
+  const hostStart = i;
+  let labelStart = i;
+  let portStart = -1;
+  let upper = false;
+  for (; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 47 /* / */ || c === 63 /* ? */ || c === 35 /* # */) break;
+    if (portStart >= 0) {
+      if (c < 48 || c > 57) return null;
+    } else if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 95) {
+      // plain host character
+    } else if (c === 46 /* . */) {
+      labelStart = i + 1;
+    } else if (c >= 65 && c <= 90) {
+      upper = true;
+    } else if (c === 58 /* : */) {
+      portStart = i + 1;
+    } else {
+      return null; // userinfo, IPv6, percent-encoding, non-ASCII: slow path
+    }
+  }
+  const hostEnd = portStart >= 0 ? portStart - 1 : i;
+  // Empty host, trailing dot, a numeric last label (IPv4 rules) or punycode
+  // (needs validation) are left to the WHATWG parser.
+  if (hostEnd === hostStart || labelStart >= hostEnd) return null;
+  const first = url.charCodeAt(labelStart);
+  if (first >= 48 && first <= 57) return null;
+  let host = url.slice(hostStart, hostEnd);
+  if (upper) {
+    host = host.toLowerCase();
+    exact = false;
+  }
+  if (host.includes('xn--')) return null;
+
+  let authority = host;
+  if (portStart >= 0) {
+    const port = url.slice(portStart, i);
+    if (port === '' || (port.length > 1 && port.startsWith('0')) || Number(port) > 65535) return null;
+    if (!((scheme === 'http:' && port === '80') || (scheme === 'https:' && port === '443'))) authority += ':' + port;
+    else exact = false;
+  }
+
+  const pathStart = i;
+  let queryStart = -1;
+  let end = url.length;
+  for (; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 35 /* # */) {
+      end = i;
+      break;
+    }
+    if (c === 63 /* ? */ && queryStart < 0) queryStart = i;
+    else if (c >= 128 || SLOW_CHARS[c] === 1) return null;
+  }
+  let path = url.slice(pathStart, queryStart < 0 ? end : queryStart);
+  if (path === '') {
+    path = '/';
+    exact = false;
+  }
+  if (end !== url.length) exact = false; // a fragment was cut
+  // Dot segments (also percent-encoded ones) are resolved by the parser.
+  if (path.includes('/.') || (path.includes('%') && /%2e/i.test(path))) return null;
+  const query = queryStart < 0 ? null : url.slice(queryStart + 1, end);
+  return { scheme, authority, path, query, source: exact ? url : null };
+}
+
+/** Split through the WHATWG parser; a string result is final (opaque or unparsable). */
+function whatwgParts(url: string): Parts | string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  const scheme = u.protocol; // already lowercase, with the colon
+  const hashAt = u.href.indexOf('#'); // an empty fragment leaves u.hash '' but '#' in href
+  const hrefNoHash = hashAt === -1 ? u.href : u.href.slice(0, hashAt);
+
+  if (u.host === '' && !u.href.startsWith('//', scheme.length)) {
+    // Opaque URLs such as `dns:Example.org`: nothing to split; a dns: body is
+    // a host name, so it is case-insensitive too.
+    const opaque = u.pathname + u.search;
+    return scheme + (scheme === 'dns:' ? opaque.toLowerCase() : opaque);
+  }
+  // u.host is lowercase, punycoded, without userinfo and without a default port.
+  const userinfo =
+    !USERINFO_SCHEMES.has(scheme) && (u.username !== '' || u.password !== '')
+      ? u.username + (u.password !== '' ? ':' + u.password : '') + '@'
+      : '';
+  const hasQuery = u.search !== '' || hrefNoHash.endsWith('?');
+  return { scheme, authority: userinfo + u.host, path: u.pathname, query: hasQuery ? u.search.slice(1) : null, source: null };
+}
+
+function startsWithAsciiCI(s: string, lowerPrefix: string): boolean {
+  if (s.length < lowerPrefix.length) return false;
+  for (let i = 0; i < lowerPrefix.length; i++) {
+    const c = s.charCodeAt(i);
+    const p = lowerPrefix.charCodeAt(i);
+    if (c !== p && !(p >= 97 && p <= 122 && c === p - 32)) return false;
+  }
+  return true;
+}
+
+/**
+ * The query (without its `?`) minus session-id parameters and minus empty
+ * parameters at either end (FixupQueryString); '' if nothing is left.
+ */
+function stripSessionParams(query: string): string {
+  if (query === '' || !QUERY_SUSPECT.test(query)) return query;
+  const params = query.split('&');
+  const names = params.map((p) => {
+    const eq = p.indexOf('=');
+    return (eq === -1 ? p : p.slice(0, eq)).toLowerCase();
+  });
+  // ColdFusion ids only count as a session when both halves are present.
+  const coldFusion = names.includes('cfid') && names.includes('cftoken');
+
+  const kept: string[] = [];
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i] as string;
+    const name = names[i] as string;
+    const eq = p.indexOf('=');
+    if (eq !== -1) {
+      const value = p.slice(eq + 1);
+      if (SESSION_NAME.test(name) && SESSION_VALUE.test(value)) continue;
+      if (ASP_NAME.test(name) && ASP_VALUE.test(value)) continue;
+      if (coldFusion && (name === 'cfid' || name === 'cftoken')) continue;
+    }
+    kept.push(p);
+  }
+  let start = 0;
+  let end = kept.length;
+  while (start < end && kept[start] === '') start++;
+  while (end > start && kept[end - 1] === '') end--;
+  return kept.slice(start, end).join('&');
+}

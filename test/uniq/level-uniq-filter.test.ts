@@ -1,0 +1,116 @@
+/**
+ * The LevelDB seen filter: the shared conformance suite, plus what only a
+ * persistent, ordered store can promise — the count survives reopen, keys are
+ * Heritrix's 8 big-endian bytes and a host's keys are contiguous, it works
+ * inside a sublevel of the crawl's shared database without disturbing it.
+ */
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ClassicLevel } from 'classic-level';
+import { LevelUriUniqFilter, COUNT_KEY } from '../../src/uniq/level-uniq-filter.js';
+import { keyBytes } from '../../src/uniq/heritrix-key.js';
+import { canonicalizeForSeen } from '../../src/url/canonicalize.js';
+import { uniqFilterConformance } from './conformance.js';
+
+const root = await fs.mkdtemp(path.join(os.tmpdir(), 'archiver-'));
+after(() => fs.rm(root, { recursive: true, force: true }));
+let dirs = 0;
+const freshDir = (): string => path.join(root, `db${dirs++}`);
+
+uniqFilterConformance('level', async () => new LevelUriUniqFilter(freshDir()));
+
+test('count survives close and reopen, including after forget and forgetHost', async () => {
+  const dir = freshDir();
+  const first = new LevelUriUniqFilter(dir);
+  await first.addMany(['http://a.test/1', 'http://a.test/2', 'http://b.test/1', 'http://b.test/2', 'http://c.test/']);
+  await first.forget('http://a.test/1');
+  assert.equal(await first.forgetHost('http://b.test/'), 2);
+  await first.close();
+
+  const second = new LevelUriUniqFilter(dir);
+  assert.equal(await second.count(), 2);
+  assert.equal(await second.add('http://a.test/2'), false);
+  assert.equal(await second.add('http://a.test/1'), true);
+  await second.close();
+
+  const third = new LevelUriUniqFilter(dir);
+  assert.equal(await third.count(), 3);
+  await third.close();
+});
+
+test('keys are the 8-byte Heritrix keys of the canonical URL, and each host is one contiguous run', async () => {
+  const dir = freshDir();
+  const filter = new LevelUriUniqFilter(dir);
+  const hosts = ['http://alpha.test', 'https://beta.test', 'http://gamma.test:8080', 'http://delta.test', 'http://www.epsilon.test'];
+  const urls: string[] = [];
+  // Interleave hosts so insertion order alone could never make them contiguous.
+  for (let i = 0; i < 60; i++) for (const h of hosts) urls.push(`${h}/p/${i}?q=${i * 7}`);
+  await filter.addMany(urls);
+  await filter.close();
+
+  const hostOfKey = new Map<string, string>();
+  for (const u of urls) hostOfKey.set(keyBytes(canonicalizeForSeen(u)).toString('hex'), new URL(u).host);
+
+  const db = new ClassicLevel<Buffer, Buffer>(dir, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  const runs: string[] = [];
+  let stored = 0;
+  for await (const key of db.keys()) {
+    if (key.equals(COUNT_KEY)) continue;
+    assert.equal(key.length, 8);
+    const host = hostOfKey.get(key.toString('hex'));
+    assert.ok(host !== undefined, `unexpected key ${key.toString('hex')}`);
+    stored++;
+    if (runs[runs.length - 1] !== host) runs.push(host);
+  }
+  await db.close();
+  assert.equal(stored, urls.length);
+  assert.equal(runs.length, hosts.length, `host runs: ${runs.join(' ')}`);
+});
+
+test('inside a sublevel: shares the database, leaves other sublevels alone, does not close the parent', async () => {
+  const dir = freshDir();
+  const db = new ClassicLevel<Buffer, Buffer>(dir, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  const frontier = db.sublevel<Buffer, Buffer>('frontier', { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  const seenLevel = db.sublevel<Buffer, Buffer>('seen', { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  // A frontier entry whose bytes would fall in a host's range if prefixes leaked.
+  const url = 'http://shared.test/x';
+  const lookalike = keyBytes(canonicalizeForSeen(url));
+  await frontier.put(lookalike, Buffer.from('queued'));
+
+  const filter = new LevelUriUniqFilter(seenLevel);
+  assert.equal(await filter.add(url), true);
+  assert.equal(await filter.forgetHost(url), 1);
+  assert.equal(await filter.add(url), true);
+  await filter.close();
+
+  assert.equal(db.status, 'open');
+  assert.deepEqual(await frontier.get(lookalike), Buffer.from('queued'));
+  assert.equal(await seenLevel.has(lookalike), true);
+  const reopened = new LevelUriUniqFilter(seenLevel);
+  assert.equal(await reopened.count(), 1);
+  await reopened.close();
+  await db.close();
+});
+
+test('forgetHost over many keys deletes them all and keeps the prefix boundaries', async () => {
+  const filter = new LevelUriUniqFilter(freshDir());
+  const big = Array.from({ length: 25_000 }, (_, i) => `http://big.test/${i}`);
+  await filter.addMany(big);
+  await filter.addMany(['http://small.test/1', 'http://small.test/2']);
+  assert.equal(await filter.forgetHost('http://big.test/'), 25_000);
+  assert.equal(await filter.count(), 2);
+  assert.equal(await filter.add('http://small.test/1'), false);
+  await filter.close();
+});
+
+test('an unusable store fails every operation with ARCHIVER_UNIQ_STORE', async () => {
+  const notADir = path.join(root, 'plain-file');
+  await fs.writeFile(notADir, 'not a database');
+  const filter = new LevelUriUniqFilter(notADir);
+  await assert.rejects(filter.add('http://example.org/'), { code: 'ARCHIVER_UNIQ_STORE' });
+  await assert.rejects(filter.count(), { code: 'ARCHIVER_UNIQ_STORE' });
+  await filter.close();
+});
