@@ -4,6 +4,7 @@
  * and N workers that loop frontier.next() → process → frontier.finished().
  * The only module that imports every part.
  */
+import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import type { LookupFunction } from 'node:net';
 import { ClassicLevel } from 'classic-level';
@@ -67,11 +68,26 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   const stats = new CrawlStats(now());
   const stop = new AbortController();
   const abort = new AbortController();
-  opts.stopSignal?.addEventListener('abort', () => stop.abort(), { once: true });
+  // Every waiting worker and in-flight fetch listens on these.
+  setMaxListeners(profile.workers * 2 + 16, stop.signal, abort.signal);
+  let status = 'FINISHED';
+  let fatal: unknown = null;
+  const halt = (why: string) => {
+    if (!stop.signal.aborted) {
+      status = why;
+      stop.abort();
+    }
+  };
+  opts.stopSignal?.addEventListener('abort', () => halt('ABORTED'), { once: true });
   opts.abortSignal?.addEventListener('abort', () => {
-    stop.abort();
+    halt('ABORTED');
     abort.abort();
   }, { once: true });
+  if (opts.stopSignal?.aborted) halt('ABORTED');
+  if (opts.abortSignal?.aborted) {
+    halt('ABORTED');
+    abort.abort();
+  }
 
   const frontierInit = {
     db: sub('frontier'),
@@ -141,15 +157,6 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     abortSignal: abort.signal,
   });
 
-  let status = 'FINISHED';
-  let fatal: unknown = null;
-  const halt = (why: string) => {
-    if (!stop.signal.aborted) {
-      status = why;
-      stop.abort();
-    }
-  };
-  opts.stopSignal?.addEventListener('abort', () => halt('ABORTED'), { once: true });
   const limits = profile.limits;
   const deadline = limits.maxDurationSec > 0 ? setTimeout(() => halt('FINISHED_TIME_LIMIT'), limits.maxDurationSec * 1000) : null;
   deadline?.unref();
@@ -180,7 +187,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   };
 
   try {
-    for (const seed of profile.seeds) stats.seeds.set(seed, { url: seed, status: null, redirect: null });
+    for (const seed of profile.seeds) if (!stats.seeds.has(seed)) stats.seeds.set(seed, { url: seed, status: null, redirect: null });
     await links.scheduleSeeds(profile.seeds.map(seedUri));
     await Promise.all(Array.from({ length: profile.workers }, (_, i) => worker(i + 1)));
   } finally {

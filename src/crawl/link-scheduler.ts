@@ -35,10 +35,24 @@ export class LinkScheduler {
 
   /** Seeds are scheduled like links from nowhere; returns how many were new. */
   async scheduleSeeds(seeds: readonly CrawlUri[]): Promise<number> {
-    const fresh = await this.#d.seen.addMany(seeds.map((s) => s.url));
-    const chosen = seeds.filter((_, i) => fresh[i]);
-    await this.#d.frontier.schedule(chosen);
-    return chosen.length;
+    return (await this.#scheduleNew(seeds)).length;
+  }
+
+  /**
+   * Put-if-absent in the seen filter, queueing the new URIs before the filter
+   * records them: a crash in between repeats work, never loses links.
+   */
+  async #scheduleNew(candidates: readonly CrawlUri[]): Promise<CrawlUri[]> {
+    let chosen: CrawlUri[] = [];
+    if (candidates.length === 0) return chosen;
+    await this.#d.seen.addMany(
+      candidates.map((c) => c.url),
+      async (fresh) => {
+        chosen = candidates.filter((_, i) => fresh[i]);
+        if (chosen.length > 0) await this.#d.frontier.schedule(chosen);
+      },
+    );
+    return chosen;
   }
 
   /** Schedules the links found in `parent`'s capture; returns how many were new. */
@@ -67,18 +81,12 @@ export class LinkScheduler {
       if (link.hop === 'R' && canonicalizeForSeen(child.url) === parentKey && child.url !== parent.url) forced.push(child);
       else candidates.push(child);
     }
-    const chosen: CrawlUri[] = [];
-    if (candidates.length > 0) {
-      const fresh = await this.#d.seen.addMany(candidates.map((c) => c.url));
-      candidates.forEach((c, i) => {
-        if (fresh[i]) chosen.push(c);
-      });
+    const chosen = await this.#scheduleNew(candidates);
+    if (forced.length > 0) {
+      await this.#d.frontier.schedule(forced);
+      for (const f of forced) await this.#d.seen.addForce(f.url);
+      chosen.push(...forced);
     }
-    for (const f of forced) {
-      await this.#d.seen.addForce(f.url);
-      chosen.push(f);
-    }
-    if (chosen.length > 0) await this.#d.frontier.schedule(chosen);
     if (refused.length > 0) {
       const firstTime = await this.#d.refusedSeen.addMany(refused.map((r) => r.url));
       refused.forEach((r, i) => {

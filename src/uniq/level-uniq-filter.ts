@@ -18,7 +18,7 @@ import { ClassicLevel } from 'classic-level';
 import { canonicalizeForSeen } from '../url/canonicalize.js';
 import type { Fp64 } from './rabin.js';
 import { HOST_PREFIX_BYTES, KEY_BYTES, hostPrefixBytes, writeKey } from './heritrix-key.js';
-import { BatchedUriUniqFilter, UniqFilterClosedError, UniqStoreError } from './uniq-filter.js';
+import { BatchedUriUniqFilter, BeforeCommitFailure, UniqFilterClosedError, UniqStoreError, type BeforeCommit } from './uniq-filter.js';
 
 /**
  * Where the count is kept. Shorter than the 3-byte host prefix, so it sorts
@@ -93,8 +93,8 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     this.#ready.catch(() => undefined);
   }
 
-  addMany(urls: readonly string[]): Promise<boolean[]> {
-    return this.#shared(() => this.#insert(urls));
+  addMany(urls: readonly string[], beforeCommit?: BeforeCommit): Promise<boolean[]> {
+    return this.#shared(() => this.#insert(urls, beforeCommit));
   }
 
   forget(url: string): Promise<void> {
@@ -151,7 +151,7 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     }
   }
 
-  async #insert(urls: readonly string[]): Promise<boolean[]> {
+  async #insert(urls: readonly string[], beforeCommit?: BeforeCommit): Promise<boolean[]> {
     const n = urls.length;
     const result = new Array<boolean>(n).fill(false);
     if (n === 0) return result;
@@ -173,7 +173,10 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
       claimedKeys.push(key);
       claimedIndex.push(i);
     }
-    if (claimed.length === 0) return result;
+    if (claimed.length === 0) {
+      if (beforeCommit) await runBeforeCommit(beforeCommit, result);
+      return result;
+    }
 
     try {
       const present = await this.#db.hasMany(claimedKeys, BUF);
@@ -183,6 +186,8 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
         puts.push({ type: 'put', key: claimedKeys[j] as Buffer, value: EMPTY });
         result[claimedIndex[j] as number] = true;
       }
+      // Keys stay claimed in #inFlight while the caller queues the new URIs.
+      if (beforeCommit) await runBeforeCommit(beforeCommit, result);
       if (puts.length > 0) await this.#write(puts);
       return result;
     } finally {
@@ -238,9 +243,18 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
       await this.#ready;
       return await op();
     } catch (err) {
+      if (err instanceof BeforeCommitFailure) throw err.cause;
       if (err instanceof UniqStoreError) throw err;
       throw new UniqStoreError('already-seen store operation failed', { cause: err });
     }
+  }
+}
+
+async function runBeforeCommit(hook: BeforeCommit, fresh: readonly boolean[]): Promise<void> {
+  try {
+    await hook(fresh);
+  } catch (err) {
+    throw new BeforeCommitFailure(err);
   }
 }
 

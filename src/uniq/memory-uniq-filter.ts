@@ -5,21 +5,33 @@
  */
 import { canonicalizeForSeen } from '../url/canonicalize.js';
 import { createKey, hostPrefixBytes } from './heritrix-key.js';
-import { BatchedUriUniqFilter, UniqFilterClosedError } from './uniq-filter.js';
+import { BatchedUriUniqFilter, UniqFilterClosedError, type BeforeCommit } from './uniq-filter.js';
 
 export class MemoryUriUniqFilter extends BatchedUriUniqFilter {
   readonly #keys = new Set<bigint>();
   #closed = false;
 
-  async addMany(urls: readonly string[]): Promise<boolean[]> {
+  async addMany(urls: readonly string[], beforeCommit?: BeforeCommit): Promise<boolean[]> {
     this.#checkOpen();
-    // Everything below is synchronous, so concurrent calls cannot interleave.
-    return urls.map((url) => {
+    // The check-and-add is synchronous, so concurrent calls cannot interleave;
+    // keys are taken at once and given back if beforeCommit fails.
+    const added: bigint[] = [];
+    const fresh = urls.map((url) => {
       const key = keyOf(url);
       if (this.#keys.has(key)) return false;
       this.#keys.add(key);
+      added.push(key);
       return true;
     });
+    if (beforeCommit) {
+      try {
+        await beforeCommit(fresh);
+      } catch (err) {
+        for (const key of added) this.#keys.delete(key);
+        throw err;
+      }
+    }
+    return fresh;
   }
 
   async forget(url: string): Promise<void> {

@@ -6,13 +6,23 @@
  */
 import { ArchiverError, FatalCrawlError } from '../core/errors.js';
 
+/**
+ * Runs after the filter has decided which URLs are new and before it records
+ * them; meanwhile concurrent calls already see those URLs as taken. The crawl
+ * queues the new URIs here, so a crash between the two steps can at worst
+ * repeat work (URIs queued, not yet recorded as seen), never lose links
+ * (recorded as seen, never queued). If it throws, nothing is recorded and the
+ * error is the caller's.
+ */
+export type BeforeCommit = (fresh: readonly boolean[]) => Promise<void>;
+
 export interface UriUniqFilter {
   /**
    * Put-if-absent for each URL (canonicalized inside); true = new (the caller
    * schedules it). One batched round trip; within one batch only the first
    * of equal keys is new. Concurrent calls never both get true for one key.
    */
-  addMany(urls: readonly string[]): Promise<boolean[]>;
+  addMany(urls: readonly string[], beforeCommit?: BeforeCommit): Promise<boolean[]>;
   add(url: string): Promise<boolean>;
   /** Record the URL; the caller schedules it anyway (prerequisites, redirects). */
   addForce(url: string): Promise<void>;
@@ -32,7 +42,7 @@ export interface UriUniqFilter {
  * implements the batched path (and sees every insert there).
  */
 export abstract class BatchedUriUniqFilter implements UriUniqFilter {
-  abstract addMany(urls: readonly string[]): Promise<boolean[]>;
+  abstract addMany(urls: readonly string[], beforeCommit?: BeforeCommit): Promise<boolean[]>;
   abstract forget(url: string): Promise<void>;
   abstract forgetHost(url: string): Promise<number>;
   abstract count(): Promise<number>;
@@ -50,6 +60,11 @@ export abstract class BatchedUriUniqFilter implements UriUniqFilter {
   async note(url: string): Promise<void> {
     await this.addMany([url]);
   }
+}
+
+/** Carries a BeforeCommit failure through the backend's own error wrapping, unchanged. */
+export class BeforeCommitFailure {
+  constructor(readonly cause: unknown) {}
 }
 
 /** The filter was used after close(): a bug in the caller's shutdown order. */

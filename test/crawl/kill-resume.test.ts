@@ -62,7 +62,12 @@ async function logLines(file: string): Promise<number> {
  * once crawl.log has grown by that many lines (so every kill lands mid-crawl,
  * not during start-up), plus a random few milliseconds.
  */
-async function runChild(profileFile: string, crawlLog: string, killAfterLines: number | null): Promise<{ killed: boolean; code: number | null; stderr: string }> {
+async function runChild(
+  profileFile: string,
+  crawlLog: string,
+  killAfterLines: number | null,
+  signal: NodeJS.Signals = 'SIGKILL',
+): Promise<{ killed: boolean; code: number | null; stderr: string }> {
   const bin = path.join(packageRoot(), 'dist', 'src', 'cli', 'bin.js');
   const startLines = await logLines(crawlLog);
   const child = spawn(process.execPath, [bin, 'run', profileFile, '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -81,9 +86,9 @@ async function runChild(profileFile: string, crawlLog: string, killAfterLines: n
   }
   if (exited) return { killed: false, code: await exit, stderr };
   await sleep(Math.floor(Math.random() * 15));
-  child.kill('SIGKILL');
-  await exit;
-  return { killed: true, code: null, stderr };
+  child.kill(signal);
+  const code = await exit;
+  return { killed: true, code, stderr };
 }
 
 test(`killed with SIGKILL ${KILLS} times and resumed, the crawl captures what an uninterrupted one does`, async (t) => {
@@ -128,4 +133,23 @@ test(`killed with SIGKILL ${KILLS} times and resumed, the crawl captures what an
   for (const r of records) {
     if (r.type === 'response' || r.type === 'revisit') assert.ok(r.warc.get('warc-payload-digest'), r.url);
   }
+});
+
+test('SIGINT stops cleanly: exit 130, WARCs closed, reports written, and the crawl resumes to completion', async () => {
+  const profileFile = path.join(tmp, 'interrupted.json');
+  await writeFile(profileFile, JSON.stringify(rawProfile('interrupted')));
+  const jobDir = path.join(tmp, 'interrupted');
+  const crawlLog = path.join(jobDir, 'logs', 'crawl.log');
+  const r = await runChild(profileFile, crawlLog, 10, 'SIGINT');
+  assert.equal(r.killed, true);
+  assert.equal(r.code, 130, r.stderr);
+  const names = await readdir(path.join(jobDir, 'warcs'));
+  assert.ok(names.length > 0 && names.every((n) => n.endsWith('.warc.gz')), names.join(' '));
+  const report = JSON.parse(await readFile(path.join(jobDir, 'reports', 'crawl-report.json'), 'utf8')) as { status: string };
+  assert.equal(report.status, 'ABORTED');
+  const done = await runChild(profileFile, crawlLog, null);
+  assert.equal(done.code, 0, done.stderr);
+  const urls = new Set((await readWarcDir(path.join(jobDir, 'warcs'))).filter((x) => x.type === 'response' || x.type === 'revisit').map((x) => x.url));
+  const missing = web.expectedUrls().reachable.filter((u) => !urls.has(u));
+  assert.deepEqual(missing, []);
 });

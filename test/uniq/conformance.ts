@@ -24,6 +24,34 @@ export function uniqFilterConformance(name: string, factory: () => Promise<UriUn
       assert.equal(await f.count(), 2);
     });
 
+    test('beforeCommit sees the verdicts before they are recorded; concurrent calls see the keys as taken', async (t) => {
+      const f = await fresh(t);
+      await f.add('http://example.org/old');
+      let seen: readonly boolean[] = [];
+      let concurrent: boolean[] = [];
+      const got = await f.addMany(['http://example.org/old', 'http://example.org/x', 'http://example.org/y'], async (fresh) => {
+        seen = [...fresh];
+        concurrent = await Promise.race([
+          f.addMany(['http://example.org/x', 'http://example.org/z']),
+          new Promise<boolean[]>((r) => setTimeout(() => r([]), 2000)),
+        ]);
+      });
+      assert.deepEqual(got, [false, true, true]);
+      assert.deepEqual(seen, [false, true, true]);
+      assert.deepEqual(concurrent, [false, true]);
+      assert.equal(await f.add('http://example.org/y'), false);
+    });
+
+    test('a failing beforeCommit records nothing and its error reaches the caller unchanged', async (t) => {
+      const f = await fresh(t);
+      const boom = new Error('queue full');
+      await assert.rejects(f.addMany(['http://example.org/a', 'http://example.org/b'], async () => {
+        throw boom;
+      }), (err) => err === boom);
+      assert.deepEqual(await f.addMany(['http://example.org/a', 'http://example.org/b']), [true, true]);
+      assert.equal(await f.count(), 2);
+    });
+
     test('addMany answers per URL, in order, and only the first of equal keys in a batch is new', async (t) => {
       const f = await fresh(t);
       assert.equal(await f.add('http://example.org/old'), true);

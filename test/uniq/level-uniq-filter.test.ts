@@ -95,12 +95,12 @@ test('inside a sublevel: shares the database, leaves other sublevels alone, does
   await db.close();
 });
 
-test('forgetHost over many keys deletes them all and keeps the prefix boundaries', async () => {
+test('forgetHost over more keys than one delete chunk (10,000) removes them all and only them', async () => {
   const filter = new LevelUriUniqFilter(freshDir());
-  const big = Array.from({ length: 25_000 }, (_, i) => `http://big.test/${i}`);
+  const big = Array.from({ length: 12_000 }, (_, i) => `http://big.test/${i}`);
   await filter.addMany(big);
   await filter.addMany(['http://small.test/1', 'http://small.test/2']);
-  assert.equal(await filter.forgetHost('http://big.test/'), 25_000);
+  assert.equal(await filter.forgetHost('http://big.test/'), 12_000);
   assert.equal(await filter.count(), 2);
   assert.equal(await filter.add('http://small.test/1'), false);
   await filter.close();
