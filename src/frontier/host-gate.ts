@@ -60,6 +60,18 @@ export class HostGate<T> {
     return parked;
   }
 
+  /** Epoch ms before which no new fetch of `host` starts (0 when untracked). */
+  openAt(host: string): number {
+    return this.#hosts.get(host)?.openAt ?? 0;
+  }
+
+  /** Keep `host` closed until `at` (a delay carried over from an earlier run). */
+  holdUntil(host: string, at: number): void {
+    const state = this.#hosts.get(host);
+    if (state === undefined) this.#hosts.set(host, { inFlight: 0, openAt: at, parked: [] });
+    else state.openAt = Math.max(state.openAt, at);
+  }
+
   /** Wait for a connection of a full host. */
   park(host: string, waiter: T): void {
     this.#hosts.get(host)?.parked.push(waiter);

@@ -13,6 +13,13 @@
  * every assignment policy. Queued URIs live in the store; the heap holds
  * per-queue metadata and small head buffers only.
  *
+ * Resume: each queue's figures (finished, budgets spent, wake time, active,
+ * rotation place) and each host's gate time are saved write-behind with the
+ * deletes they go with (queue-store.ts, queue-meta.ts), so `open()` brings
+ * back snoozed queues and hosts with their wake times, retired queues
+ * retired, and counts that continue; URIs in process at the stop are simply
+ * queued again.
+ *
  * All state changes run one at a time (`#exclusive`): the store's writes and
  * the in-memory head buffers must change together.
  */
@@ -26,7 +33,8 @@ import { QUEUE_STATES, type Claim, type Frontier, type FrontierStats, type Outco
 import { HostGate, hostPortOf } from './host-gate.js';
 import { queueOrderFor, type QueueOrder } from './queue-order.js';
 import { QueueList } from './queue-list.js';
-import { QueueStore, entryKey, queueKeyOf, type FrontierDb, type StoredEntry } from './queue-store.js';
+import { metaOf, restoreMeta, type QueueMeta } from './queue-meta.js';
+import { QueueStore, entryKey, queueKeyOf, type FrontierDb, type MetaSnapshot, type StoredEntry } from './queue-store.js';
 import { WorkQueue, type HeadItem } from './work-queue.js';
 
 export interface WorkQueueFrontierInit {
@@ -69,7 +77,13 @@ export class WorkQueueFrontier implements Frontier {
   readonly #byState: Record<QueueState, number> = Object.fromEntries(QUEUE_STATES.map((s) => [s, 0])) as Record<QueueState, number>;
   readonly #claims = new Map<Claim, ClaimState>();
   readonly #changes = new ChangeSignal();
+  /** Queues whose saved metadata is out of date; written with the next store flush. */
+  readonly #dirty = new Set<WorkQueue>();
+  /** Hosts whose gate time changed since the last flush. */
+  readonly #dirtyHosts = new Set<string>();
   #ordinal = 0;
+  /** Counter giving each queue listed inactive its place in the rotation. */
+  #rotation = 0;
   #stored = 0;
   #finished = 0;
   #closed = false;
@@ -79,7 +93,7 @@ export class WorkQueueFrontier implements Frontier {
   constructor(init: WorkQueueFrontierInit) {
     const max = init.maxConnectionsPerHost;
     if (!Number.isInteger(max) || max < 1) throw new FrontierError(FrontierErrorCode.badOptions, `maxConnectionsPerHost must be an integer ≥ 1, got ${max}`);
-    this.#store = new QueueStore(init.db);
+    this.#store = new QueueStore(init.db, () => this.#takeDirty());
     this.#assign = queueAssignmentFor(init.options);
     this.#order = queueOrderFor(init.options.order);
     this.#now = init.now ?? Date.now;
@@ -93,7 +107,13 @@ export class WorkQueueFrontier implements Frontier {
   /**
    * Rebuild a frontier from a store left by an earlier run (crash or stop):
    * every stored URI — including those in process when it stopped — is
-   * queued again; all queues start inactive with fresh budgets.
+   * queued again, and each queue gets back its saved figures: wake time,
+   * active or not, finished count, budgets spent (by URIs no longer in
+   * flight), place in the rotation; one at its total budget is retired again.
+   * Hosts still inside a delay stay closed until it ends.
+   * A crash can lose the last write-behind batch (a few ms of work): those
+   * finished URIs are then handed out again, and their counts and delays
+   * are lost with them, so they are counted and delayed once, on refetch.
    */
   static async open(init: WorkQueueFrontierInit): Promise<WorkQueueFrontier> {
     const frontier = new WorkQueueFrontier(init);
@@ -102,6 +122,9 @@ export class WorkQueueFrontier implements Frontier {
   }
 
   async #rebuild(): Promise<void> {
+    const now = this.#now();
+    for await (const [key, meta] of this.#store.scanMeta()) this.#restore(key, meta);
+    for await (const [host, openAt] of this.#store.scanHosts()) if (openAt > now) this.#gate.holdUntil(host, openAt);
     for await (const [key, value] of this.#store.scanAll()) {
       const queue = this.#queue(queueKeyOf(key));
       queue.count++;
@@ -109,7 +132,20 @@ export class WorkQueueFrontier implements Frontier {
       this.#stored++;
       if (value.o > this.#ordinal) this.#ordinal = value.o;
     }
-    for (const queue of this.#queues.values()) this.#settle(queue, this.#now());
+    // Settling in saved rotation order lists queues as they were listed before.
+    const queues = [...this.#queues.values()].sort((a, b) => a.rotation - b.rotation);
+    for (const queue of queues) this.#settle(queue, now);
+    // Settling renumbers the rotation in the same order and re-derives what
+    // the saved figures imply; nothing new to save.
+    this.#dirty.clear();
+    this.#dirtyHosts.clear();
+  }
+
+  #restore(key: string, meta: QueueMeta): void {
+    const queue = this.#queue(key);
+    restoreMeta(queue, meta);
+    this.#finished += meta.f;
+    this.#rotation = Math.max(this.#rotation, meta.n);
   }
 
   schedule(uris: readonly CrawlUri[]): Promise<void> {
@@ -147,25 +183,26 @@ export class WorkQueueFrontier implements Frontier {
       const { queue, item } = state;
       const now = this.#now();
       const delayMs = Math.max(0, outcome.delayMs);
-      if (outcome.kind === 'done') {
-        this.#store.delLater(item.key);
-      } else if (outcome.kind === 'retry') {
-        item.stored = { o: item.stored.o, u: { ...item.stored.u, retries: item.stored.u.retries + 1 } };
-        await this.#store.putMany([[item.key, item.stored]]);
-      } else if (outcome.prerequisite !== undefined) {
-        // Same queue as the URI that needs it, whatever the policy would say.
-        const [, pre] = this.#item({ ...outcome.prerequisite, directive: Directive.prerequisite }, queue);
-        await this.#store.putMany([[pre.key, pre.stored]]);
-        this.#add(queue, pre);
-      }
+      // Memory first, then the store: the queue's new figures are saved in
+      // the same batch as the delete or rewrite they go with.
       this.#claims.delete(claim);
       queue.land(item.key);
       if (outcome.kind === 'done') {
+        this.#store.delLater(item.key);
         queue.count--;
         this.#stored--;
         queue.finished++;
         this.#finished++;
       } else {
+        if (outcome.kind === 'retry') {
+          item.stored = { o: item.stored.o, u: { ...item.stored.u, retries: item.stored.u.retries + 1 } };
+          this.#store.putLater([[item.key, item.stored]]);
+        } else if (outcome.prerequisite !== undefined) {
+          // Same queue as the URI that needs it, whatever the policy would say.
+          const [, pre] = this.#item({ ...outcome.prerequisite, directive: Directive.prerequisite }, queue);
+          this.#store.putLater([[pre.key, pre.stored]]);
+          this.#add(queue, pre);
+        }
         // A URI costs its queue 1 once, however many attempts it takes.
         queue.sessionSpent = Math.max(0, queue.sessionSpent - 1);
         queue.totalSpent = Math.max(0, queue.totalSpent - 1);
@@ -175,8 +212,13 @@ export class WorkQueueFrontier implements Frontier {
       for (const parked of this.#gate.release(item.host, now, delayMs)) {
         if (parked.seq === parked.queue.seq) this.#settle(parked.queue, now);
       }
+      if (delayMs > 0) this.#dirtyHosts.add(item.host);
+      this.#touch(queue);
       this.#settle(queue, now);
       this.#changes.notify();
+      // Retries and prerequisites are rare: wait for them, so that a reload
+      // of the queue's head reads them back and a crash keeps them.
+      if (outcome.kind !== 'done') await this.#store.flush();
     });
   }
 
@@ -199,7 +241,7 @@ export class WorkQueueFrontier implements Frontier {
     }));
   }
 
-  /** Resolve once every finished URI's delete has reached the store (for checkpoints). */
+  /** Resolve once every finished URI's delete and every queue's figures have reached the store (for checkpoints). */
   flush(): Promise<void> {
     return this.#store.flush();
   }
@@ -228,13 +270,14 @@ export class WorkQueueFrontier implements Frontier {
         queue.unlisted = true;
         queue.active = true;
         queue.sessionSpent = 0;
+        this.#touch(queue);
         this.#settle(queue, now);
         continue;
       }
       while (queue.needsRefill) {
         const limit = this.#headSize + queue.inFlight;
-        const rows = await this.#store.readAfter(queue.key, queue.cursor, limit);
-        queue.loaded(rows.map(([key, stored]) => ({ key, stored, host: hostPortOf(new URL(stored.u.url)) })), limit, (hex) => this.#store.isDeleting(hex));
+        const read = await this.#store.readAfter(queue.key, queue.cursor, limit);
+        queue.loaded(read.entries.map(([key, stored]) => ({ key, stored, host: hostPortOf(new URL(stored.u.url)) })), read.last, read.complete);
       }
       const head = queue.head[0];
       if (head === undefined) {
@@ -250,7 +293,10 @@ export class WorkQueueFrontier implements Frontier {
         continue;
       }
       if (gate.kind === 'later') {
-        queue.wakeAt = Math.max(queue.wakeAt, gate.at);
+        if (gate.at > queue.wakeAt) {
+          queue.wakeAt = gate.at;
+          this.#touch(queue);
+        }
         this.#settle(queue, now);
         continue;
       }
@@ -271,7 +317,7 @@ export class WorkQueueFrontier implements Frontier {
     const overSession = this.#sessionBudget > 0 && queue.sessionSpent >= this.#sessionBudget;
     if (queue.retired) return this.#setState(queue, 'retired');
     if (queue.count === 0) {
-      queue.active = false;
+      this.#deactivate(queue);
       return this.#setState(queue, 'exhausted');
     }
     if (overTotal && queue.inFlight === 0) {
@@ -282,7 +328,7 @@ export class WorkQueueFrontier implements Frontier {
     if (!queue.active) return this.#setState(queue, 'inactive');
     if (overSession) {
       if (queue.inFlight > 0) return this.#setState(queue, 'in-process');
-      queue.active = false;
+      this.#deactivate(queue);
       return this.#setState(queue, 'inactive');
     }
     if (queue.wakeAt > now) return this.#setState(queue, 'snoozed');
@@ -302,14 +348,38 @@ export class WorkQueueFrontier implements Frontier {
     queue.seq++;
     queue.listedWakeAt = Number.NaN;
     if (state === 'ready') this.#ready.push(queue);
-    else if (state === 'inactive') this.#inactive.push(queue);
-    else if (state === 'snoozed') {
+    else if (state === 'inactive') {
+      queue.rotation = ++this.#rotation;
+      this.#touch(queue);
+      this.#inactive.push(queue);
+    } else if (state === 'snoozed') {
       queue.listedWakeAt = queue.wakeAt;
       this.#snoozed.push(queue.wakeAt, { queue, seq: queue.seq });
     }
     if (state === 'retired') this.#retired.add(queue);
     // Idle queues keep no URIs in memory; active ones reload their head on demand.
     if (state === 'inactive' || state === 'retired' || state === 'exhausted') queue.dropHead();
+  }
+
+  #deactivate(queue: WorkQueue): void {
+    if (!queue.active) return;
+    queue.active = false;
+    this.#touch(queue);
+  }
+
+  /** The queue's saved figures are out of date: save them with the next batch. */
+  #touch(queue: WorkQueue): void {
+    this.#dirty.add(queue);
+    this.#store.writeSoon();
+  }
+
+  /** Called by the store as it writes a batch: what changed, as of now. */
+  #takeDirty(): MetaSnapshot {
+    const queues = [...this.#dirty].map((q) => [q.key, metaOf(q)] as const);
+    const hosts = [...this.#dirtyHosts].map((h) => [h, this.#gate.openAt(h)] as const);
+    this.#dirty.clear();
+    this.#dirtyHosts.clear();
+    return { queues, hosts };
   }
 
   /** Snoozed until its host frees a connection: no wake time, the host gate hands it back. */

@@ -41,6 +41,8 @@ export class WorkQueue {
   /** In a session (ready, in-process or snoozed) rather than waiting its turn. */
   active = false;
   retired = false;
+  /** Frontier-wide counter value when last listed inactive: restores the rotation order on resume. */
+  rotation = 0;
 
   head: HeadItem[] = [];
   cursor: Buffer | null = null;
@@ -78,15 +80,16 @@ export class WorkQueue {
     }
   }
 
-  /** Result of reading up to `limit` entries after the cursor; `gone` tells finished keys not yet deleted. */
-  loaded(items: readonly HeadItem[], limit: number, gone: (hexKey: string) => boolean): void {
+  /**
+   * Result of a read after the cursor: the unfinished `items` among the keys
+   * read, the `last` key read (null if none) and whether the range ended.
+   */
+  loaded(items: readonly HeadItem[], last: Buffer | null, complete: boolean): void {
     for (const item of items) {
-      const hex = item.key.toString('hex');
-      if (!this.inFlightKeys.has(hex) && !gone(hex)) this.head.push(item);
+      if (!this.inFlightKeys.has(item.key.toString('hex'))) this.head.push(item);
     }
-    const last = items[items.length - 1];
-    if (last !== undefined) this.cursor = last.key;
-    if (items.length < limit) this.allLoaded = true;
+    if (last !== null) this.cursor = last;
+    if (complete) this.allLoaded = true;
   }
 
   takeHead(): HeadItem | undefined {

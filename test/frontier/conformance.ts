@@ -39,6 +39,18 @@ export function uri(url: string, hopPath = '', directive?: Directive): CrawlUri 
   return { url, hopPath, via: null, context: '', seed: hopPath === '', directive: directive ?? implied, retries: 0, redirects: 0 };
 }
 
+/** Deterministic PRNG (mulberry32) so a failing sequence can be replayed. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** next() that must not be null. */
