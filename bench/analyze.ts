@@ -102,7 +102,11 @@ function runChild(impl: string, nodes: number, edges: number): ChildResult | str
   const script = process.argv[1]!;
   const args = [...process.execArgv, '--max-old-space-size=12000', script, '--child', impl, '--nodes', String(nodes), '--edges', String(edges)];
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
-  if (r.status !== 0) return `failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`;
+  if (r.status !== 0) {
+    // The error line, not the stack's tail (which only names node's ESM loader).
+    const lines = r.stderr.trim().split('\n');
+    return `failed (exit ${r.status}): ${lines.find((l) => /Error|error:/.test(l)) ?? lines.slice(-3).join(' | ')}`;
+  }
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as ChildResult;
 }
 

@@ -5,6 +5,9 @@ export const mainHelp = `archiver — an archival web crawler (Heritrix-style fr
 Usage:
   archiver run <profile.json> [options]    crawl what the profile says → WARCs, crawl.log, reports
   archiver analyze <dir|file...> [options] link graph, degree distributions, PageRank top N
+  archiver index <job|warcs...>            write a CDXJ index (sorted, with offsets) of a job or WARC files
+  archiver wacz <job>                      (re)build the job's WACZ package for ReplayWeb.page
+  archiver replay <job|file.wacz|warcs...> serve the archive in ReplayWeb.page on 127.0.0.1
   archiver demo [options]                  start the bundled demo web on loopback, crawl it, analyse it
   archiver <command> --help                options of one command
   archiver --version
@@ -18,6 +21,8 @@ export const runHelp = `archiver run <profile.json> [options]
 Crawls the seeds of a JSON profile (see README.md for every profile field and
 its default) into the profile's job directory (output.dir):
   warcs/      WARC files (PREFIX-<timestamp>-<serial>-<pid>~<host>.warc.gz)
+  indexes/    index.cdxj, written at the end of every run
+  <name>.wacz the WACZ package of the whole job (open it in ReplayWeb.page)
   logs/       crawl.log, one Heritrix-format line per URI
   reports/    crawl, seeds, hosts, mimetype, response-code, frontier reports (.txt and .json)
   state/      LevelDB: seen filter, frontier queues, digest index

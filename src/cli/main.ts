@@ -9,12 +9,18 @@ import { demoMain } from './demo-command.js';
 import { describeError, exitCodeFor, ExitCode } from './exit-codes.js';
 import { mainHelp } from './help.js';
 import type { CliIo } from './io.js';
+import { indexMain } from './index-command.js';
+import { replayMain } from './replay-command.js';
 import { runMain } from './run-command.js';
+import { waczMain } from './wacz-command.js';
 
 const commands: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
   run: runMain,
   analyze: analyzeMain,
   demo: demoMain,
+  index: indexMain,
+  wacz: waczMain,
+  replay: (argv, io) => replayMain(argv, io),
 };
 
 export async function main(argv: string[], io: CliIo): Promise<number> {

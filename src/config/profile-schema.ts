@@ -42,6 +42,7 @@ export const profileSchema = {
         maxDurationSec: { ...nonNegNum, default: 0 },
         maxBodyBytes: { ...nonNegInt, default: 104857600 },
         fetchTimeoutMs: { type: 'integer', minimum: 1, default: 30000 },
+        maxFetchDurationMs: { type: 'integer', minimum: 1, default: 1200000 },
         maxRetries: { ...nonNegInt, default: 30 },
         retryDelayMs: { ...nonNegInt, default: 900000 },
         maxRedirects: { ...nonNegInt, default: 20 },

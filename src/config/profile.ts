@@ -38,6 +38,8 @@ export interface LimitOptions {
   maxBodyBytes: number;
   /** Connect/headers/body-idle timeout for one fetch. Default 30000. */
   fetchTimeoutMs: number;
+  /** Whole-fetch deadline: a body still trickling in then is archived WARC-Truncated: time (Heritrix timeoutSeconds 1200). Default 1200000. */
+  maxFetchDurationMs: number;
   /** Transport-failure attempts before a URI is given up (Heritrix maxRetries). Default 30. */
   maxRetries: number;
   /** Wait before retrying after a transport failure (Heritrix retryDelaySeconds 900). Default 900000. */

@@ -13,6 +13,7 @@ import { ArchiverError, FatalCrawlError } from '../core/errors.js';
 import { packageVersion } from '../core/package-root.js';
 import type { Profile } from '../config/profile.js';
 import { Fetcher } from '../fetch/fetcher.js';
+import { loadEarlierCaptures } from '../index/earlier-captures.js';
 import type { Frontier } from '../frontier/frontier.js';
 import { WorkQueueFrontier } from '../frontier/work-queue-frontier.js';
 import { createRobotsPolicy } from '../politeness/robots-policy.js';
@@ -21,12 +22,14 @@ import { LevelUriUniqFilter } from '../uniq/level-uniq-filter.js';
 import { CrawlLog } from '../writer/crawl-log.js';
 import { LevelDigestIndex } from '../writer/digest-index.js';
 import { nextWarcSerial, repairOpenWarcs } from '../writer/warc-repair.js';
+import { finalizeJob } from '../wacz/finalize-job.js';
 import { WarcWriter } from '../writer/warc-writer.js';
 import { CrawlStats } from './crawl-stats.js';
 import { replayCrawlLog, trimPartialLine } from './crawl-log-replay.js';
 import { ensureJobDir, hasState, jobDir } from './job-dir.js';
 import { LinkScheduler } from './link-scheduler.js';
 import { PayloadDedup } from './payload-dedup.js';
+import { RobotsJournal } from './robots-journal.js';
 import { Progress } from './progress.js';
 import { formatSummary, summarize, writeReports, type CrawlSummary } from './reports.js';
 import { Scope } from './scope.js';
@@ -116,6 +119,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     userAgent: profile.userAgent,
     ...(profile.from ? { from: profile.from } : {}),
     fetchTimeoutMs: profile.limits.fetchTimeoutMs,
+    maxFetchDurationMs: profile.limits.maxFetchDurationMs,
     maxBodyBytes: profile.limits.maxBodyBytes,
     tempDir: dirs.tmp,
     connectionsPerOrigin: profile.politeness.maxConnectionsPerHost,
@@ -139,6 +143,8 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   });
   const crawlLog = await CrawlLog.open(dirs.crawlLog);
   const robots = new RobotsStore();
+  const robotsJournal = new RobotsJournal(sub('robots'));
+  if (resuming) await robotsJournal.restore(robots);
   const policy = createRobotsPolicy(profile.robots, profile.userAgent);
   const links = new LinkScheduler({
     scope: new Scope(profile.scope),
@@ -146,14 +152,15 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     refusedSeen,
     frontier,
     maxRedirects: profile.limits.maxRedirects,
-    onRefused(uri: CrawlUri, status: number) {
+    onRefused(uri: CrawlUri, status: number, reason: string) {
       stats.rejected(status);
-      crawlLog.write({ time: new Date(now()), status, size: null, url: uri.url, hopPath: uri.hopPath, via: uri.via, mime: null, worker: null, fetchStart: null, durationMs: null, digest: null, annotations: [] });
+      void crawlLog.write({ time: new Date(now()), status, size: null, url: uri.url, hopPath: uri.hopPath, via: uri.via, mime: null, worker: null, fetchStart: null, durationMs: null, digest: null, annotations: [reason] });
     },
   });
+  const earlier = profile.dedup.against.length > 0 ? await loadEarlierCaptures(profile.dedup.against) : null;
   const processor = new UriProcessor({
-    profile, fetcher, writer, crawlLog, robots, policy, links, stats, now,
-    dedup: new PayloadDedup(new LevelDigestIndex(sub('digests'))),
+    profile, fetcher, writer, crawlLog, robots, robotsJournal, policy, links, stats, now,
+    dedup: new PayloadDedup(new LevelDigestIndex(sub('digests')), earlier),
     abortSignal: abort.signal,
   });
 
@@ -197,9 +204,21 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   const warcFiles = await writer.close();
   await crawlLog.close();
   await fetcher.close();
+  // The CDXJ index and the WACZ cover the whole job (every run of a resumed one).
+  const packaged = fatal === null && (warcFiles.length > 0 || resuming)
+    ? await finalizeJob({ jobDir: dirs.root, name: profile.name, software: SOFTWARE, seeds: profile.seeds })
+    : null;
   const frontierStats = frontier.stats();
   const queues = frontier.queues();
-  const summary = summarize(stats, frontierStats, { status, endedAt: now(), warcFiles, warcDir: dirs.warcs, jobDir: dirs.root });
+  const summary = summarize(stats, frontierStats, {
+    status,
+    endedAt: now(),
+    warcFiles,
+    warcDir: dirs.warcs,
+    jobDir: dirs.root,
+    cdxj: packaged?.cdxj ?? null,
+    wacz: packaged?.wacz ?? null,
+  });
   await writeReports(dirs.reports, stats, summary, frontierStats, queues);
   await frontier.close();
   await seen.close();

@@ -22,8 +22,8 @@ export interface LinkSchedulerDeps {
   refusedSeen: UriUniqFilter;
   frontier: Frontier;
   maxRedirects: number;
-  /** Called once per refused URL with its crawl.log status. */
-  onRefused(uri: CrawlUri, status: number): void;
+  /** Called once per refused URL with its crawl.log status and the rule that refused it. */
+  onRefused(uri: CrawlUri, status: number, reason: string): void;
 }
 
 export class LinkScheduler {
@@ -55,11 +55,18 @@ export class LinkScheduler {
     return chosen;
   }
 
+  /** Queues a prerequisite (a redirected robots.txt) whatever the seen filter says. */
+  async schedulePrerequisite(uri: CrawlUri): Promise<void> {
+    await this.#d.frontier.schedule([uri]);
+    await this.#d.seen.addForce(uri.url);
+  }
+
   /** Schedules the links found in `parent`'s capture; returns how many were new. */
   async schedule(parent: CrawlUri, links: readonly DiscoveredLink[]): Promise<number> {
     const candidates: CrawlUri[] = [];
     const refused: CrawlUri[] = [];
     const refusedStatus: number[] = [];
+    const refusedReason: string[] = [];
     const forced: CrawlUri[] = [];
     const parentKey = links.some((l) => l.hop === 'R') ? canonicalizeForSeen(parent.url) : '';
     for (const link of links) {
@@ -67,12 +74,14 @@ export class LinkScheduler {
       if (link.hop === 'R' && child.redirects > this.#d.maxRedirects) {
         refused.push(child);
         refusedStatus.push(-4001);
+        refusedReason.push('maxRedirects');
         continue;
       }
       const decision = this.#d.scope.decide(child);
       if (!decision.accept) {
         refused.push(child);
         refusedStatus.push(decision.status);
+        refusedReason.push(decision.reason);
         continue;
       }
       // A redirect to a URL that canonicalizes like its source (www., session
@@ -90,7 +99,7 @@ export class LinkScheduler {
     if (refused.length > 0) {
       const firstTime = await this.#d.refusedSeen.addMany(refused.map((r) => r.url));
       refused.forEach((r, i) => {
-        if (firstTime[i]) this.#d.onRefused(r, refusedStatus[i] ?? -5000);
+        if (firstTime[i]) this.#d.onRefused(r, refusedStatus[i] ?? -5000, refusedReason[i] ?? 'outOfScope');
       });
     }
     return chosen.length;

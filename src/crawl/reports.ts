@@ -15,6 +15,9 @@ export interface CrawlOutcome {
   warcFiles: string[];
   warcDir: string;
   jobDir: string;
+  /** The job's CDXJ index and WACZ package, when they were written. */
+  cdxj: string | null;
+  wacz: string | null;
 }
 
 export interface CrawlSummary {
@@ -29,6 +32,8 @@ export interface CrawlSummary {
   hosts: number;
   warcDir: string;
   warcFiles: string[];
+  cdxj: string | null;
+  wacz: string | null;
 }
 
 export function summarize(stats: CrawlStats, frontier: FrontierStats, outcome: CrawlOutcome): CrawlSummary {
@@ -52,6 +57,8 @@ export function summarize(stats: CrawlStats, frontier: FrontierStats, outcome: C
     hosts: stats.byHost.size,
     warcDir: outcome.warcDir,
     warcFiles: outcome.warcFiles,
+    cdxj: outcome.cdxj,
+    wacz: outcome.wacz,
   };
 }
 
@@ -62,7 +69,9 @@ export function formatSummary(s: CrawlSummary): string {
     `  bytes     ${s.bytes}  (average page ${s.averagePageBytes} B)`,
     `  rate      ${s.urisPerSec} URLs/s, ${s.kbPerSec} KB/s`,
     `  URIs      waiting ${s.uris.waiting}, running ${s.uris.running}, error ${s.uris.error}, complete ${s.uris.complete}, out of scope ${s.uris.disregarded}`,
-    `  WARCs     ${s.warcDir} (${s.warcFiles.length} file${s.warcFiles.length === 1 ? '' : 's'})`,
+    `  WARCs     ${s.warcDir} (${s.warcFiles.length} file${s.warcFiles.length === 1 ? '' : 's'} this run)`,
+    ...(s.cdxj ? [`  index     ${s.cdxj}`] : []),
+    ...(s.wacz ? [`  WACZ      ${s.wacz}`] : []),
   ].join('\n');
 }
 

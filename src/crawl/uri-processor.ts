@@ -4,7 +4,7 @@
  * extraction, dedup, WARC, crawl.log, scheduling of outlinks — and returns the
  * frontier outcome with the politeness delay for its host.
  */
-import { childUri, type CrawlUri } from '../core/crawl-uri.js';
+import { childUri, Directive, type CrawlUri } from '../core/crawl-uri.js';
 import { FetchError } from '../core/errors.js';
 import { headerValue, type HttpExchange } from '../core/exchange.js';
 import type { Profile } from '../config/profile.js';
@@ -12,7 +12,7 @@ import type { Claim, Outcome } from '../frontier/frontier.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { politenessDelayMs, retryAfterMs } from '../politeness/delay.js';
 import type { RobotsPolicy } from '../politeness/robots-policy.js';
-import type { RobotsStore } from '../politeness/robots-store.js';
+import type { RobotsFetchResult, RobotsStore } from '../politeness/robots-store.js';
 import { originOf, robotsTxtUrl } from '../politeness/robots-url.js';
 import type { CrawlLog } from '../writer/crawl-log.js';
 import type { WarcWriter } from '../writer/warc-writer.js';
@@ -20,9 +20,14 @@ import type { CrawlStats } from './crawl-stats.js';
 import { decodedBody, extractOutlinks } from './outlinks.js';
 import type { LinkScheduler } from './link-scheduler.js';
 import type { PayloadDedup } from './payload-dedup.js';
+import type { RobotsJournal } from './robots-journal.js';
 
 /** robots.txt bodies beyond this are cut before parsing (Heritrix: 500 KiB). */
 export const ROBOTS_MAX_BYTES = 500 * 1024;
+/** Redirects followed for one robots.txt (RFC 9309 asks for at least five). */
+const ROBOTS_MAX_REDIRECTS = 5;
+/** Extraction context of robots prerequisites; redirected ones append the asking origin. */
+const ROBOTS_CONTEXT = 'robots';
 /** How long a URI waits when its host's robots.txt is being fetched by another queue. */
 const ROBOTS_PENDING_WAIT_MS = 500;
 /** Transport failures worth retrying: DNS, connect, connection lost, timeout. */
@@ -35,6 +40,7 @@ export interface UriProcessorDeps {
   crawlLog: CrawlLog;
   dedup: PayloadDedup;
   robots: RobotsStore;
+  robotsJournal: RobotsJournal;
   policy: RobotsPolicy;
   links: LinkScheduler;
   stats: CrawlStats;
@@ -53,14 +59,18 @@ export class UriProcessor {
   async process(claim: Claim, worker: number): Promise<Outcome> {
     const uri = claim.uri;
     const d = this.#d;
-    const origin = originOf(uri.url);
     const prerequisite = isRobotsPrerequisite(uri);
+    // A robots.txt reached through redirects stands for the origin that asked for it.
+    const origin = prerequisite ? robotsOriginFor(uri) : originOf(uri.url);
     let userAgent: string | undefined;
+    // A prerequisite queued twice (before a restart, and again after it) is
+    // fetched once: the second finds the rules already known.
+    if (prerequisite && d.robots.status(origin, d.now()) === 'ready') return { kind: 'done', delayMs: 0 };
     if (!prerequisite && d.policy.needsRobotsTxt) {
       const state = d.robots.status(origin, d.now());
       if (state === 'missing') {
         d.robots.markPending(origin);
-        return { kind: 'defer', delayMs: 0, prerequisite: childUri(uri, robotsTxtUrl(uri.url), 'P', 'robots') };
+        return { kind: 'defer', delayMs: 0, prerequisite: childUri(uri, robotsTxtUrl(uri.url), 'P', ROBOTS_CONTEXT) };
       }
       if (state === 'pending') return { kind: 'defer', delayMs: ROBOTS_PENDING_WAIT_MS };
     }
@@ -69,7 +79,7 @@ export class UriProcessor {
       const verdict = d.policy.allows(uri.url, rules);
       if (!verdict.allowed) {
         if (rules?.kind === 'disallowAll') return this.#robotsUnavailable(claim, worker);
-        this.#logFailure(uri, -9998, worker, ['robotExcluded']);
+        await this.#logFailure(uri, -9998, worker, ['robotExcluded']);
         return { kind: 'done', delayMs: 0 };
       }
       userAgent = verdict.userAgentToSend;
@@ -91,9 +101,7 @@ export class UriProcessor {
   async #captured(uri: CrawlUri, ex: HttpExchange, worker: number, prerequisite: boolean, origin: string): Promise<Outcome> {
     const d = this.#d;
     const mime = mimeOf(ex);
-    if (prerequisite) {
-      d.robots.record(origin, { kind: 'fetched', status: ex.status, body: await robotsBody(ex) }, d.now());
-    }
+    if (prerequisite) await this.#robotsFetched(uri, ex, origin);
     const found = prerequisite ? { links: [], annotations: [] } : await extractOutlinks(ex, mime, d.policy.obeysMetaRobots);
     let revisitOf: { url: string; date: string } | undefined;
     if (ex.status >= 200 && ex.status < 300 && ex.body.size > 0) {
@@ -110,7 +118,7 @@ export class UriProcessor {
     if (uri.retries > 0) annotations.push(`${uri.retries + 1}t`);
     if (ex.truncated) annotations.push(`truncated:${ex.truncated}`);
     if (revisitOf) annotations.push('duplicate:digest');
-    d.crawlLog.write({
+    await d.crawlLog.write({
       time: new Date(d.now()),
       status: ex.status,
       size: ex.body.size,
@@ -143,7 +151,29 @@ export class UriProcessor {
     return delay;
   }
 
-  #fetchFailed(claim: Claim, err: unknown, worker: number, prerequisite: boolean, origin: string): Outcome {
+  /**
+   * A robots.txt response: a redirect is followed (RFC 9309: at least five
+   * hops) as another prerequisite that keeps the asking origin; anything else
+   * becomes the origin's rules (a redirect beyond the limit allows all).
+   */
+  async #robotsFetched(uri: CrawlUri, ex: HttpExchange, origin: string): Promise<void> {
+    const location = ex.status >= 300 && ex.status < 400 ? headerValue(ex.responseHeaders, 'location') : undefined;
+    const target = location ? resolveHttp(location, ex.url) : null;
+    if (target && uri.redirects < ROBOTS_MAX_REDIRECTS) {
+      const next = { ...childUri(uri, target, 'P', `${ROBOTS_CONTEXT} ${origin}`), directive: Directive.prerequisite, redirects: uri.redirects + 1 };
+      await this.#d.links.schedulePrerequisite(next);
+      return;
+    }
+    await this.#recordRobots(origin, { kind: 'fetched', status: ex.status, body: await robotsBody(ex) });
+  }
+
+  async #recordRobots(origin: string, result: RobotsFetchResult): Promise<void> {
+    const at = this.#d.now();
+    this.#d.robots.record(origin, result, at);
+    await this.#d.robotsJournal.save(origin, result, at);
+  }
+
+  async #fetchFailed(claim: Claim, err: unknown, worker: number, prerequisite: boolean, origin: string): Promise<Outcome> {
     const d = this.#d;
     const uri = claim.uri;
     const status = err instanceof FetchError ? err.fetchStatus : -5;
@@ -152,23 +182,23 @@ export class UriProcessor {
       d.stats.retries++;
       return { kind: 'retry', delayMs: limits.retryDelayMs };
     }
-    if (prerequisite) d.robots.record(origin, { kind: 'unreachable' }, d.now());
+    if (prerequisite) await this.#recordRobots(origin, { kind: 'unreachable' });
     const code = err instanceof FetchError ? err.code : 'error';
-    this.#logFailure(uri, status, worker, [`${uri.retries + 1}t`, code]);
+    await this.#logFailure(uri, status, worker, [`${uri.retries + 1}t`, code]);
     return { kind: 'done', delayMs: 0 };
   }
 
   /** robots.txt answered 5xx or could not be fetched: wait for it like a transport failure (RFC 9309). */
-  #robotsUnavailable(claim: Claim, worker: number): Outcome {
+  async #robotsUnavailable(claim: Claim, worker: number): Promise<Outcome> {
     const limits = this.#d.profile.limits;
     if (claim.uri.retries < limits.maxRetries) return { kind: 'retry', delayMs: limits.retryDelayMs };
-    this.#logFailure(claim.uri, -61, worker, ['robotsUnavailable']);
+    await this.#logFailure(claim.uri, -61, worker, ['robotsUnavailable']);
     return { kind: 'done', delayMs: 0 };
   }
 
-  #logFailure(uri: CrawlUri, status: number, worker: number, annotations: string[]): void {
+  async #logFailure(uri: CrawlUri, status: number, worker: number, annotations: string[]): Promise<void> {
     const d = this.#d;
-    d.crawlLog.write({
+    await d.crawlLog.write({
       time: new Date(d.now()),
       status,
       size: null,
@@ -195,6 +225,21 @@ export class UriProcessor {
 
 function isRobotsPrerequisite(uri: CrawlUri): boolean {
   return uri.hopPath.endsWith('P');
+}
+
+/** The origin a robots prerequisite is for: its own, or the one that redirected to it. */
+function robotsOriginFor(uri: CrawlUri): string {
+  return uri.context.startsWith(`${ROBOTS_CONTEXT} `) ? uri.context.slice(ROBOTS_CONTEXT.length + 1) : originOf(uri.url);
+}
+
+function resolveHttp(ref: string, base: string): string | null {
+  try {
+    const url = new URL(ref.trim(), base);
+    url.hash = '';
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
 }
 
 function mimeOf(ex: HttpExchange): string {

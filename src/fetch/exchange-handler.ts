@@ -5,7 +5,9 @@
  * connection, and settles once with either a captured response or a
  * FetchError. After the headers have arrived, a body-idle timeout or a lost
  * connection keeps what was received, marked truncated "time"/"disconnect"
- * (WARC-Truncated), instead of discarding a partial capture.
+ * (WARC-Truncated), instead of discarding a partial capture. A deadline on
+ * the whole exchange ends bodies that trickle in too slowly for the idle
+ * timeout ever to fire (truncated "time"; before the headers, a timeout).
  */
 import type { Dispatcher } from 'undici';
 import type { FetchError } from '../core/errors.js';
@@ -34,10 +36,16 @@ export interface ExchangeHandlerOptions {
   maxBodyBytes: number;
   recorder: RequestHeadRecorder;
   signal: AbortSignal | undefined;
+  /** Deadline for the whole exchange, from dispatch to last body byte; 0 = none. */
+  maxDurationMs: number;
 }
 
 /** Our own reason for aborting the transfer at maxBodyBytes; never surfaces. */
 class LengthCut extends Error {}
+/** Our own reason for aborting at the exchange deadline. */
+class DeadlineCut extends Error {
+  readonly code = 'UND_ERR_HEADERS_TIMEOUT';
+}
 
 export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener {
   readonly origin: string;
@@ -55,6 +63,7 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
   #requestHead: Buffer | null = null;
   #ip: string | null = null;
   readonly #onAbort = (): void => this.#abortByCaller();
+  #deadline: NodeJS.Timeout | null = null;
 
   constructor(opts: ExchangeHandlerOptions) {
     this.#opts = opts;
@@ -65,6 +74,10 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
       this.#reject = reject;
     });
     opts.signal?.addEventListener('abort', this.#onAbort, { once: true });
+    if (opts.maxDurationMs > 0) {
+      this.#deadline = setTimeout(() => this.#deadlinePassed(), opts.maxDurationMs);
+      this.#deadline.unref();
+    }
   }
 
   headSent(head: Buffer, remoteIp: string | null): void {
@@ -115,7 +128,7 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
   onResponseError(_controller: Controller, err: Error): void {
     this.#opts.recorder.cancel(this);
     if (this.#settled) return;
-    if (err instanceof LengthCut) {
+    if (err instanceof LengthCut || (err instanceof DeadlineCut && this.#truncated === 'time')) {
       void this.#complete();
       return;
     }
@@ -128,6 +141,15 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
       }
     }
     void this.#fail(toFetchError(err, this.#opts.url.href));
+  }
+
+  /** Past the deadline: keep what came (truncated "time") or, without headers yet, fail as a timeout. */
+  #deadlinePassed(): void {
+    if (this.#settled) return;
+    const cut = new DeadlineCut(`exchange took longer than ${this.#opts.maxDurationMs} ms`);
+    if (this.#headers !== null && this.#truncated === null) this.#truncated = 'time';
+    if (this.#controller !== null) this.#controller.abort(cut);
+    else void this.#fail(toFetchError(cut, this.#opts.url.href));
   }
 
   #abortByCaller(): void {
@@ -168,6 +190,7 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
   }
 
   #detach(): void {
+    if (this.#deadline !== null) clearTimeout(this.#deadline);
     this.#opts.signal?.removeEventListener('abort', this.#onAbort);
   }
 }

@@ -24,6 +24,12 @@ export interface FetcherOptions {
   from?: string;
   /** Connect, response-headers and body-idle timeouts, each, in ms. */
   fetchTimeoutMs: number;
+  /**
+   * Deadline for a whole fetch, connect to last body byte: a body trickling
+   * one byte per second never trips the idle timeout. Default
+   * 10 × fetchTimeoutMs (Heritrix: 20 min total against a 20 s socket timeout).
+   */
+  maxFetchDurationMs?: number;
   /** Bodies are cut here (truncated "length"); 0 = unlimited. */
   maxBodyBytes: number;
   /** Where bodies above memoryBodyLimitBytes are spilled; created on demand. */
@@ -43,19 +49,24 @@ export interface FetchCallOptions {
 }
 
 const DEFAULT_MEMORY_BODY_LIMIT_BYTES = 1024 * 1024;
+const DEFAULT_DURATION_PER_TIMEOUT = 10;
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 // zstd is never offered: pywb cannot replay it.
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 export class Fetcher {
-  readonly #opts: Readonly<FetcherOptions> & { memoryBodyLimitBytes: number };
+  readonly #opts: Readonly<FetcherOptions> & { memoryBodyLimitBytes: number; maxFetchDurationMs: number };
   readonly #agent: Agent;
   readonly #heads = new RequestHeadRecorder();
   #closed = false;
 
   constructor(opts: FetcherOptions) {
     validate(opts);
-    this.#opts = { ...opts, memoryBodyLimitBytes: opts.memoryBodyLimitBytes ?? DEFAULT_MEMORY_BODY_LIMIT_BYTES };
+    this.#opts = {
+      ...opts,
+      memoryBodyLimitBytes: opts.memoryBodyLimitBytes ?? DEFAULT_MEMORY_BODY_LIMIT_BYTES,
+      maxFetchDurationMs: opts.maxFetchDurationMs ?? DEFAULT_DURATION_PER_TIMEOUT * opts.fetchTimeoutMs,
+    };
     const timeoutMs = opts.fetchTimeoutMs;
     this.#agent = new Agent({
       connections: opts.connectionsPerOrigin,
@@ -84,6 +95,7 @@ export class Fetcher {
       maxBodyBytes: this.#opts.maxBodyBytes,
       recorder: this.#heads,
       signal: call.signal,
+      maxDurationMs: this.#opts.maxFetchDurationMs,
     });
     const startedAt = new Date();
     const t0 = performance.now();
@@ -161,6 +173,9 @@ function validate(o: FetcherOptions): void {
   if (!(Number.isInteger(o.connectionsPerOrigin) && o.connectionsPerOrigin >= 1)) bad('connectionsPerOrigin', 'must be an integer >= 1');
   if (o.memoryBodyLimitBytes !== undefined && !(Number.isInteger(o.memoryBodyLimitBytes) && o.memoryBodyLimitBytes >= 0)) {
     bad('memoryBodyLimitBytes', 'must be an integer >= 0');
+  }
+  if (o.maxFetchDurationMs !== undefined && !(Number.isFinite(o.maxFetchDurationMs) && o.maxFetchDurationMs >= 0)) {
+    bad('maxFetchDurationMs', 'must be >= 0');
   }
   if (typeof o.tempDir !== 'string' || o.tempDir === '') bad('tempDir', 'must be a directory path');
 }

@@ -79,6 +79,7 @@ export class CrawlLog {
   readonly #stream: WriteStream;
   #failure: FatalCrawlError | null = null;
   #closed = false;
+  #drained: Promise<void> | null = null;
 
   private constructor(file: string, stream: WriteStream) {
     this.path = file;
@@ -106,7 +107,12 @@ export class CrawlLog {
     if (this.#failure) throw this.#failure;
     if (this.#closed) throw new FatalCrawlError('ARCHIVER_LOG_WRITE', 'crawl.log is closed');
     if (this.#stream.write(formatCrawlLogLine(entry))) return Promise.resolve();
-    return waitDrain(this.#stream);
+    // One shared wait per full buffer: a listener per write would make a
+    // burst of lines (a page's 100k refused links) quadratic.
+    this.#drained ??= waitDrain(this.#stream).then(() => {
+      this.#drained = null;
+    });
+    return this.#drained;
   }
 
   /** Flush and close; throws the write failure if one happened. Idempotent. */

@@ -34,7 +34,7 @@ export interface CaptureRecordInput {
   hopPath: string;
   via: string | null;
   outlinks: ReadonlyArray<{ url: string; hop: string; context: string }>;
-  revisitOf?: { url: string; date: string };
+  revisitOf?: { url: string; date: string; container?: string };
 }
 
 export interface CaptureRecords {
@@ -117,6 +117,8 @@ export async function buildCaptureRecords(c: CaptureRecordInput, version: WarcVe
   // A revisit has no payload, so nothing to call truncated; its payload digest is the original's.
   if (!revisit && ex.truncated !== null) mainHeaders.push(['WARC-Truncated', ex.truncated]);
   mainHeaders.push(['WARC-Payload-Digest', revisit ? ex.payloadDigest : PENDING_DIGEST], ['WARC-Block-Digest', PENDING_DIGEST]);
+  // Where the original lives when it is in another crawl's package (ReplayWeb.page looks it up there).
+  if (c.revisitOf?.container) mainHeaders.push(['WARC-Refers-To-Container', c.revisitOf.container]);
 
   const respHead = responseHead(ex);
   const mainTap = new DigestTap(headBytes(respHead));

@@ -39,8 +39,12 @@ export interface CaptureToWrite {
   hopPath: string;
   via: string | null;
   outlinks: ReadonlyArray<{ url: string; hop: string; context: string }>;
-  /** Set when the payload digest was already archived: write a revisit instead of the body. */
-  revisitOf?: { url: string; date: string /* ISO */ };
+  /**
+   * Set when the payload digest was already archived: write a revisit instead
+   * of the body. `container` (an earlier crawl's WACZ file name) becomes
+   * WARC-Refers-To-Container.
+   */
+  revisitOf?: { url: string; date: string /* ISO */; container?: string };
 }
 
 export interface WrittenCapture {

@@ -1,0 +1,130 @@
+/**
+ * `npm run bench`: every benchmark in one run, printed and written to
+ * bench/results.md. The crawl benchmark runs in this process (it serves the
+ * fixture web and times archiver and wget as children); the seen-filter,
+ * frontier and analyze benchmarks run as child processes of their own
+ * compiled scripts, so each one's peak RSS is its own.
+ *
+ *   npm run bench                       # small sizes, a few minutes
+ *   npm run bench -- --full             # issue sizes: uniq 1M and 10M keys, frontier 1M/10k hosts, PageRank 1M/10M
+ *   npm run bench -- --only crawl,analyze --runs 5 --hosts 20 --pages 200 --out /tmp/results.md
+ *
+ * Figures only: nothing here passes or fails on speed.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { packageRoot } from '../src/core/package-root.js';
+import { crawlTable, runCrawlBench } from './crawl.js';
+
+const PARTS = ['crawl', 'uniq', 'frontier', 'analyze'] as const;
+type Part = (typeof PARTS)[number];
+
+interface Section {
+  title: string;
+  lines: string[];
+}
+
+/** A sibling benchmark script (compiled .js next to this file, or .ts under tsx). */
+function sibling(name: string): string[] {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const js = path.join(here, `${name}.js`);
+  if (existsSync(js)) return [js];
+  return ['--import', 'tsx', path.join(here, `${name}.ts`)];
+}
+
+/** Runs a child benchmark, echoing its output as it comes; returns its stdout lines. */
+async function child(name: string, args: string[], extraNodeArgs: string[] = []): Promise<string[]> {
+  const argv = [...extraNodeArgs, ...sibling(name), ...args];
+  console.log(`$ node ${path.basename(argv.find((a) => a.includes(name)) ?? name)} ${args.join(' ')}`);
+  const started = performance.now();
+  const proc = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  proc.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    process.stdout.write(d);
+  });
+  const code = await new Promise<number>((resolve) => proc.on('close', (c) => resolve(c ?? -1)));
+  const lines = out.trimEnd().split('\n');
+  lines.push(`(exit ${code}, ${((performance.now() - started) / 1000).toFixed(0)} s, load average ${loadavg()})`);
+  return lines;
+}
+
+const loadavg = (): string => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const block = (lines: string[]): string[] => ['```', ...lines, '```'];
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      full: { type: 'boolean', default: false },
+      only: { type: 'string', default: PARTS.join(',') },
+      runs: { type: 'string', default: '3' },
+      hosts: { type: 'string', default: '20' },
+      pages: { type: 'string', default: '200' },
+      workers: { type: 'string', default: '40' },
+      'wrk-secs': { type: 'string', default: '5' },
+      out: { type: 'string' },
+    },
+  });
+  const only = new Set(values.only.split(',').map((s) => s.trim()));
+  for (const p of only) if (!(PARTS as readonly string[]).includes(p)) throw new Error(`--only: unknown part ${p} (parts: ${PARTS.join(', ')})`);
+  const want = (p: Part): boolean => only.has(p);
+  const full = values.full;
+  const sections: Section[] = [];
+  const started = new Date();
+
+  if (want('crawl')) {
+    const result = await runCrawlBench({
+      hosts: Number(values.hosts),
+      pagesPerHost: Number(values.pages),
+      runs: Number(values.runs),
+      workers: Number(values.workers),
+      wrkSecs: Number(values['wrk-secs']),
+      log: (l) => console.log(l),
+    });
+    const table = crawlTable(result);
+    console.log(table.join('\n'));
+    const perRun = result.runs.map(
+      (r) =>
+        `${r.tool.padEnd(8)} run ${r.run}: ${r.warc.urls} pages, ${r.wallSecs.toFixed(2)} s wall, ${r.cpuSecs.toFixed(2)} s CPU, ` +
+        `${r.peakRssMB.toFixed(0)} MB, ${r.warc.errors} WARC errors, ${r.warc.missing} missing, exit ${r.exitCode}`,
+    );
+    sections.push({
+      title: `Crawl throughput: archiver vs GNU wget (${result.hosts} hosts × ${result.pagesPerHost} pages, ${result.expected} reachable URLs, delays 0, one connection per host)`,
+      lines: [...table, '', 'Per run (alternating):', '', ...block(perRun)],
+    });
+  }
+  if (want('uniq')) {
+    const lines: string[] = [];
+    for (const keys of full ? [1_000_000, 10_000_000] : [200_000]) lines.push(...(await child('uniq', ['--keys', String(keys)], ['--expose-gc'])), '');
+    sections.push({ title: 'Seen filter (LevelDB, batched check-and-insert) vs Set<string>', lines: block(lines) });
+  }
+  if (want('frontier')) {
+    const [urls, hosts] = full ? ['1000000', '10000'] : ['100000', '1000'];
+    sections.push({ title: 'Frontier (LevelDB work queues)', lines: block(await child('frontier', [urls, hosts])) });
+  }
+  if (want('analyze')) {
+    const args = full
+      ? ['--nodes', '1000000', '--edges', '10000000', '--graphology-nodes', '100000', '--graphology-edges', '1000000', '--warc-pages', '20000']
+      : ['--nodes', '100000', '--edges', '1000000', '--graphology-nodes', '20000', '--graphology-edges', '200000', '--warc-pages', '2000'];
+    sections.push({ title: 'Analyze: PageRank and WARC read throughput', lines: block(await child('analyze', args)) });
+  }
+
+  const md = [
+    '# archiver benchmarks',
+    '',
+    `Written by \`npm run bench${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` on ${started.toISOString()}: ` +
+      `node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, load average at the end ${loadavg()}. ` +
+      'Other work on the machine inflates wall times; CPU seconds are the steadier figure.',
+    '',
+    ...sections.flatMap((s) => [`## ${s.title}`, '', ...s.lines, '']),
+  ].join('\n');
+  const out = values.out ?? path.join(packageRoot(), 'bench', 'results.md');
+  await fs.writeFile(out, md);
+  console.log(`\nwritten to ${out}`);
+}
+
+await main();

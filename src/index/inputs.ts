@@ -1,0 +1,60 @@
+/**
+ * What `index`, `wacz` and `replay` are given on the command line: a job
+ * directory (its `warcs/` are read; WARCs still being written, `.open`, are
+ * not), WARC files, or (replay) WACZ files. Resolved once here, in a stable
+ * order, so the index and the package list files the same way every time.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { NoInputError } from '../core/errors.js';
+
+export interface ResolvedInputs {
+  /** WARC files, absolute, in name order per job. */
+  warcs: string[];
+  /** WACZ files given directly, absolute. */
+  waczs: string[];
+  /** Job directories given, absolute. */
+  jobs: string[];
+}
+
+export function isWarcName(name: string): boolean {
+  return name.endsWith('.warc.gz') || name.endsWith('.warc');
+}
+
+/** The closed WARCs of a job directory, in name order (which is write order: names carry a timestamp and serial). */
+export async function jobWarcs(jobDir: string): Promise<string[]> {
+  const dir = path.join(jobDir, 'warcs');
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  return names.filter(isWarcName).sort().map((n) => path.join(dir, n));
+}
+
+export async function resolveInputs(args: readonly string[], cwd = process.cwd()): Promise<ResolvedInputs> {
+  const out: ResolvedInputs = { warcs: [], waczs: [], jobs: [] };
+  for (const arg of args) {
+    const abs = path.resolve(cwd, arg);
+    let info;
+    try {
+      info = await stat(abs);
+    } catch {
+      throw new NoInputError(`${arg}: no such file or directory`);
+    }
+    if (info.isDirectory()) {
+      const warcs = await jobWarcs(abs);
+      if (warcs.length === 0) throw new NoInputError(`${arg}: no WARC files in ${path.join(arg, 'warcs')}`);
+      out.jobs.push(abs);
+      out.warcs.push(...warcs);
+    } else if (isWarcName(abs)) {
+      out.warcs.push(abs);
+    } else if (abs.endsWith('.wacz')) {
+      out.waczs.push(abs);
+    } else {
+      throw new NoInputError(`${arg}: neither a job directory, a WARC (.warc, .warc.gz) nor a WACZ`);
+    }
+  }
+  return out;
+}

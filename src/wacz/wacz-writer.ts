@@ -1,0 +1,105 @@
+/**
+ * Writes a WACZ 1.1.1 package with yazl: the WARCs under `archive/`
+ * (stored, never deflated, so a viewer reads records by byte range), the
+ * index, `pages/pages.jsonl`, then `datapackage.json` and its digest. Each
+ * WARC's sha256 is computed as yazl streams it into the ZIP — one read per
+ * file — which is why datapackage.json goes in last. Written to a temp name
+ * and renamed, so a reader never opens half a package.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import yazl from 'yazl';
+import { ArchiverError } from '../core/errors.js';
+import { dataPackageDigestJson, dataPackageJson, sha256Hex, type DataPackageInfo, type PackagedFile } from './datapackage.js';
+import type { IndexFiles } from './cdx-blocks.js';
+
+/** The package could not be written. */
+export class WaczWriteError extends ArchiverError {
+  constructor(file: string, cause: unknown) {
+    super('ARCHIVER_WACZ_WRITE', `${file}: cannot write WACZ (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+  }
+}
+
+export interface WaczContents {
+  /** WARC files on disk; stored as `archive/<basename>`. */
+  warcs: readonly string[];
+  index: IndexFiles;
+  pagesJsonl: Buffer;
+  info: DataPackageInfo;
+}
+
+export interface WrittenWacz {
+  path: string;
+  /** Every file listed in datapackage.json. */
+  files: PackagedFile[];
+}
+
+export async function writeWacz(outPath: string, c: WaczContents): Promise<WrittenWacz> {
+  const tmp = `${outPath}.tmp-${process.pid}`;
+  const mtime = new Date(c.info.created);
+  const zip = new yazl.ZipFile();
+  const files: PackagedFile[] = [];
+  try {
+    await mkdir(path.dirname(outPath), { recursive: true });
+    const written = pipeline(zip.outputStream, createWriteStream(tmp));
+    // Observed below; this only keeps an early failure from counting as unhandled.
+    written.catch(() => {});
+    const hashed: Promise<void>[] = [];
+    for (const warc of c.warcs) {
+      const entry: PackagedFile = { path: `archive/${path.basename(warc)}`, hash: '', bytes: 0 };
+      files.push(entry);
+      let done!: () => void;
+      let failed!: (err: unknown) => void;
+      hashed.push(new Promise<void>((resolve, reject) => {
+        done = resolve;
+        failed = reject;
+      }));
+      // Lazy: a file is opened only when yazl reaches it, so many WARCs never hold many descriptors.
+      zip.addReadStreamLazy(entry.path, { compress: false, mtime }, (cb) => {
+        const hash = createHash('sha256');
+        const source = createReadStream(warc);
+        // A Transform, not a 'data' listener: that would start the flow before yazl reads.
+        const tap = new Transform({
+          transform(chunk: Buffer, _enc, next) {
+            hash.update(chunk);
+            entry.bytes += chunk.length;
+            next(null, chunk);
+          },
+          flush(next) {
+            entry.hash = `sha256:${hash.digest('hex')}`;
+            done();
+            next();
+          },
+        });
+        source.on('error', (err) => {
+          failed(err);
+          tap.destroy(err);
+        });
+        source.pipe(tap);
+        cb(null, tap);
+      });
+    }
+    const add = (p: string, data: Buffer, compress: boolean): void => {
+      files.push({ path: p, hash: `sha256:${sha256Hex(data)}`, bytes: data.length });
+      zip.addBuffer(data, p, { compress, mtime });
+    };
+    for (const f of c.index.files) add(f.path, f.data, f.compress);
+    add('pages/pages.jsonl', c.pagesJsonl, true);
+    await Promise.race([Promise.all(hashed), written]);
+    await Promise.all(hashed);
+    const dataPackage = dataPackageJson(c.info, files);
+    zip.addBuffer(dataPackage, 'datapackage.json', { mtime });
+    zip.addBuffer(dataPackageDigestJson(dataPackage), 'datapackage-digest.json', { mtime });
+    zip.end();
+    await written;
+    await rename(tmp, outPath);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err instanceof ArchiverError ? err : new WaczWriteError(outPath, err);
+  }
+  return { path: outPath, files };
+}
