@@ -201,17 +201,28 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     if (deadline) clearTimeout(deadline);
     progress.stop();
   }
-  const warcFiles = await writer.close();
-  await crawlLog.close();
-  await fetcher.close();
+  // Shutdown goes on through failures (a full disk fails several steps at
+  // once): each step runs, the first failure is what the operator sees.
+  const failures: unknown[] = fatal === null ? [] : [fatal];
+  const attempt = async <T>(step: () => Promise<T>): Promise<T | null> => {
+    try {
+      return await step();
+    } catch (err) {
+      failures.push(err);
+      return null;
+    }
+  };
+  const warcFiles = (await attempt(() => writer.close())) ?? [];
+  await attempt(() => crawlLog.close());
+  await attempt(() => fetcher.close());
   // The CDXJ index and the WACZ cover the whole job (every run of a resumed one).
-  const packaged = fatal === null && (warcFiles.length > 0 || resuming)
-    ? await finalizeJob({ jobDir: dirs.root, name: profile.name, software: SOFTWARE, seeds: profile.seeds })
+  const packaged = failures.length === 0 && (warcFiles.length > 0 || resuming)
+    ? await attempt(() => finalizeJob({ jobDir: dirs.root, name: profile.name, software: SOFTWARE, seeds: profile.seeds }))
     : null;
   const frontierStats = frontier.stats();
   const queues = frontier.queues();
   const summary = summarize(stats, frontierStats, {
-    status,
+    status: failures.length > 0 && status === 'FINISHED' ? 'ABORTED_FATAL' : status,
     endedAt: now(),
     warcFiles,
     warcDir: dirs.warcs,
@@ -219,15 +230,27 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     cdxj: packaged?.cdxj ?? null,
     wacz: packaged?.wacz ?? null,
   });
-  await writeReports(dirs.reports, stats, summary, frontierStats, queues);
-  await frontier.close();
-  await seen.close();
-  await refusedSeen.close();
-  await db.close();
-  if (fatal) {
-    throw fatal instanceof ArchiverError ? fatal : new FatalCrawlError('ARCHIVER_CRAWL_FAILED', `crawl aborted: ${(fatal as Error).message}`, { cause: fatal });
-  }
+  await attempt(() => writeReports(dirs.reports, stats, summary, frontierStats, queues));
+  await attempt(() => frontier.close());
+  await attempt(() => seen.close());
+  await attempt(() => refusedSeen.close());
+  await attempt(() => db.close());
+  if (failures.length > 0) throw asFatal(failures[0], dirs.root);
   if (!opts.quiet) opts.stderr.write(formatSummary(summary) + '\n');
   return summary;
 }
 
+
+/**
+ * The one error the operator sees when a crawl stops on its own failure; a
+ * full disk says so plainly, with what to do (the state is resumable).
+ */
+function asFatal(err: unknown, jobRoot: string): ArchiverError {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOSPC') {
+      return new FatalCrawlError('ARCHIVER_DISK_FULL', `disk full under ${jobRoot}: crawl stopped, state kept; free space and run the same command again to resume`, { cause: err });
+    }
+  }
+  if (err instanceof ArchiverError) return err;
+  return new FatalCrawlError('ARCHIVER_CRAWL_FAILED', `crawl aborted: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+}
