@@ -77,8 +77,12 @@ export function formatSummary(s: CrawlSummary): string {
 
 export async function writeReports(dir: string, stats: CrawlStats, summary: CrawlSummary, frontier: FrontierStats, queues: QueueReport[]): Promise<void> {
   const hosts = [...stats.byHost.entries()].sort((a, b) => b[1].urls - a[1].urls);
+  // Queue keys name hosts only under hostname assignment (host, host#port).
   const remaining = new Map<string, number>();
-  for (const q of queues) remaining.set(q.key, (remaining.get(q.key) ?? 0) + q.queued);
+  for (const q of queues) {
+    const host = hostOfQueueKey(q.key);
+    if (host !== null) remaining.set(host, (remaining.get(host) ?? 0) + q.queued);
+  }
   const reports: Record<string, { text: string; json: unknown }> = {
     'crawl-report': {
       text: [
@@ -132,6 +136,13 @@ export async function writeReports(dir: string, stats: CrawlStats, summary: Craw
     await writeFile(path.join(dir, `${name}.txt`), r.text + '\n');
     await writeFile(path.join(dir, `${name}.json`), JSON.stringify(r.json, null, 2) + '\n');
   }
+}
+
+/** `host`, `host#port` (hostname assignment) → the URL host form; null for other keys. */
+function hostOfQueueKey(key: string): string | null {
+  const m = /^([^,#\s]+)(?:#(\d+))?$/.exec(key);
+  if (!m || /^\d+$/.test(key)) return null;
+  return m[2] === undefined || m[2] === '443' ? m[1]! : `${m[1]}:${m[2]}`;
 }
 
 function table(header: string[], rows: string[][]): string {
