@@ -7,7 +7,7 @@
  */
 import type { Hop } from '../core/crawl-uri.js';
 import { headerValue, type HttpExchange } from '../core/exchange.js';
-import { bodyText, decodeContentEncoding } from '../fetch/content-decoding.js';
+import { bodyText, decodeBody } from '../fetch/content-decoding.js';
 import { extractCss, extractHtml, robotsDirectivesFromHeaders } from '../fetch/link-extractor.js';
 import type { DiscoveredLink } from './link-scheduler.js';
 
@@ -53,7 +53,7 @@ export async function extractOutlinks(ex: HttpExchange, mime: string, obeyMetaRo
 
 /** The first `maxBytes` of the body with its Content-Encoding undone (robots.txt). */
 export async function decodedBody(ex: HttpExchange, maxBytes: number): Promise<Buffer> {
-  const decoded = await decodeContentEncoding(ex.body.stream(), headerValue(ex.responseHeaders, 'content-encoding'), maxBytes);
+  const decoded = await decodeBody(ex.body, headerValue(ex.responseHeaders, 'content-encoding'), maxBytes);
   return decoded.bytes;
 }
 

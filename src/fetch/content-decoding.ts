@@ -187,13 +187,46 @@ export interface BodyText {
   capped: boolean;
 }
 
+/** Stored bodies up to this size are decoded in one synchronous call, not through streams. */
+const ONE_SHOT_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Undo the Content-Encoding of a stored body. Small bodies with one coding
+ * (most pages) are inflated in one call — the stream pipeline costs more
+ * than the inflating for a 10 KB page; anything unusual (a corrupt or
+ * truncated stream, output past the cap, several codings, a big body) takes
+ * the streaming path, which keeps what it could decode.
+ */
+export async function decodeBody(body: BodyStore, contentEncoding: string | undefined, maxDecodedBytes: number): Promise<DecodedBytes> {
+  const coding = (contentEncoding ?? '').trim().toLowerCase();
+  if (body.size <= ONE_SHOT_MAX_BYTES && !coding.includes(',')) {
+    const stored = await body.head(body.size);
+    if (coding === '' || coding === 'identity') {
+      const capped = stored.length > maxDecodedBytes;
+      return { bytes: capped ? stored.subarray(0, maxDecodedBytes) : stored, capped, complete: true };
+    }
+    const opts = { maxOutputLength: Math.max(1, maxDecodedBytes) };
+    try {
+      if (coding === 'gzip' || coding === 'x-gzip') return { bytes: zlib.gunzipSync(stored, opts), capped: false, complete: true };
+      if (coding === 'br') return { bytes: zlib.brotliDecompressSync(stored, opts), capped: false, complete: true };
+      if (coding === 'deflate') {
+        const bytes = looksLikeZlib(stored) ? zlib.inflateSync(stored, opts) : zlib.inflateRawSync(stored, opts);
+        return { bytes, capped: false, complete: true };
+      }
+    } catch {
+      // Fall through to the streaming path, which keeps the decodable part.
+    }
+  }
+  return decodeContentEncoding(body.stream(), contentEncoding, maxDecodedBytes);
+}
+
 /** Content-decode and charset-decode a stored body for extraction. */
 export async function bodyText(
   body: BodyStore,
   headers: ReadonlyArray<readonly [string, string]>,
   maxDecodedBytes: number,
 ): Promise<BodyText> {
-  const decoded = await decodeContentEncoding(body.stream(), headerValue(headers, 'content-encoding'), maxDecodedBytes);
+  const decoded = await decodeBody(body, headerValue(headers, 'content-encoding'), maxDecodedBytes);
   const charset = detectCharset(decoded.bytes, headerValue(headers, 'content-type'));
   return { text: decodeText(decoded.bytes, charset), charset, capped: decoded.capped };
 }
