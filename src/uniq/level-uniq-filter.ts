@@ -28,6 +28,8 @@ export const COUNT_KEY = Buffer.from('#n', 'latin1');
 
 const BUF = { keyEncoding: 'buffer', valueEncoding: 'buffer' } as const;
 const EMPTY = Buffer.alloc(0);
+/** Keys per generation of the recently-seen cache (two generations: ~2 × 100k × ~60 B). */
+const RECENT_KEYS = 100_000;
 /** forgetHost deletes in chunks so a huge host never sits wholly in memory. */
 const FORGET_CHUNK_KEYS = 10_000;
 
@@ -73,6 +75,13 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
   /** Tail of the write chain; each batch write starts after the previous one. */
   #writeTail: Promise<unknown> = Promise.resolve();
   readonly #scratch: Fp64 = { hi: 0, lo: 0 };
+  /**
+   * Keys known to be stored, most recent first: a page's navigation links are
+   * mostly already seen, and answering them from memory saves the store
+   * round trip. Bounded (two generations of RECENT_KEYS), so the heap stays
+   * flat however big the crawl.
+   */
+  readonly #recent = new RecentKeys(RECENT_KEYS);
 
   /** `location`: a directory to open a LevelDB in, or an open database/sublevel to use. */
   constructor(location: string | SeenLevel, opts: LevelUriUniqFilterOpts = {}) {
@@ -101,6 +110,7 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     return this.#exclusive(async () => {
       const key = Buffer.allocUnsafe(KEY_BYTES);
       writeKey(canonicalizeForSeen(url), key, 0, this.#scratch);
+      this.#recent.clear();
       const [present] = await this.#db.hasMany([key], BUF);
       if (present !== true) return;
       await this.#db.batch([{ type: 'del', key }, countPut(this.#count - 1)], BUF);
@@ -115,6 +125,7 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
       const gte = Buffer.concat([prefix, Buffer.alloc(tail, 0x00)]);
       const lte = Buffer.concat([prefix, Buffer.alloc(tail, 0xff)]);
       let forgotten = 0;
+      this.#recent.clear();
       for (;;) {
         const keys = await this.#db.keys({ keyEncoding: 'buffer', gte, lte, limit: FORGET_CHUNK_KEYS }).all();
         if (keys.length === 0) break;
@@ -166,8 +177,9 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
       writeKey(canonicalizeForSeen(urls[i] as string), all, i * KEY_BYTES, this.#scratch);
       const key = all.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
       const id = key.toString('latin1');
-      // Already claimed, by this batch (a repeat) or by a running one: not new.
-      if (this.#inFlight.has(id)) continue;
+      // Already claimed, by this batch (a repeat) or by a running one, or
+      // recently confirmed stored: not new, and no store round trip.
+      if (this.#inFlight.has(id) || this.#recent.has(id)) continue;
       this.#inFlight.add(id);
       claimed.push(id);
       claimedKeys.push(key);
@@ -182,13 +194,19 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
       const present = await this.#db.hasMany(claimedKeys, BUF);
       const puts: PutOrDel[] = [];
       for (let j = 0; j < claimedKeys.length; j++) {
-        if (present[j] === true) continue;
+        if (present[j] === true) {
+          this.#recent.add(claimed[j] as string);
+          continue;
+        }
         puts.push({ type: 'put', key: claimedKeys[j] as Buffer, value: EMPTY });
         result[claimedIndex[j] as number] = true;
       }
       // Keys stay claimed in #inFlight while the caller queues the new URIs.
       if (beforeCommit) await runBeforeCommit(beforeCommit, result);
-      if (puts.length > 0) await this.#write(puts);
+      if (puts.length > 0) {
+        await this.#write(puts);
+        for (let j = 0; j < claimed.length; j++) if (result[claimedIndex[j] as number]) this.#recent.add(claimed[j] as string);
+      }
       return result;
     } finally {
       for (const id of claimed) this.#inFlight.delete(id);
@@ -247,6 +265,30 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
       if (err instanceof UniqStoreError) throw err;
       throw new UniqStoreError('already-seen store operation failed', { cause: err });
     }
+  }
+}
+
+/** A bounded set: when the young generation fills, it becomes the old one and the old one is dropped. */
+class RecentKeys {
+  #young = new Set<string>();
+  #old = new Set<string>();
+  constructor(readonly generationSize: number) {}
+
+  has(id: string): boolean {
+    return this.#young.has(id) || this.#old.has(id);
+  }
+
+  add(id: string): void {
+    if (this.#young.size >= this.generationSize) {
+      this.#old = this.#young;
+      this.#young = new Set();
+    }
+    this.#young.add(id);
+  }
+
+  clear(): void {
+    this.#young.clear();
+    this.#old.clear();
   }
 }
 
