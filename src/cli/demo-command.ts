@@ -5,7 +5,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { analyzeMain } from '../analysis/analyze-command.js';
 import { validateProfile } from '../config/load-profile.js';
 import { UsageError } from '../core/errors.js';
@@ -13,19 +12,20 @@ import { packageRoot } from '../core/package-root.js';
 import { startDemoWeb } from '../demo/demo-web-cli.js';
 import { demoHelp } from './help.js';
 import type { CliIo } from './io.js';
+import { parseCommandArgs, portOption } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';
 import { crawlWithSignals } from './run-command.js';
 
 export const DEMO_PORT = 8421;
 
 export async function demoMain(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parse(argv);
+  const { values, positionals } = parseCommandArgs(argv, { port: { type: 'string' }, top: { type: 'string' }, quiet: { type: 'boolean' } });
   if (values.help) {
     io.stdout.write(demoHelp);
     return ExitCode.ok;
   }
-  const port = values.port === undefined ? DEMO_PORT : Number(values.port);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port must be a port number, got ${values.port}`);
+  if (positionals.length > 0) throw new UsageError('demo takes no arguments (see archiver demo --help)');
+  const port = portOption(values.port, DEMO_PORT, 1);
   const top = values.top ?? '10';
   const root = packageRoot();
   const profileFile = path.join(root, 'profiles', 'demo.json');
@@ -48,21 +48,4 @@ export async function demoMain(argv: string[], io: CliIo): Promise<number> {
     await web.close();
   }
   return analyzeMain([warcDir, '--top', top], io);
-}
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        port: { type: 'string' },
-        top: { type: 'string' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
 }

@@ -3,12 +3,12 @@
  * a job (to `<job>/indexes/index.cdxj`) or of WARC files (to --output, or
  * stdout). `run` does the same at the end of every crawl.
  */
-import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors.js';
 import { indexWarcs, sortedCdxjLines, writeLinesAtomically } from '../index/build-index.js';
 import { jobIndexPath } from '../index/earlier-captures.js';
 import { resolveInputs } from '../index/inputs.js';
 import type { CliIo } from './io.js';
+import { parseCommandArgs } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';
 
 export const indexHelp = `archiver index <job-dir | file.warc.gz ...> [options]
@@ -26,7 +26,7 @@ Options:
 `;
 
 export async function indexMain(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv);
+  const { values, positionals } = parseCommandArgs(argv, { output: { type: 'string', short: 'o' } });
   if (values.help) {
     io.stdout.write(indexHelp);
     return ExitCode.ok;
@@ -44,17 +44,4 @@ export async function indexMain(argv: string[], io: CliIo): Promise<number> {
   await writeLinesAtomically(out, lines);
   io.stderr.write(`archiver: indexed ${lines.length} captures of ${inputs.warcs.length} WARC file(s) → ${out}\n`);
   return ExitCode.ok;
-}
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { output: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
 }

@@ -4,11 +4,11 @@
  * runs until Ctrl-C. Only loopback is bound; the viewer renders archived
  * pages from the archive, never from the live sites.
  */
-import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors.js';
 import { ReplayServer } from '../replay/replay-server.js';
 import { replaySources } from '../replay/replay-sources.js';
 import type { CliIo } from './io.js';
+import { parseCommandArgs, portOption } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';
 
 export const replayHelp = `archiver replay <job-dir | file.wacz ... | file.warc.gz ...> [options]
@@ -34,14 +34,13 @@ export interface ReplayMainOptions {
 }
 
 export async function replayMain(argv: string[], io: CliIo, opts: ReplayMainOptions = {}): Promise<number> {
-  const { values, positionals } = parse(argv);
+  const { values, positionals } = parseCommandArgs(argv, { port: { type: 'string' } });
   if (values.help) {
     io.stdout.write(replayHelp);
     return ExitCode.ok;
   }
   if (positionals.length === 0) throw new UsageError('replay takes a job directory, WACZ or WARC files (see archiver replay --help)');
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got ${values.port}`);
+  const port = portOption(values.port, 0);
   const sources = await replaySources(positionals);
   const server = await ReplayServer.start({ sources, port });
   io.stdout.write(`Replaying ${sources.describe.length} file(s):\n${sources.describe.map((f) => `  ${f}\n`).join('')}`);
@@ -54,17 +53,4 @@ export async function replayMain(argv: string[], io: CliIo, opts: ReplayMainOpti
   await until;
   await server.close();
   return ExitCode.ok;
-}
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
 }

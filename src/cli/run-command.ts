@@ -3,7 +3,6 @@
  * directory (refuse to mix with an earlier crawl's state unless --fresh),
  * wire SIGINT/SIGTERM to a graceful then hard stop, and crawl.
  */
-import { parseArgs } from 'node:util';
 import { loadProfile, validateProfile } from '../config/load-profile.js';
 import type { Profile } from '../config/profile.js';
 import { UsageError } from '../core/errors.js';
@@ -12,10 +11,11 @@ import { hasState, jobDir, moveAside } from '../crawl/job-dir.js';
 import type { CrawlSummary } from '../crawl/reports.js';
 import { runHelp } from './help.js';
 import type { CliIo } from './io.js';
+import { parseCommandArgs } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';
 
 export async function runMain(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseOrUsage(argv);
+  const { values, positionals } = parseCommandArgs(argv, { fresh: { type: 'boolean' }, quiet: { type: 'boolean' }, workers: { type: 'string' } });
   if (values.help) {
     io.stdout.write(runHelp);
     return ExitCode.ok;
@@ -68,23 +68,5 @@ export async function crawlWithSignals(
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-  }
-}
-
-function parseOrUsage(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        fresh: { type: 'boolean' },
-        quiet: { type: 'boolean' },
-        workers: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
   }
 }

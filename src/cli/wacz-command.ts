@@ -3,13 +3,13 @@
  * WACZ package, as `run` does at the end of every crawl.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { SOFTWARE } from '../crawl/crawler.js';
 import { UsageError } from '../core/errors.js';
 import { jobWaczName } from '../index/earlier-captures.js';
 import { resolveInputs } from '../index/inputs.js';
 import { finalizeJob } from '../wacz/finalize-job.js';
 import type { CliIo } from './io.js';
+import { parseCommandArgs } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';
 
 export const waczHelp = `archiver wacz <job-dir> [options]
@@ -27,7 +27,7 @@ Options:
 `;
 
 export async function waczMain(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv);
+  const { values, positionals } = parseCommandArgs(argv, { name: { type: 'string' } });
   if (values.help) {
     io.stdout.write(waczHelp);
     return ExitCode.ok;
@@ -41,17 +41,4 @@ export async function waczMain(argv: string[], io: CliIo): Promise<number> {
   const done = await finalizeJob({ jobDir: job, name, software: SOFTWARE });
   io.stderr.write(`archiver: ${done.captures} captures, ${done.pages} pages → ${done.wacz} (index: ${done.cdxj})\n`);
   return ExitCode.ok;
-}
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
 }
