@@ -24,6 +24,7 @@ import { LevelDigestIndex } from '../writer/digest-index.js';
 import { nextWarcSerial, repairOpenWarcs } from '../writer/warc-repair.js';
 import { finalizeJob } from '../wacz/finalize-job.js';
 import { WarcWriter } from '../writer/warc-writer.js';
+import { CaptureJournal, captureJournalPath } from './capture-journal.js';
 import { CrawlStats } from './crawl-stats.js';
 import { replayCrawlLog, trimPartialLine } from './crawl-log-replay.js';
 import { ensureJobDir, hasState, jobDir } from './job-dir.js';
@@ -142,6 +143,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     },
   });
   const crawlLog = await CrawlLog.open(dirs.crawlLog);
+  const journal = await CaptureJournal.open(captureJournalPath(dirs.root));
   const robots = new RobotsStore();
   const robotsJournal = new RobotsJournal(sub('robots'));
   if (resuming) await robotsJournal.restore(robots);
@@ -158,9 +160,10 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     },
   });
   const earlier = profile.dedup.against.length > 0 ? await loadEarlierCaptures(profile.dedup.against) : null;
+  const digestIndex = new LevelDigestIndex(sub('digests'));
   const processor = new UriProcessor({
-    profile, fetcher, writer, crawlLog, robots, robotsJournal, policy, links, stats, now,
-    dedup: new PayloadDedup(new LevelDigestIndex(sub('digests')), earlier),
+    profile, fetcher, writer, journal, crawlLog, robots, robotsJournal, policy, links, stats, now,
+    dedup: new PayloadDedup(digestIndex, earlier),
     abortSignal: abort.signal,
   });
 
@@ -213,6 +216,8 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     }
   };
   const warcFiles = (await attempt(() => writer.close())) ?? [];
+  await attempt(() => journal.close());
+  await attempt(() => digestIndex.flush());
   await attempt(() => crawlLog.close());
   await attempt(() => fetcher.close());
   // The CDXJ index and the WACZ cover the whole job (every run of a resumed one).

@@ -19,6 +19,8 @@ export interface Outlinks {
   links: DiscoveredLink[];
   /** crawl.log annotations, e.g. "nofollow", "noindex". */
   annotations: string[];
+  /** An HTML page's title, visible text and noindex, for the capture journal (pages.jsonl). */
+  page?: { title: string | null; text: string; noindex: boolean };
 }
 
 export async function extractOutlinks(ex: HttpExchange, mime: string, obeyMetaRobots: boolean): Promise<Outlinks> {
@@ -48,7 +50,7 @@ export async function extractOutlinks(ex: HttpExchange, mime: string, obeyMetaRo
     if (nofollow && l.hop === 'L') continue;
     links.push({ url: l.url, hop: l.hop as Hop, context: l.context });
   }
-  return { links, annotations };
+  return { links, annotations, page: { title: page.title, text: page.text, noindex } };
 }
 
 /** The first `maxBytes` of the body with its Content-Encoding undone (robots.txt). */

@@ -16,6 +16,8 @@ import type { RobotsFetchResult, RobotsStore } from '../politeness/robots-store.
 import { originOf, robotsTxtUrl } from '../politeness/robots-url.js';
 import type { CrawlLog } from '../writer/crawl-log.js';
 import type { WarcWriter } from '../writer/warc-writer.js';
+import { warcDate } from '../writer/warc-naming.js';
+import { isPageCapture, type CaptureJournal } from './capture-journal.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { decodedBody, extractOutlinks } from './outlinks.js';
 import type { LinkScheduler } from './link-scheduler.js';
@@ -37,6 +39,8 @@ export interface UriProcessorDeps {
   profile: Profile;
   fetcher: Fetcher;
   writer: WarcWriter;
+  /** One line per written response/revisit: the end of the crawl indexes from it. */
+  journal: CaptureJournal;
   crawlLog: CrawlLog;
   dedup: PayloadDedup;
   robots: RobotsStore;
@@ -107,12 +111,27 @@ export class UriProcessor {
     if (ex.status >= 200 && ex.status < 300 && ex.body.size > 0) {
       revisitOf = (await d.dedup.originalOf(ex.payloadDigest, ex.url, ex.startedAt.toISOString())) ?? undefined;
     }
-    await d.writer.writeCapture({
+    const written = await d.writer.writeCapture({
       exchange: ex,
       hopPath: uri.hopPath,
       via: uri.via,
       outlinks: found.links,
       ...(revisitOf ? { revisitOf } : {}),
+    });
+    await d.journal.append({
+      url: ex.url,
+      date: warcDate(ex.startedAt, d.profile.output.warcVersion),
+      status: ex.status,
+      mime,
+      digest: ex.payloadDigest,
+      filename: written.filename,
+      offset: written.offset,
+      length: written.length,
+      revisit: written.revisit,
+      seed: uri.via === null,
+      page: isPageCapture(ex.status, mime, found.page?.noindex ?? false),
+      ...(found.page?.title ? { title: found.page.title } : {}),
+      ...(found.page?.text ? { text: found.page.text } : {}),
     });
     const annotations = [...found.annotations];
     if (uri.retries > 0) annotations.push(`${uri.retries + 1}t`);

@@ -1,46 +1,48 @@
 /**
- * Outlinks of an HTML page, parsed with parse5 (the HTML standard's parser,
- * so broken markup is read as browsers read it): hyperlinks (L), embeds
- * needed to render the page (E) and meta refresh targets (R), resolved
- * against the first `<base href>`, with the page's title and meta robots.
+ * Outlinks of an HTML page: hyperlinks (L), embeds needed to render the page
+ * (E) and meta refresh targets (R), resolved against the first `<base href>`,
+ * with the page's title, meta robots and visible text, all in one streaming
+ * pass of parse5's tokenizer (the HTML standard's tokenizer, so broken
+ * markup is read as browsers read it; see html-scan.ts for why no tree).
  * Also re-exports the CSS and X-Robots-Tag extractors so callers have one
  * place to import from.
  */
-import { parse, type DefaultTreeAdapterTypes } from 'parse5';
-import { cssLinks } from './css-links.js';
+import { scanCss } from './css-links.js';
 import { srcsetUrls, metaRefreshUrl } from './html-attributes.js';
-import { resolveLink, resolveUrl, type ExtractedLink } from './link-resolution.js';
+import { scanHtml, type HtmlAttribute, type HtmlScanHandler } from './html-scan.js';
+import { LinkCollector, mayHaveBaseTag } from './html-scan-links.js';
+import { DEFAULT_MAX_TEXT_CHARS, VisibleText } from './html-scan-text.js';
+import type { ExtractedLink } from './link-resolution.js';
 import { applyDirectiveList, type RobotsDirectives } from './robots-directives.js';
 
 export { extractCss } from './css-links.js';
 export { robotsDirectivesFromHeaders } from './robots-directives.js';
+export { DEFAULT_MAX_TEXT_CHARS } from './html-scan-text.js';
 export type { ExtractedLink } from './link-resolution.js';
-
-type Node = DefaultTreeAdapterTypes.Node;
-type Element = DefaultTreeAdapterTypes.Element;
 
 export interface HtmlExtraction {
   links: ExtractedLink[];
+  /** Text of the first <title>, whitespace collapsed ('' when empty); null when the page has none. */
   title: string | null;
   metaRobots: RobotsDirectives;
   /** The base links were resolved against: the first <base href>, else the page URL. */
   baseUrl: string;
+  /**
+   * The visible text (not script, style, template, noscript, object,
+   * canvas, iframe, SVG/MathML, nor the title), whitespace runs collapsed
+   * to one space, text nodes separated by a space, at most `maxTextChars`.
+   */
+  text: string;
 }
 
 export interface HtmlExtractOptions {
-  /** Stop after this many distinct links; default 100 000, so a huge page stays bounded. */
+  /** Stop after this many distinct links; default 100 000. The whole page is still scanned (title, robots, text). */
   maxLinks?: number;
-  /**
-   * Characters of HTML handed to the parser; default 4 Mi. parse5 builds the
-   * whole tree first, at ~30 bytes of heap per input byte (a page of a
-   * million links, 34 MB, took 780 MB), so the link cap alone bounds nothing.
-   */
-  maxHtmlChars?: number;
+  /** Characters of visible text kept; default 100 000 (DEFAULT_MAX_TEXT_CHARS). */
+  maxTextChars?: number;
 }
 
 const DEFAULT_MAX_LINKS = 100_000;
-const DEFAULT_MAX_HTML_CHARS = 4 * 1024 * 1024;
-const HTML_NS = 'http://www.w3.org/1999/xhtml';
 
 /** Attributes that embed a resource, per element: [attribute, is a srcset list]. */
 const EMBED_ATTRS: Readonly<Record<string, ReadonlyArray<readonly [string, boolean]>>> = {
@@ -62,55 +64,64 @@ const NAVIGATIONAL_RELS = new Set(['alternate', 'next', 'prev', 'previous', 'can
 const HINT_RELS = new Set(['dns-prefetch', 'preconnect']);
 
 export function extractHtml(html: string, pageUrl: string, opts: HtmlExtractOptions = {}): HtmlExtraction {
-  // Scripting off: <noscript> content is parsed as markup, so its fallback images are found.
-  const maxChars = opts.maxHtmlChars ?? DEFAULT_MAX_HTML_CHARS;
-  const doc = parse(html.length > maxChars ? html.slice(0, maxChars) : html, { scriptingEnabled: false });
-  const baseUrl = findBase(doc, pageUrl);
-  const out = new LinkCollector(baseUrl, opts.maxLinks ?? DEFAULT_MAX_LINKS);
-  const metaRobots: RobotsDirectives = { noindex: false, nofollow: false };
-  let title: string | null = null;
+  const page = new PageExtraction(pageUrl, html, opts);
+  scanHtml(html, page);
+  return page.result();
+}
 
-  for (const el of elements(doc)) {
-    if (out.full) break;
-    const tag = el.tagName;
-    if (el.namespaceURI !== HTML_NS) {
-      if (tag === 'image') out.add(attr(el, 'href') ?? attr(el, 'xlink:href'), 'E', 'image/@href');
-      continue;
+/** The extraction rules, fed by the scanner element by element. */
+class PageExtraction implements HtmlScanHandler {
+  readonly #links: LinkCollector;
+  readonly #text: VisibleText;
+  readonly #metaRobots: RobotsDirectives = { noindex: false, nofollow: false };
+  #title: string | null = null;
+
+  constructor(pageUrl: string, html: string, opts: HtmlExtractOptions) {
+    this.#links = new LinkCollector(pageUrl, { maxLinks: opts.maxLinks ?? DEFAULT_MAX_LINKS, mayHaveBase: mayHaveBaseTag(html) });
+    this.#text = new VisibleText(opts.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS);
+  }
+
+  result(): HtmlExtraction {
+    return { links: this.#links.links, title: this.#title, metaRobots: this.#metaRobots, baseUrl: this.#links.baseUrl, text: this.#text.toString() };
+  }
+
+  onHtmlElement(tag: string, attrs: readonly HtmlAttribute[]): void {
+    const out = this.#links;
+    if (tag === 'meta') {
+      this.#readMeta(attrs);
+      return;
     }
-    const style = attr(el, 'style');
-    if (style !== undefined) out.addAll(cssLinks(style, baseUrl, () => `${tag}/@style`));
-    const background = attr(el, 'background');
+    if (tag === 'base') {
+      const href = attr(attrs, 'href');
+      if (href !== undefined) out.setBase(href);
+      return;
+    }
+    if (out.full) return;
+    const style = attr(attrs, 'style');
+    if (style !== undefined) for (const ref of scanCss(style)) out.add(ref.value, 'E', `${tag}/@style`);
+    const background = attr(attrs, 'background');
     if (background !== undefined) out.add(background, 'E', `${tag}/@background`);
 
     switch (tag) {
       case 'a':
       case 'area':
-        out.add(attr(el, 'href'), 'L', `${tag}/@href`);
+        out.add(attr(attrs, 'href'), 'L', `${tag}/@href`);
         break;
       case 'link': {
-        const rels = (attr(el, 'rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+        const rels = (attr(attrs, 'rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
         if (rels.some((r) => HINT_RELS.has(r))) break;
         const navigational = !rels.includes('stylesheet') && rels.some((r) => NAVIGATIONAL_RELS.has(r));
-        out.add(attr(el, 'href'), navigational ? 'L' : 'E', 'link/@href');
+        out.add(attr(attrs, 'href'), navigational ? 'L' : 'E', 'link/@href');
         break;
       }
       case 'input':
-        if ((attr(el, 'type') ?? '').trim().toLowerCase() === 'image') out.add(attr(el, 'src'), 'E', 'input/@src');
-        break;
-      case 'style':
-        out.addAll(cssLinks(textOf(el), baseUrl, (kind) => (kind === 'import' ? 'style/@import' : 'style/url()')));
-        break;
-      case 'meta':
-        readMeta(el, out, metaRobots);
-        break;
-      case 'title':
-        title ??= textOf(el).replace(/\s+/g, ' ').trim();
+        if ((attr(attrs, 'type') ?? '').trim().toLowerCase() === 'image') out.add(attr(attrs, 'src'), 'E', 'input/@src');
         break;
       default: {
         const embeds = EMBED_ATTRS[tag];
         if (embeds === undefined) break;
         for (const [name, isSrcset] of embeds) {
-          const value = attr(el, name);
+          const value = attr(attrs, name);
           if (value === undefined) continue;
           if (isSrcset) for (const u of srcsetUrls(value)) out.add(u, 'E', `${tag}/@${name}`);
           else out.add(value, 'E', `${tag}/@${name}`);
@@ -118,91 +129,40 @@ export function extractHtml(html: string, pageUrl: string, opts: HtmlExtractOpti
       }
     }
   }
-  return { links: out.links, title, metaRobots, baseUrl };
-}
 
-function readMeta(el: Element, out: LinkCollector, robots: RobotsDirectives): void {
-  const content = attr(el, 'content');
-  if (content === undefined) return;
-  if ((attr(el, 'http-equiv') ?? '').trim().toLowerCase() === 'refresh') {
-    const target = metaRefreshUrl(content);
-    if (target !== null) out.add(target, 'R', 'meta/@content');
-  }
-  if ((attr(el, 'name') ?? '').trim().toLowerCase() === 'robots') applyDirectiveList(content, robots);
-}
-
-/** Resolves, filters, de-duplicates (url + hop) and caps the links of one page. */
-class LinkCollector {
-  readonly links: ExtractedLink[] = [];
-  readonly #seen = new Set<string>();
-  readonly #base: string;
-  readonly #max: number;
-
-  constructor(base: string, max: number) {
-    this.#base = base;
-    this.#max = max;
+  onForeignElement(tag: string, attrs: readonly HtmlAttribute[]): void {
+    // SVG <image>; an SVG <a> is not followed (it was not with the tree either).
+    if (tag === 'image') this.#links.add(attr(attrs, 'href') ?? attr(attrs, 'xlink:href'), 'E', 'image/@href');
   }
 
-  get full(): boolean {
-    return this.links.length >= this.#max;
+  onElementText(tag: 'title' | 'style', text: string): void {
+    if (tag === 'title') {
+      this.#title ??= text.replace(/\s+/g, ' ').trim();
+    } else {
+      for (const ref of scanCss(text)) this.#links.add(ref.value, 'E', ref.kind === 'import' ? 'style/@import' : 'style/url()');
+    }
   }
 
-  add(raw: string | undefined, hop: ExtractedLink['hop'], context: string): void {
-    if (raw === undefined || this.full) return;
-    const link = resolveLink(raw, this.#base, hop, context);
-    if (link !== null) this.#push(link);
+  onVisibleText(chunk: string): void {
+    this.#text.append(chunk);
   }
 
-  addAll(links: ExtractedLink[]): void {
-    for (const l of links) if (!this.full) this.#push(l);
+  onTextBoundary(): void {
+    this.#text.boundary();
   }
 
-  #push(link: ExtractedLink): void {
-    const key = `${link.hop} ${link.url}`;
-    if (this.#seen.has(key)) return;
-    this.#seen.add(key);
-    this.links.push(link);
+  #readMeta(attrs: readonly HtmlAttribute[]): void {
+    const content = attr(attrs, 'content');
+    if (content === undefined) return;
+    if ((attr(attrs, 'http-equiv') ?? '').trim().toLowerCase() === 'refresh') {
+      const target = metaRefreshUrl(content);
+      if (target !== null) this.#links.add(target, 'R', 'meta/@content');
+    }
+    if ((attr(attrs, 'name') ?? '').trim().toLowerCase() === 'robots') applyDirectiveList(content, this.#metaRobots);
   }
 }
 
-/** The document's base URL: the first <base> with an href, resolved against the page. */
-function findBase(doc: Node, pageUrl: string): string {
-  for (const el of elements(doc)) {
-    if (el.tagName !== 'base' || el.namespaceURI !== HTML_NS) continue;
-    const href = attr(el, 'href');
-    if (href === undefined) continue;
-    // A base that is not a usable http(s) URL leaves the page URL in charge.
-    return resolveUrl(href, pageUrl) ?? pageUrl;
-  }
-  return pageUrl;
-}
-
-/** Elements in document order, including <template> contents; iterative, so deep nesting cannot overflow the stack. */
-function* elements(root: Node): Generator<Element> {
-  const stack: Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if ('tagName' in node) yield node;
-    // Pushed in reverse so they pop in document order (no spread: a node may have a million children).
-    if (node.nodeName === 'template' && 'content' in node) pushReversed(stack, (node as DefaultTreeAdapterTypes.Template).content.childNodes);
-    if ('childNodes' in node) pushReversed(stack, node.childNodes);
-  }
-}
-
-function pushReversed(stack: Node[], kids: readonly Node[]): void {
-  for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
-}
-
-function attr(el: Element, name: string): string | undefined {
-  for (const a of el.attrs) {
-    const full = a.prefix ? `${a.prefix}:${a.name}` : a.name;
-    if (full === name || (a.name === name && !a.prefix)) return a.value;
-  }
+function attr(attrs: readonly HtmlAttribute[], name: string): string | undefined {
+  for (const a of attrs) if (a.name === name) return a.value;
   return undefined;
-}
-
-function textOf(el: Element): string {
-  let text = '';
-  for (const child of el.childNodes) if (child.nodeName === '#text') text += (child as DefaultTreeAdapterTypes.TextNode).value;
-  return text;
 }

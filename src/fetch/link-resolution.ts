@@ -12,10 +12,19 @@ export interface ExtractedLink {
   context: string;
 }
 
+/** A scheme as the URL parser reads it: a letter, then letters, digits, '+', '-' or '.', then ':'. */
+const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
+
 /** A fetchable absolute URL for `raw` resolved against `base`, or null. */
 export function resolveUrl(raw: string, base: string): string | null {
   const value = raw.trim();
-  if (value === '' || value.startsWith('#')) return null;
+  if (value === '' || value.charCodeAt(0) === 0x23 /* # */) return null;
+  // mailto:, javascript:, data: (often a whole inline image) never reach the URL parser.
+  const scheme = SCHEME.exec(value);
+  if (scheme !== null) {
+    const name = scheme[1]!.toLowerCase();
+    if (name !== 'http' && name !== 'https') return null;
+  }
   let u: URL;
   try {
     u = new URL(value, base);
@@ -23,9 +32,13 @@ export function resolveUrl(raw: string, base: string): string | null {
     return null;
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-  u.hash = '';
-  return u.href;
+  // In a serialized URL the first '#' starts the fragment (any other is
+  // percent-encoded), so slicing is exact, and cheaper than the hash setter.
+  const href = u.href;
+  const hash = href.indexOf('#');
+  return hash < 0 ? href : href.slice(0, hash);
 }
+
 
 export function resolveLink(raw: string, base: string, hop: ExtractedLink['hop'], context: string): ExtractedLink | null {
   const url = resolveUrl(raw, base);

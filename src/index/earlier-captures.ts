@@ -9,13 +9,20 @@
  * Only 2xx responses count as originals (the same rule as in-crawl dedup);
  * for a digest seen several times the earliest capture wins. Held in a Map:
  * about 150 bytes per distinct payload.
+ *
+ * WARC-Refers-To-Date must be the original's WARC-Date, which under WARC/1.1
+ * has milliseconds the 14-digit CDXJ timestamp lost: the exact value is
+ * read from the original record's head (a few KB of its gzip member) the
+ * first time its digest is looked up, so loading stays one pass over the
+ * index and only payloads met again cost a read.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { NoInputError } from '../core/errors.js';
-import { isoFromTimestamp14, parseCdxjLine, REVISIT_MIME, type CdxjEntry } from './cdxj.js';
+import { isoFromTimestamp14, parseCdxjLine, REVISIT_MIME, timestamp14, type CdxjEntry } from './cdxj.js';
 import { indexWarcs } from './build-index.js';
 import { jobWarcs } from './inputs.js';
+import { warcDateAt } from './record-date.js';
 
 /** Where the CDXJ index of a job lives (written at the end of every crawl). */
 export function jobIndexPath(jobDir: string): string {
@@ -25,7 +32,7 @@ export function jobIndexPath(jobDir: string): string {
 export interface EarlierCapture {
   /** WARC-Target-URI of the capture holding the payload. */
   url: string;
-  /** Its date, ISO 8601 (whole seconds: the index keeps no more). */
+  /** Its WARC-Date, exactly. */
   date: string;
   /** File name of the earlier job's WACZ, when it has one. */
   container?: string;
@@ -36,9 +43,20 @@ export interface EarlierCaptureLookup {
   lookup(digest: string): Promise<EarlierCapture | null>;
 }
 
+/** Where to read a capture's exact WARC-Date when the index gave whole seconds only. */
+interface RecordAt {
+  file: string;
+  offset: number;
+  length: number;
+}
+
 export class EarlierCaptures implements EarlierCaptureLookup {
   readonly #byDigest = new Map<string, EarlierCapture>();
   readonly #sortKey = new Map<string, string>();
+  /** Captures whose `date` is still the index's whole second, and where to read the exact one. */
+  readonly #inexact = new Map<string, RecordAt>();
+  /** Exact dates being read, so concurrent lookups of one digest wait for the same read. */
+  readonly #reading = new Map<string, Promise<void>>();
 
   /** Number of distinct payloads known. */
   get size(): number {
@@ -46,10 +64,22 @@ export class EarlierCaptures implements EarlierCaptureLookup {
   }
 
   async lookup(digest: string): Promise<EarlierCapture | null> {
-    return this.#byDigest.get(digest) ?? null;
+    const capture = this.#byDigest.get(digest);
+    if (!capture) return null;
+    const at = this.#inexact.get(digest);
+    if (at) {
+      this.#inexact.delete(digest);
+      this.#reading.set(digest, this.#exactDate(capture, at).finally(() => this.#reading.delete(digest)));
+    }
+    await this.#reading.get(digest);
+    return { ...capture };
   }
 
-  add(entry: CdxjEntry, container: string | null): void {
+  /**
+   * `warcFile`: the path of the entry's WARC, where the exact WARC-Date is
+   * read at the first lookup (without it the whole second stands).
+   */
+  add(entry: CdxjEntry, container: string | null, warcFile?: string): void {
     if (entry.digest === null || entry.mime === REVISIT_MIME) return;
     if (entry.status === null || entry.status < 200 || entry.status >= 300) return;
     const known = this.#sortKey.get(entry.digest);
@@ -58,6 +88,14 @@ export class EarlierCaptures implements EarlierCaptureLookup {
     const capture: EarlierCapture = { url: entry.url, date: isoFromTimestamp14(entry.timestamp) };
     if (container !== null) capture.container = container;
     this.#byDigest.set(entry.digest, capture);
+    if (warcFile !== undefined) this.#inexact.set(entry.digest, { file: warcFile, offset: entry.offset, length: entry.length });
+    else this.#inexact.delete(entry.digest);
+  }
+
+  async #exactDate(capture: EarlierCapture, at: RecordAt): Promise<void> {
+    // Unreadable: the whole second stands, within a second of the truth.
+    const exact = await warcDateAt(at.file, at.offset, at.length).catch(() => null);
+    if (exact !== null && !Number.isNaN(Date.parse(exact)) && timestamp14(exact) === timestamp14(capture.date)) capture.date = exact;
   }
 }
 
@@ -71,7 +109,13 @@ export async function loadEarlierCaptures(against: readonly string[], cwd = proc
   for (const job of against) {
     const dir = path.resolve(cwd, job);
     const container = await jobWaczName(dir);
-    for (const entry of await jobEntries(dir, job)) captures.add(entry, container);
+    // One path string per file, not per entry.
+    const paths = new Map<string, string>();
+    for (const entry of await jobEntries(dir, job)) {
+      let file = paths.get(entry.filename);
+      if (file === undefined) paths.set(entry.filename, (file = path.join(dir, 'warcs', entry.filename)));
+      captures.add(entry, container, file);
+    }
   }
   return captures;
 }

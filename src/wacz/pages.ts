@@ -1,12 +1,17 @@
 /**
  * The page list of a package (`pages/pages.jsonl`): one entry per captured
- * HTML page (2xx response, or a revisit of one) with its URL, capture time,
- * title and visible text. Fed record by record during the indexing pass, so
- * the WARCs are parsed once. Revisits take title and text from the capture
- * holding their payload when it is in the same package.
+ * HTML page (2xx response, or a revisit of one) not marked noindex, with its
+ * URL, capture time, title and visible text, in WARC order, the first
+ * capture of a URL only.
+ *
+ * Pages come from two places: the capture journal the crawl wrote (title
+ * and text already extracted), or records met while indexing WARCs (this
+ * parses the HTML). A revisit without text of its own takes the title and
+ * text of the capture holding its payload when that is in the package.
  */
 import type { WARCRecord } from 'warcio';
 import { decodeContentEncoding, decodeText, detectCharset } from '../fetch/content-decoding.js';
+import { robotsDirectivesFromHeaders } from '../fetch/robots-directives.js';
 import type { CdxjEntry } from '../index/cdxj.js';
 import { DEFAULT_MAX_TEXT_CHARS, pageText, type PageText } from './page-text.js';
 
@@ -24,20 +29,49 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** Bodies larger than this (decoded) are cut before text extraction. */
 const MAX_DECODED_BYTES = 8 * 1024 * 1024;
 
+/** A page as found, before ordering and de-duplication. */
+export interface PageCandidate {
+  url: string;
+  /** WARC-Date as written. */
+  warcDate: string;
+  digest: string | null;
+  /** A response (its text is the payload's; revisits may borrow it). */
+  original: boolean;
+  filename: string;
+  offset: number;
+  title?: string;
+  text?: string;
+}
+
 export interface PageCollectorOptions {
   maxTextChars?: number;
+  /** WARC file names in package order; pages are listed in this order, then by offset. */
+  files?: readonly string[];
 }
 
 export class PageCollector {
-  readonly #pages: PageEntry[] = [];
-  readonly #seen = new Set<string>();
+  readonly #candidates: PageCandidate[] = [];
   readonly #seeds = new Set<string>();
-  /** Title and text by payload digest, for revisits of pages in the same package. */
-  readonly #byDigest = new Map<string, PageText>();
   readonly #maxTextChars: number;
+  readonly #fileRank = new Map<string, number>();
+  #pages: PageEntry[] | null = null;
 
   constructor(opts: PageCollectorOptions = {}) {
     this.#maxTextChars = opts.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
+    for (const f of opts.files ?? []) this.#rank(f);
+  }
+
+  /** A page known without reading its record (the capture journal). */
+  add(page: PageCandidate, seed = false): void {
+    this.#rank(page.filename);
+    this.#candidates.push(page);
+    this.#pages = null;
+    if (seed) this.#seeds.add(page.url);
+  }
+
+  /** A URL the crawl had as a seed (metadata `seed: true`), page or not. */
+  addSeed(url: string): void {
+    this.#seeds.add(url);
   }
 
   /** For indexWarcs' `onIndexed`. */
@@ -45,31 +79,28 @@ export class PageCollector {
     const head = record.httpHeaders;
     if (!head || entry.status === null || entry.status < 200 || entry.status >= 300) return;
     const mime = (head.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (!HTML_TYPES.has(mime)) return;
-    const ts = record.warcDate ? new Date(Date.parse(record.warcDate)).toISOString() : '';
-    let text: PageText | undefined;
-    if (record.warcType === 'response') {
-      text = await this.#extract(record);
-      if (entry.digest !== null) this.#byDigest.set(entry.digest, text);
-    } else if (entry.digest !== null) {
-      text = this.#byDigest.get(entry.digest);
+    if (!HTML_TYPES.has(mime) || !record.warcDate) return;
+    if (robotsDirectivesFromHeaders([...head.headers]).noindex) return;
+    const original = record.warcType === 'response';
+    const page: PageCandidate = { url: entry.url, warcDate: record.warcDate, digest: entry.digest, original, filename: entry.filename, offset: entry.offset };
+    if (original) {
+      const text = await this.#extract(record);
+      if (text.noindex) return;
+      if (text.title) page.title = text.title;
+      if (text.text) page.text = text.text;
     }
-    if (this.#seen.has(entry.url)) return;
-    this.#seen.add(entry.url);
-    const page: PageEntry = { url: entry.url, ts };
-    if (text?.title) page.title = text.title;
-    if (text?.text) page.text = text.text;
-    this.#pages.push(page);
+    this.add(page);
   };
 
   /** For indexWarcs' `onRecord`: a metadata record saying `seed: true` marks its URL a seed. */
   readonly onRecord = async (record: WARCRecord): Promise<void> => {
     if (record.warcType !== 'metadata') return;
     const fields = Buffer.from(await record.readFully(false)).toString('utf8');
-    if (/^seed: true\r?$/m.test(fields)) this.#seeds.add((record.warcTargetURI ?? '').replace(/^<(.*)>$/, '$1'));
+    if (/^seed: true\r?$/m.test(fields)) this.addSeed((record.warcTargetURI ?? '').replace(/^<(.*)>$/, '$1'));
   };
 
   get pages(): readonly PageEntry[] {
+    this.#pages ??= this.#build();
     return this.#pages;
   }
 
@@ -79,17 +110,45 @@ export class PageCollector {
    * mark as a seed; else the earliest page. Null for a package without pages.
    */
   mainPage(seeds: readonly string[] = []): PageEntry | null {
+    const pages = this.pages;
     for (const seed of seeds) {
-      const page = this.#pages.find((p) => p.url === seed);
+      const page = pages.find((p) => p.url === seed);
       if (page) return page;
     }
-    const byTime = [...this.#pages].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+    const byTime = [...pages].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
     return byTime.find((p) => this.#seeds.has(p.url)) ?? byTime[0] ?? null;
   }
 
   /** pages.jsonl: the header line, then one line per page. */
   jsonl(): string {
-    return [PAGES_HEADER, ...this.#pages].map((o) => JSON.stringify(o)).join('\n') + '\n';
+    return [PAGES_HEADER, ...this.pages].map((o) => JSON.stringify(o)).join('\n') + '\n';
+  }
+
+  #rank(filename: string): number {
+    let r = this.#fileRank.get(filename);
+    if (r === undefined) {
+      r = this.#fileRank.size;
+      this.#fileRank.set(filename, r);
+    }
+    return r;
+  }
+
+  #build(): PageEntry[] {
+    const ordered = [...this.#candidates].sort((a, b) => this.#rank(a.filename) - this.#rank(b.filename) || a.offset - b.offset);
+    const byDigest = new Map<string, PageCandidate>();
+    for (const c of ordered) if (c.original && c.digest !== null && !byDigest.has(c.digest)) byDigest.set(c.digest, c);
+    const seen = new Set<string>();
+    const pages: PageEntry[] = [];
+    for (const c of ordered) {
+      if (seen.has(c.url)) continue;
+      seen.add(c.url);
+      const source = c.original || c.title !== undefined || c.text !== undefined ? c : (c.digest !== null ? byDigest.get(c.digest) : undefined);
+      const page: PageEntry = { url: c.url, ts: new Date(Date.parse(c.warcDate)).toISOString() };
+      if (source?.title) page.title = source.title;
+      if (source?.text) page.text = source.text.length > this.#maxTextChars ? source.text.slice(0, this.#maxTextChars) : source.text;
+      pages.push(page);
+    }
+    return pages;
   }
 
   async #extract(record: WARCRecord): Promise<PageText> {

@@ -1,36 +1,71 @@
 /**
  * One gzip member per WARC record, so any record can be inflated alone from
- * its offset. Small records (the vast majority) are compressed in one
- * synchronous call: streaming them through an async zlib stream costs a
- * thread-pool round trip per chunk, which dominated the write time of a
- * typical 10 KB page. Large records are streamed, so a big body is never
- * wholly in memory.
+ * its offset. Compression runs on libuv's thread pool, never on the main
+ * thread: it was the largest single cost of a crawl (gzipSync, ~9% of the
+ * main thread's CPU), and on the pool it uses the second core while the
+ * main thread parses and fetches.
+ *
+ * Records up to 1 MiB (the vast majority) are gathered and compressed in
+ * one pool task, ahead of the write queue (capture-members.ts). Tiny ones
+ * (request, metadata, a small page) are compressed synchronously instead:
+ * a pool round trip costs the main thread ~40-60 µs of stream machinery,
+ * more than deflating a few KB itself. Large records are streamed through
+ * a zlib stream inside the queue, so a big body is never wholly in memory.
+ *
+ * The deflate window is sized to the record: a window larger than the input
+ * finds no more matches, so the output is as small, while zlib's per-member
+ * set-up (allocating and clearing ~256 KB of state) shrinks with it.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGzip, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { createGzip, gzip, gzipSync, type ZlibOptions } from 'node:zlib';
 
-/** Records up to this size are gathered and compressed in one call. */
-export const SYNC_GZIP_MAX_BYTES = 1024 * 1024;
+/** Records up to this size are gathered and compressed in one call; larger ones are streamed. */
+export const WHOLE_GZIP_MAX_BYTES = 1024 * 1024;
 
-/**
- * Compress `chunks` (one whole uncompressed record of `sizeBytes` bytes) as a
- * single gzip member, handing the compressed chunks to `sink` in order.
- */
-export async function gzipMember(
-  chunks: AsyncIterable<Uint8Array>,
-  sizeBytes: number,
-  sink: (compressed: AsyncIterable<Uint8Array>) => Promise<void>,
-): Promise<void> {
-  if (sizeBytes <= SYNC_GZIP_MAX_BYTES) {
-    const parts: Uint8Array[] = [];
-    for await (const c of chunks) parts.push(c);
-    await sink(once(gzipSync(Buffer.concat(parts))));
-    return;
-  }
-  await pipeline(Readable.from(chunks, { objectMode: false }), createGzip({ chunkSize: 64 * 1024 }), sink);
+/** Records smaller than this are deflated on the main thread: cheaper than the round trip to the pool. */
+export const POOL_GZIP_MIN_BYTES = 4 * 1024;
+
+const gzipAsync = promisify(gzip);
+
+/** Smallest window (9..15 bits) holding the whole input plus zlib's lookahead. */
+function optionsFor(sizeBytes: number): ZlibOptions {
+  return { windowBits: Math.min(15, Math.max(9, Math.ceil(Math.log2(sizeBytes + 262)))) };
 }
 
-async function* once(b: Uint8Array): AsyncIterable<Uint8Array> {
-  yield b;
+/** A record's uncompressed bytes (streamed) and their count. */
+export interface UncompressedRecord {
+  chunks: AsyncIterable<Uint8Array>;
+  sizeBytes: number;
+}
+
+/** Whether a record is small enough to compress whole, in memory. */
+export function fitsInMemory(record: UncompressedRecord): boolean {
+  return record.sizeBytes <= WHOLE_GZIP_MAX_BYTES;
+}
+
+/**
+ * Gather a record that fits in memory and compress it as one gzip member
+ * (on the thread pool unless it is tiny). The pieces are joined once (one copy of at most WHOLE_GZIP_MAX_BYTES)
+ * because one pool task per record costs far less than one per chunk.
+ */
+export async function gzipWhole(record: UncompressedRecord): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  for await (const c of record.chunks) {
+    parts.push(c);
+    length += c.length;
+  }
+  const input = parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
+  const opts = optionsFor(length);
+  return length < POOL_GZIP_MIN_BYTES ? gzipSync(input, opts) : gzipAsync(input, opts);
+}
+
+/**
+ * Compress a record of any size as one gzip member through a zlib stream,
+ * handing the compressed chunks to `sink` in order (the sink sets the pace).
+ */
+export async function gzipStreamed(record: UncompressedRecord, sink: (compressed: AsyncIterable<Uint8Array>) => Promise<void>): Promise<void> {
+  await pipeline(Readable.from(record.chunks, { objectMode: false }), createGzip({ chunkSize: 64 * 1024 }), sink);
 }

@@ -9,7 +9,15 @@
  * through a DigestTap during warcio's pass, and the real values replace the
  * placeholders before the record is written. warcio still computes
  * Content-Length and lays out the record.
+ *
+ * Cost: each hash sees each byte once, straight from the chunks warcio
+ * pulls (no copy). A payload hash is only made for a record that has a
+ * payload digest to fill (a response): a capture costs three block hashes
+ * and one payload hash. The body is hashed twice (block and payload) since
+ * SHA-1 state cannot be shared across the head prefix; that second pass is
+ * also what checks the stored body against the fetcher's digest.
  */
+import { ArchiverError } from '../core/errors.js';
 import { PayloadDigester } from '../fetch/payload-digest.js';
 import type { WARCSerializer } from 'warcio';
 
@@ -20,11 +28,15 @@ export const PENDING_DIGEST = 'sha1:PENDING';
 export class DigestTap {
   // The fetcher's digester: the same `sha1:BASE32` form it put in exchange.payloadDigest.
   readonly #block = new PayloadDigester();
-  readonly #payload = new PayloadDigester();
+  readonly #payload: PayloadDigester | null;
 
-  /** `head`: the HTTP head bytes exactly as warcio writes them, or null for records without one. */
-  constructor(head: Uint8Array | null) {
+  /**
+   * `head`: the HTTP head bytes exactly as warcio writes them, or null for
+   * records without one. `withPayload`: whether payloadDigest() will be asked for.
+   */
+  constructor(head: Uint8Array | null, withPayload: boolean) {
     if (head) this.#block.update(head);
+    this.#payload = withPayload ? new PayloadDigester() : null;
   }
 
   /** The record content to give warcio: every chunk is hashed as warcio pulls it (one pass only). */
@@ -35,7 +47,7 @@ export class DigestTap {
       async *[Symbol.asyncIterator]() {
         for await (const chunk of source()) {
           block.update(chunk);
-          payload.update(chunk);
+          payload?.update(chunk);
           yield chunk;
         }
       },
@@ -47,8 +59,9 @@ export class DigestTap {
     return this.#block.digest();
   }
 
-  /** Call once, after the pass. */
+  /** Call once, after the pass; only for a tap made withPayload. */
   payloadDigest(): string {
+    if (!this.#payload) throw new ArchiverError('ARCHIVER_INTERNAL', 'DigestTap: made without a payload hash');
     return this.#payload.digest();
   }
 }
@@ -68,7 +81,7 @@ export async function finishDigests(ser: WARCSerializer, tap: DigestTap | null, 
     if (payload === 'computed') headers.set('WARC-Payload-Digest', tap.payloadDigest());
     else if (payload === 'none') headers.delete('WARC-Payload-Digest');
     // warcio encoded the head during its pass; encode it again with the final values, as it does.
-    ser.warcHeadersBuff = new TextEncoder().encode(ser.record.warcHeaders.toString());
+    ser.warcHeadersBuff = Buffer.from(ser.record.warcHeaders.toString(), 'utf8');
   }
   return (ser.warcHeadersBuff?.length ?? 0) + 2 + blockBytes + 4;
 }

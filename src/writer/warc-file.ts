@@ -1,14 +1,17 @@
 /**
  * One WARC file being written: opened as `<name>.open`, appended record by
- * record through a WriteStream whose back-pressure is honoured (we await
- * `drain`), renamed to `<name>` on close. It tracks how many bytes were handed
- * to the stream so each record's offset and length are known for indexes,
- * and after a failure it can cut the file back to the last complete capture.
+ * record (each its own gzip member) through a WriteStream whose
+ * back-pressure is honoured (we await `drain`), renamed to `<name>` on
+ * close. It tracks how many bytes were handed to the stream so each
+ * record's offset and length are known for indexes, and after a failure it
+ * can cut the file back to the last complete capture.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { rename, truncate } from 'node:fs/promises';
 import path from 'node:path';
-import { gzipMember } from './gzip-member.js';
+import type { Member } from './capture-members.js';
+import { gzipStreamed } from './gzip-member.js';
+import type { PreparedRecord } from './warc-records.js';
 import { OPEN_SUFFIX } from './warc-naming.js';
 import { closeStream, waitDrain } from './write-stream.js';
 
@@ -62,21 +65,52 @@ export class WarcFile {
   }
 
   /**
-   * Append one record (uncompressed bytes in, one gzip member out). The final chunk is written
-   * with a callback so flushed() can tell when the record reached the OS.
+   * Append records, each its own gzip member: finished members (Buffers) go
+   * to the stream in one corked batch (one writev), a large record is
+   * compressed as it streams. The last chunk is written with a callback so
+   * flushed() can tell when it reached the OS; back-pressure is honoured
+   * (we await `drain`) before returning.
    */
-  async writeRecord(record: { chunks: AsyncIterable<Uint8Array>; sizeBytes: number }): Promise<RecordSpan> {
-    const offset = this.#size;
-    await gzipMember(record.chunks, record.sizeBytes, async (compressed) => {
+  async writeMembers(members: ReadonlyArray<Member>): Promise<RecordSpan[]> {
+    if (this.#failure) throw this.#failure;
+    const stream = this.#stream;
+    const spans: RecordSpan[] = [];
+    let corked = false;
+    let full = false;
+    for (let i = 0; i < members.length; i++) {
+      const member = members[i]!;
+      const last = i === members.length - 1;
+      const offset = this.#size;
+      if (member instanceof Uint8Array) {
+        if (!corked) stream.cork();
+        corked = true;
+        if (!this.#push(member, last)) full = true;
+      } else {
+        if (corked) stream.uncork();
+        corked = false;
+        if (full) await this.#drained();
+        full = false;
+        await this.#streamRecord(member, last);
+      }
+      spans.push({ offset, length: this.#size - offset });
+    }
+    if (corked) stream.uncork();
+    if (full) await this.#drained();
+    return spans;
+  }
+
+  /** Compress a large record through zlib straight into the file, chunk by chunk. */
+  async #streamRecord(record: PreparedRecord, lastOfCall: boolean): Promise<void> {
+    await gzipStreamed(record, async (compressed) => {
+      // Hold one chunk back so the final one can carry the flush callback.
       let held: Uint8Array | null = null;
       for await (const chunk of compressed) {
         if (chunk.length === 0) continue;
-        if (held) await this.#write(held, false);
+        if (held && !this.#push(held, false)) await this.#drained();
         held = chunk;
       }
-      if (held) await this.#write(held, true);
+      if (held && !this.#push(held, lastOfCall)) await this.#drained();
     });
-    return { offset, length: this.#size - offset };
   }
 
   /**
@@ -97,7 +131,8 @@ export class WarcFile {
     return this.#durableSize;
   }
 
-  async #write(chunk: Uint8Array, last: boolean): Promise<void> {
+  /** Hand one chunk to the stream; false when its buffer is full (await #drained() before more). */
+  #push(chunk: Uint8Array, last: boolean): boolean {
     if (this.#failure) throw this.#failure;
     const stream = this.#stream;
     let ok: boolean;
@@ -115,7 +150,11 @@ export class WarcFile {
       ok = stream.write(chunk);
     }
     this.#size += chunk.length;
-    if (!ok) await waitDrain(stream);
+    return ok;
+  }
+
+  async #drained(): Promise<void> {
+    await waitDrain(this.#stream);
     if (this.#failure) throw this.#failure;
   }
 

@@ -121,7 +121,7 @@ export async function buildCaptureRecords(c: CaptureRecordInput, version: WarcVe
   if (c.revisitOf?.container) mainHeaders.push(['WARC-Refers-To-Container', c.revisitOf.container]);
 
   const respHead = responseHead(ex);
-  const mainTap = new DigestTap(headBytes(respHead));
+  const mainTap = new DigestTap(headBytes(respHead), !revisit);
   const main = WARCRecord.create(
     {
       type: revisit ? 'revisit' : 'response',
@@ -138,13 +138,13 @@ export async function buildCaptureRecords(c: CaptureRecordInput, version: WarcVe
   const mainSize = await finishDigests(mainSer, mainTap, revisit ? 'keep' : 'computed');
 
   const reqHead = requestHead(ex.requestHead);
-  const reqTap = new DigestTap(headBytes(reqHead));
+  const reqTap = new DigestTap(headBytes(reqHead), false);
   const request = WARCRecord.create({ type: 'request', date, warcVersion, warcHeaders: concurrentHeaders('request') }, reqTap.wrap(() => []));
   request.httpHeaders = reqHead;
   const reqSer = new WARCSerializer(request, SERIALIZER_OPTS);
   const reqSize = await finishDigests(reqSer, reqTap, 'none');
 
-  const metaTap = new DigestTap(null);
+  const metaTap = new DigestTap(null, false);
   const fields = Buffer.from(metadataFields(c), 'utf8');
   const metadata = WARCRecord.create({ type: 'metadata', date, warcVersion, warcHeaders: concurrentHeaders('metadata') }, metaTap.wrap(() => [fields]));
   const metaSer = new WARCSerializer(metadata, SERIALIZER_OPTS);

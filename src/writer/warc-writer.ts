@@ -6,6 +6,14 @@
  * rotated between captures once they reach `rotateBytes`, each opening with a
  * `warcinfo`. A failed write is fatal: the file is cut back to the last
  * complete capture, so it stays valid, and every later write is refused.
+ *
+ * The main thread only lays records out and hashes them; compression runs
+ * on libuv's thread pool (capture-members.ts), several captures at once and
+ * ahead of the queue, which then appends finished gzip members in the order
+ * the captures were queued. `compressAheadCaptures` bounds how many captures
+ * may be compressed or compressing but not yet written, which bounds memory
+ * (each holds at most its compressed records, large bodies being streamed
+ * inside the queue instead).
  */
 import { mkdir, unlink } from 'node:fs/promises';
 import os from 'node:os';
@@ -13,7 +21,12 @@ import { ArchiverError, FatalCrawlError } from '../core/errors.js';
 import type { HttpExchange } from '../core/exchange.js';
 import { WarcFile } from './warc-file.js';
 import { warcFileName } from './warc-naming.js';
-import { buildCaptureRecords, buildWarcInfo, type CaptureRecords, type WarcVersion } from './warc-records.js';
+import { captureMembers, compressed, type CaptureMembers } from './capture-members.js';
+import { FifoSlots } from './fifo-slots.js';
+import { buildWarcInfo, type WarcVersion } from './warc-records.js';
+
+/** Default of WarcWriterOptions.compressAheadCaptures: twice libuv's default pool of 4 threads. */
+export const COMPRESS_AHEAD_CAPTURES = 8;
 
 export interface WarcWriterOptions {
   /** Directory for the WARC files (created if missing). */
@@ -32,6 +45,13 @@ export interface WarcWriterOptions {
   firstSerial?: number;
   /** Clock for file names and warcinfo dates. Default: the wall clock. */
   now?: () => Date;
+  /**
+   * At most this many queued captures are compressed or compressing ahead
+   * of the one being written. Default COMPRESS_AHEAD_CAPTURES (8). Each holds
+   * its three compressed records, a few MiB at worst (a record over 1 MiB is
+   * streamed inside the queue, never held).
+   */
+  compressAheadCaptures?: number;
 }
 
 export interface CaptureToWrite {
@@ -71,6 +91,8 @@ export class WarcWriter {
   #closing: Promise<string[]> | null = null;
   /** Captures handed to the stream whose bytes are not yet known to be in the OS. */
   readonly #pending = new Set<Promise<WrittenCapture>>();
+  /** One slot per capture from writeCapture() until its records are handed to the stream. */
+  readonly #ahead: FifoSlots;
 
   constructor(opts: WarcWriterOptions) {
     if (!opts.dir) throw new ArchiverError('ARCHIVER_INVALID_OPTION', 'WarcWriter: dir is required');
@@ -80,6 +102,9 @@ export class WarcWriter {
     this.#hostname = opts.hostname ?? os.hostname();
     this.#now = opts.now ?? (() => new Date());
     this.#nextSerial = opts.firstSerial ?? 0;
+    const ahead = opts.compressAheadCaptures ?? COMPRESS_AHEAD_CAPTURES;
+    if (!Number.isInteger(ahead) || ahead < 1) throw new ArchiverError('ARCHIVER_INVALID_OPTION', 'WarcWriter: compressAheadCaptures must be an integer >= 1');
+    this.#ahead = new FifoSlots(ahead);
   }
 
   /** The serial the next file will get (what a resumed writer passes as firstSerial). */
@@ -101,7 +126,11 @@ export class WarcWriter {
    */
   writeCapture(c: CaptureToWrite): Promise<WrittenCapture> {
     if (this.#closing) return Promise.reject(new ArchiverError('ARCHIVER_WARC_CLOSED', 'WarcWriter is closed'));
-    const queued = this.#tail.then(() => this.#write(c));
+    // Compression starts now (once a slot is free), outside the queue; slots are taken in call order.
+    const members = this.#ahead.acquire().then(() => captureMembers(c, this.#opts.warcVersion));
+    // Observed by #write; keep an early rejection from counting as unhandled.
+    members.catch(() => {});
+    const queued = this.#tail.then(() => this.#write(members));
     this.#tail = queued.catch(() => {});
     // The queue moves on once the bytes are handed to the stream; waiting for the
     // disk happens here, outside it, so the next capture's writes overlap this one's flush.
@@ -139,28 +168,21 @@ export class WarcWriter {
     return this.#closing;
   }
 
-  async #write(c: CaptureToWrite): Promise<{ written: WrittenCapture; durable: Promise<void> }> {
-    if (this.#fatal) throw this.#fatal;
-    let records: CaptureRecords;
+  async #write(pending: Promise<CaptureMembers>): Promise<{ written: WrittenCapture; durable: Promise<void> }> {
+    let members: CaptureMembers;
     try {
-      // Reads the body before a byte reaches the file, so a refusal below costs nothing.
-      records = await buildCaptureRecords(c, this.#opts.warcVersion);
+      members = await pending;
     } catch (err) {
+      this.#ahead.release();
+      // A refusal writes nothing and is not fatal; failing to read a body is.
+      if ((err as { code?: unknown }).code === 'ARCHIVER_WARC_DIGEST_MISMATCH' && !this.#fatal) throw err;
       throw await this.#failedAt(null, err);
     }
-    if (!records.revisit && records.payloadDigest !== c.exchange.payloadDigest) {
-      throw new ArchiverError(
-        'ARCHIVER_WARC_DIGEST_MISMATCH',
-        `payload digest of ${c.exchange.url} is ${records.payloadDigest}, the fetcher said ${c.exchange.payloadDigest}`,
-      );
-    }
-
     let file: WarcFile | null = null;
     try {
+      if (this.#fatal) throw this.#fatal;
       file = await this.#fileForCapture();
-      const main = await file.writeRecord(records.main);
-      await file.writeRecord(records.request);
-      await file.writeRecord(records.metadata);
+      const [main] = await file.writeMembers([members.main, members.request, members.metadata]);
       file.captures++;
       const target = file;
       const durable = file.flushed().catch(async (err: unknown) => {
@@ -169,11 +191,13 @@ export class WarcWriter {
       // Observed by writeCapture; this only keeps an early rejection from counting as unhandled.
       durable.catch(() => {});
       return {
-        written: { filename: file.name, offset: main.offset, length: main.length, recordId: records.mainId, revisit: records.revisit },
+        written: { filename: file.name, offset: main!.offset, length: main!.length, recordId: members.mainId, revisit: members.revisit },
         durable,
       };
     } catch (err) {
       throw await this.#failedAt(file, err);
+    } finally {
+      this.#ahead.release();
     }
   }
 
@@ -212,7 +236,7 @@ export class WarcWriter {
     this.#nextSerial++;
     try {
       const info = await buildWarcInfo({ filename: name, openedAt, version: o.warcVersion, software: o.software, hostname: this.#hostname, info: o.info });
-      await file.writeRecord(info);
+      await file.writeMembers([await compressed(info)]);
       await file.flushed();
     } catch (err) {
       // A file without its warcinfo holds nothing worth keeping.

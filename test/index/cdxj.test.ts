@@ -97,5 +97,11 @@ describe('CDXJ lines', () => {
     const b = 'com,example,www)/ 2026';
     assert.ok(compareCdxjLines(a, b) < 0);
     assert.ok(compareCdxjLines('a\u00e9', 'az') > 0, 'UTF-8 bytes, not UTF-16 units');
+    // U+FF61 is one UTF-16 unit above the surrogate U+D83D that starts U+1F600, yet below it in UTF-8.
+    assert.ok(compareCdxjLines('x\uff61', 'x\u{1f600}') < 0, 'astral characters sort after the BMP');
+    assert.ok(compareCdxjLines('x\u{1f600}', 'x\uff61') > 0);
+    const words = ['b', 'a)', 'a,', 'a', '\u00e9', 'z\u{1f600}', 'z\uffff', 'z\ud7ff', ''];
+    const bytewise = [...words].sort((p, q) => Buffer.compare(Buffer.from(p), Buffer.from(q)));
+    assert.deepEqual([...words].sort(compareCdxjLines), bytewise);
   });
 });

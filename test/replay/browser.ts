@@ -65,30 +65,35 @@ const PAGE_STATE = `({
 export interface ReplayedPage {
   /** The archived URL the replay frame ended on (after archived redirects). */
   url: string;
+  /** The 14-digit timestamp of the capture replayed ('' when the frame URL has none). */
+  ts: string;
   title: string;
   text: string;
   images: Array<{ src: string; naturalWidth: number }>;
   frame: Frame;
 }
 
-/** Open one archived URL in the viewer and wait until its replay frame has rendered a titled page. */
-export async function openArchived(b: ReplayBrowser, server: ReplayServer, archivedUrl: string, timeoutMs = 20_000): Promise<ReplayedPage> {
+/**
+ * Open one archived URL (at timestamp `ts`, 14 digits, when given) in the
+ * viewer and wait until its replay frame has rendered a titled page.
+ */
+export async function openArchived(b: ReplayBrowser, server: ReplayServer, archivedUrl: string, timeoutMs = 20_000, ts?: string): Promise<ReplayedPage> {
   // From a blank page: a change of the fragment alone would keep the previous replay frame around.
   await b.page.goto('about:blank');
-  await b.page.goto(server.viewerUrl(archivedUrl));
+  await b.page.goto(server.viewerUrl(archivedUrl, ts));
   const deadline = Date.now() + timeoutMs;
   let last = 'no replay frame';
   while (Date.now() < deadline) {
     await b.page.waitForTimeout(200);
     for (const frame of b.page.frames()) {
-      const m = /\/(?:\d{14})?mp_\/(.+)$/.exec(frame.url());
+      const m = /\/(\d{14})?mp_\/(.+)$/.exec(frame.url());
       if (!m) continue;
       try {
         // A string, evaluated in the page: the tests compile without the DOM typings.
         const state = (await frame.evaluate(PAGE_STATE)) as PageState;
         last = `${frame.url()} ${state.ready} "${state.title}"`;
         if (state.ready === 'complete' && state.title !== '' && state.images.every((i) => i.naturalWidth >= 0)) {
-          return { url: m[1]!, title: state.title, text: state.text, images: state.images, frame };
+          return { url: m[2]!, ts: m[1] ?? '', title: state.title, text: state.text, images: state.images, frame };
         }
       } catch (err) {
         last = String(err);

@@ -36,6 +36,8 @@ export async function crawlJob(
 }
 
 export interface RawRecord {
+  /** `WARC/1.0` or `WARC/1.1`. */
+  version: string;
   warcHeaders: Map<string, string>;
   /** The record block (HTTP head + payload for a response). */
   block: Buffer;
@@ -67,5 +69,5 @@ export async function recordAt(file: string, offset: number, length: number): Pr
   if (raw.length !== headEnd + 4 + contentLength + 4 || raw.subarray(raw.length - 4).toString() !== '\r\n\r\n') {
     throw new Error(`bytes at ${offset}+${length} are not exactly one record`);
   }
-  return { warcHeaders, block };
+  return { version: lines[0]!, warcHeaders, block };
 }

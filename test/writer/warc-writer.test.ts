@@ -357,6 +357,53 @@ describe('WarcWriter', () => {
     assertBlockDigests(records);
   });
 
+  it('compresses ahead of the queue, at most compressAheadCaptures at once, and still writes in call order', async () => {
+    // Compression moved off the main thread: captures are compressed concurrently, ahead of the
+    // serial queue. The cap must hold (memory), and a capture that finishes compressing early
+    // (tiny) must not overtake a slow one (large) queued before it.
+    const dir = await newDir();
+    const w = new WarcWriter(options(dir, { compressAheadCaptures: 2 }));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let started = 0;
+    const gated = (bytes: Buffer): BodyStore => ({
+      size: bytes.length,
+      async *stream() {
+        started++;
+        await gate;
+        yield bytes;
+      },
+      async head(n: number) {
+        return bytes.subarray(0, n);
+      },
+      async dispose() {},
+    });
+    const bodies = [randomBytes(900 * 1024), ...Array.from({ length: 9 }, (_, i) => Buffer.from(`<p>tiny ${i}</p>`))];
+    const pending = bodies.map((body, i) =>
+      w.writeCapture({
+        exchange: makeExchange({ url: `http://a.test/${i}`, bodyStore: gated(body), payloadDigest: sha1b32(body) }),
+        hopPath: 'L',
+        via: null,
+        outlinks: [],
+      }),
+    );
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(started, 2, 'only two captures read their bodies before the first is written');
+    release();
+    const written = await Promise.all(pending);
+    const [file] = await w.close();
+    const records = await readWarc(file!);
+    const responses = records.filter((r) => r.type === 'response');
+    assert.deepEqual(
+      responses.map((r) => r.header('WARC-Target-URI')),
+      bodies.map((_, i) => `http://a.test/${i}`),
+    );
+    assert.deepEqual(responses.map((r) => r.offset), written.map((x) => x.offset));
+    assert.deepEqual(responses.map((r) => r.length), written.map((x) => x.length));
+    assert.ok(responses[0]!.payload.equals(bodies[0]!));
+    assertBlockDigests(records);
+  });
+
   it('writes WARC/1.0 with whole-second dates and the 1.0 revisit profile', async () => {
     const dir = await newDir();
     const w = new WarcWriter(options(dir, { warcVersion: '1.0' }));
@@ -451,5 +498,6 @@ describe('WarcWriter', () => {
   it('rejects invalid options with a stable code', () => {
     assert.throws(() => new WarcWriter(options('/tmp/x', { prefix: 'a/b' })), { code: 'ARCHIVER_INVALID_OPTION' });
     assert.throws(() => new WarcWriter(options('/tmp/x', { rotateBytes: -1 })), { code: 'ARCHIVER_INVALID_OPTION' });
+    assert.throws(() => new WarcWriter(options('/tmp/x', { compressAheadCaptures: 0 })), { code: 'ARCHIVER_INVALID_OPTION' });
   });
 });

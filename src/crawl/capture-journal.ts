@@ -1,0 +1,278 @@
+/**
+ * The capture journal (`<job>/indexes/captures.jsonl`): one JSON line per
+ * response or revisit the crawl wrote, with what its CDXJ line and its
+ * pages.jsonl line need (position in the WARC, digest, and for a page its
+ * title and text, taken from the parse the crawl already made for links).
+ * With it the end of a crawl builds the index and the page list without
+ * re-reading and re-inflating every WARC.
+ *
+ * Written after the WARC bytes, so after a kill -9 the journal may lack the
+ * last few captures, or end in a cut line; never the reverse. Reopening
+ * drops a cut line and, when the previous run did not close the journal,
+ * appends a `rescan` line naming the WARC files its last lines point into:
+ * the end of the crawl reads those files from the WARCs instead (see
+ * readCaptureJournal). A line whose record is no longer in its file (the
+ * resume's repair cut the file back) is dropped when read.
+ */
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, open, stat, truncate } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { ArchiverError } from '../core/errors.js';
+import { closeStream, waitDrain } from '../writer/write-stream.js';
+
+/** Where the journal of a job lives. */
+export function captureJournalPath(jobDir: string): string {
+  return path.join(jobDir, 'indexes', 'captures.jsonl');
+}
+
+/** Cap on the text kept per page, in characters (the same cap as the WARC-read path). */
+export const JOURNAL_MAX_TEXT_CHARS = 100_000;
+
+/**
+ * How many trailing lines of an unclosed journal are suspected of having
+ * missed captures: a capture reaches the WARC before its line, and at most
+ * one capture per worker is between the two at any moment.
+ */
+export const RESCAN_WINDOW_LINES = 4096;
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+/**
+ * The journal's `page` flag for a capture: a 2xx HTML response (or revisit
+ * of one) whose meta robots / X-Robots-Tag do not say noindex — the rule
+ * the WARC-read path applies too, so both build the same page list.
+ */
+export function isPageCapture(status: number, mime: string, noindex: boolean): boolean {
+  return status >= 200 && status < 300 && HTML_TYPES.has(mime) && !noindex;
+}
+
+export interface JournaledCapture {
+  /** WARC-Target-URI. */
+  url: string;
+  /** WARC-Date exactly as written. */
+  date: string;
+  /** HTTP status. */
+  status: number;
+  /** Media type of the response, no parameters, lower case ('' when none). */
+  mime: string;
+  /** WARC-Payload-Digest (a revisit's is the original's). */
+  digest: string | null;
+  /** WARC file name (final, no `.open`), offset and length of the record's gzip member. */
+  filename: string;
+  offset: number;
+  length: number;
+  revisit: boolean;
+  /** A seed of the crawl (its metadata record says `seed: true`). */
+  seed: boolean;
+  /** Belongs in pages.jsonl: a 2xx HTML page not marked noindex. */
+  page: boolean;
+  title?: string;
+  /** Visible text, at most JOURNAL_MAX_TEXT_CHARS characters. */
+  text?: string;
+}
+
+/** The journal could not be written or read. */
+export class CaptureJournalError extends ArchiverError {
+  constructor(code: 'ARCHIVER_JOURNAL_WRITE' | 'ARCHIVER_JOURNAL_READ', message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+/** The line that ends a cleanly closed run. */
+const CLOSED_LINE = '{"closed":true}';
+
+export class CaptureJournal {
+  readonly #file: string;
+  readonly #stream: WriteStream;
+  #failure: CaptureJournalError | null = null;
+  #closing: Promise<void> | null = null;
+
+  private constructor(file: string, stream: WriteStream) {
+    this.#file = file;
+    this.#stream = stream;
+    stream.on('error', (err) => {
+      this.#failure ??= new CaptureJournalError('ARCHIVER_JOURNAL_WRITE', `${file}: ${err.message}`, { cause: err });
+    });
+  }
+
+  /**
+   * Open for appending (created if missing). A cut last line is removed; a
+   * journal the previous run did not close gets a `rescan` line first.
+   */
+  static async open(file: string): Promise<CaptureJournal> {
+    await mkdir(path.dirname(file), { recursive: true });
+    const rescan = await repairTail(file);
+    const stream = createWriteStream(file, { flags: 'a' });
+    const journal = new CaptureJournal(file, stream);
+    if (rescan !== null) {
+      // On disk before this run writes anything: a second kill must not lose it.
+      const err = await new Promise<Error | null | undefined>((resolve) => stream.write(JSON.stringify({ rescan }) + '\n', resolve));
+      if (err) throw new CaptureJournalError('ARCHIVER_JOURNAL_WRITE', `${file}: ${err.message}`, { cause: err });
+    }
+    return journal;
+  }
+
+  get path(): string {
+    return this.#file;
+  }
+
+  /** Append one capture; resolves when the stream has room again (back-pressure), rejects once the file failed. */
+  async append(c: JournaledCapture): Promise<void> {
+    if (this.#closing) throw new CaptureJournalError('ARCHIVER_JOURNAL_WRITE', `${this.#file}: journal is closed`);
+    const line: JournaledCapture = { ...c };
+    if (line.text !== undefined && line.text.length > JOURNAL_MAX_TEXT_CHARS) line.text = line.text.slice(0, JOURNAL_MAX_TEXT_CHARS);
+    if (line.text === '') delete line.text;
+    if (line.title === '') delete line.title;
+    await this.#writeLine(JSON.stringify(line));
+  }
+
+  /** Flush and close, marking the run as cleanly ended. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      if (this.#failure === null) this.#stream.write(CLOSED_LINE + '\n');
+      await closeStream(this.#stream, 'end');
+      if (this.#failure) throw this.#failure;
+    })();
+    return this.#closing;
+  }
+
+  async #writeLine(line: string): Promise<void> {
+    if (this.#failure) throw this.#failure;
+    if (!this.#stream.write(line + '\n')) await waitDrain(this.#stream);
+    if (this.#failure) throw this.#failure;
+  }
+}
+
+/**
+ * Cut a partial last line; return null when the journal is new or was
+ * closed, else the files its last RESCAN_WINDOW_LINES captures point into.
+ */
+async function repairTail(file: string): Promise<string[] | null> {
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch {
+    return null;
+  }
+  if (size === 0) return null;
+  const keep = await lastNewlineEnd(file, size);
+  if (keep < size) await truncate(file, keep);
+  if (keep === 0) return null;
+  const files = new Set<string>();
+  const recent: string[] = [];
+  let last = '';
+  for await (const line of lines(file)) {
+    last = line;
+    const parsed = parseLine(line);
+    if (parsed?.kind !== 'capture') continue;
+    recent.push(parsed.capture.filename);
+    if (recent.length > RESCAN_WINDOW_LINES) recent.shift();
+  }
+  if (last === CLOSED_LINE) return null;
+  for (const f of recent) files.add(f);
+  return [...files].sort();
+}
+
+/** Byte length of the file up to and including its last newline. */
+async function lastNewlineEnd(file: string, size: number): Promise<number> {
+  const fh = await open(file, 'r');
+  try {
+    const chunk = Buffer.alloc(64 * 1024);
+    let end = size;
+    while (end > 0) {
+      const start = Math.max(0, end - chunk.length);
+      const { bytesRead } = await fh.read(chunk, 0, end - start, start);
+      const nl = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
+      if (nl >= 0) return start + nl + 1;
+      end = start;
+    }
+    return 0;
+  } finally {
+    await fh.close();
+  }
+}
+
+function lines(file: string): AsyncIterable<string> {
+  return createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+}
+
+type ParsedLine = { kind: 'capture'; capture: JournaledCapture } | { kind: 'rescan'; files: string[] } | { kind: 'closed' };
+
+function parseLine(line: string): ParsedLine | null {
+  if (line === '') return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof v !== 'object' || v === null) return null;
+  const o = v as Record<string, unknown>;
+  if (o['closed'] === true) return { kind: 'closed' };
+  if (Array.isArray(o['rescan'])) return { kind: 'rescan', files: o['rescan'].filter((f): f is string => typeof f === 'string') };
+  const ok = typeof o['url'] === 'string' && typeof o['date'] === 'string' && typeof o['status'] === 'number'
+    && typeof o['mime'] === 'string' && (typeof o['digest'] === 'string' || o['digest'] === null)
+    && typeof o['filename'] === 'string' && Number.isSafeInteger(o['offset']) && Number.isSafeInteger(o['length'])
+    && typeof o['revisit'] === 'boolean' && typeof o['seed'] === 'boolean' && typeof o['page'] === 'boolean';
+  return ok ? { kind: 'capture', capture: o as unknown as JournaledCapture } : null;
+}
+
+export interface ReadJournal {
+  /** Captures whose record is still in its file, in journal order. */
+  captures: JournaledCapture[];
+  /** WARC files to index from their bytes instead (a run ended without closing the journal). */
+  rescan: Set<string>;
+  /** Lines dropped: unreadable, or pointing past the end (or at a missing file) in `warcSizes`. */
+  dropped: number;
+}
+
+/**
+ * Read a journal for the end of a crawl, or null when there is none.
+ * `warcSizes`: file name → size in bytes of the job's WARCs now; a capture
+ * in a file not listed, or whose member ends past the file's end, is
+ * dropped. A journal still open (the crawl was killed and never resumed)
+ * asks for a rescan of its tail's files, like a reopen would.
+ */
+export async function readCaptureJournal(file: string, warcSizes: ReadonlyMap<string, number>): Promise<ReadJournal | null> {
+  try {
+    await stat(file);
+  } catch {
+    return null;
+  }
+  const out: ReadJournal = { captures: [], rescan: new Set(), dropped: 0 };
+  const recent: string[] = [];
+  let closed = true;
+  try {
+    for await (const line of lines(file)) {
+      const parsed = parseLine(line);
+      if (parsed === null) {
+        // Only a cut last line can be unreadable; it counts as dropped.
+        if (line !== '') out.dropped++;
+        continue;
+      }
+      if (parsed.kind === 'closed') {
+        closed = true;
+        continue;
+      }
+      if (parsed.kind === 'rescan') {
+        for (const f of parsed.files) out.rescan.add(f);
+        continue;
+      }
+      closed = false;
+      const c = parsed.capture;
+      recent.push(c.filename);
+      if (recent.length > RESCAN_WINDOW_LINES) recent.shift();
+      const size = warcSizes.get(c.filename);
+      if (size === undefined || c.offset + c.length > size) {
+        out.dropped++;
+        continue;
+      }
+      out.captures.push(c);
+    }
+  } catch (err) {
+    throw new CaptureJournalError('ARCHIVER_JOURNAL_READ', `${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  if (!closed) for (const f of recent) out.rescan.add(f);
+  return out;
+}

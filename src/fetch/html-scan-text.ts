@@ -1,0 +1,73 @@
+/**
+ * The visible text of a page, built as the scanner streams it: whitespace
+ * runs (JavaScript's \s, so also no-break spaces) collapse to one space, and
+ * text nodes are separated by a space, the way `src/wacz/page-text.ts` joins
+ * the text nodes of a parse5 tree, so both give the same string for a normal
+ * page. Capped, because the archive stores it per page for full-text search.
+ *
+ * Words arrive one token at a time (the tokenizer splits text at every
+ * whitespace run, which the scanner reports as a boundary), so appending
+ * must be cheap: pieces are joined by one space as they come, and only
+ * other whitespace (U+00A0, U+3000…) inside them is collapsed, in bulk.
+ */
+
+/** Default cap on visible text, in characters (the same as the WACZ page text). */
+export const DEFAULT_MAX_TEXT_CHARS = 100_000;
+
+export class VisibleText {
+  /** Pieces joined by single spaces; only characters such as U+00A0 inside a piece are left to collapse. */
+  #text = '';
+  /** A word boundary is owed before the next piece. */
+  #space = false;
+  #full: boolean;
+  /** Collapse when the text reaches this length: the cap, then the collapsed length plus the cap, so collapsing stays linear overall. */
+  #collapseAt: number;
+  readonly #maxChars: number;
+
+  constructor(maxChars: number = DEFAULT_MAX_TEXT_CHARS) {
+    this.#maxChars = maxChars;
+    this.#collapseAt = maxChars;
+    this.#full = maxChars <= 0;
+  }
+
+  get full(): boolean {
+    return this.#full;
+  }
+
+  /** Characters of a text node; the scanner reports HTML whitespace as boundaries instead, the cheaper way. */
+  append(chunk: string): void {
+    if (this.#full || chunk.length === 0) return;
+    if (this.#space && this.#text.length > 0) this.#text += ' ';
+    this.#space = false;
+    // A 30 MB text node is cut before it is kept; only characters such as U+00A0 could have shrunk it.
+    const room = this.#collapseAt - this.#text.length;
+    this.#text += chunk.length > room ? chunk.slice(0, room) : chunk;
+    if (this.#text.length >= this.#collapseAt) this.#collapse();
+  }
+
+  /** A word boundary: whitespace, or the end of a text node. */
+  boundary(): void {
+    this.#space = true;
+  }
+
+  toString(): string {
+    // The regular expression test is far cheaper than a replace that matches at every word.
+    const text = OTHER_SPACE.test(this.#text) ? collapse(this.#text).trim() : this.#text;
+    return text.length > this.#maxChars ? text.slice(0, this.#maxChars).trimEnd() : text;
+  }
+
+  #collapse(): void {
+    this.#text = collapse(this.#text);
+    // Leading whitespace is trimmed at the end, so it does not count toward the cap.
+    const visible = this.#text.charCodeAt(0) === 0x20 ? this.#text.length - 1 : this.#text.length;
+    if (visible >= this.#maxChars) this.#full = true;
+    this.#collapseAt = this.#text.length + this.#maxChars;
+  }
+}
+
+/** Whitespace left to collapse: a \s character other than the plain space, two spaces, or one at either end. */
+const OTHER_SPACE = /[^\S ]|  |^ | $/;
+
+function collapse(s: string): string {
+  return s.replace(/\s+/g, ' ');
+}

@@ -1,0 +1,52 @@
+/**
+ * Turns one capture into what the write queue appends: its three records
+ * (response or revisit, request, metadata) built and digested, and each
+ * compressed to its own gzip member on the thread pool. This runs outside
+ * the serial queue, several captures at once, so compression of one capture
+ * overlaps the writing of the ones before it. A record too large to hold in
+ * memory is left uncompressed here and streamed through zlib by the queue.
+ */
+import { ArchiverError } from '../core/errors.js';
+import { fitsInMemory, gzipWhole } from './gzip-member.js';
+import { buildCaptureRecords, type CaptureRecordInput, type PreparedRecord, type WarcVersion } from './warc-records.js';
+
+/** A finished gzip member, or a record too large for memory, to be streamed through zlib when written. */
+export type Member = Buffer | PreparedRecord;
+
+export interface CaptureMembers {
+  /** The response or revisit record. */
+  main: Member;
+  request: Member;
+  metadata: Member;
+  mainId: string;
+  revisit: boolean;
+}
+
+/**
+ * Build, check and compress one capture. Rejects with
+ * ArchiverError(ARCHIVER_WARC_DIGEST_MISMATCH) when the stored body's digest
+ * is not the fetcher's (nothing compressed, nothing written); any other
+ * rejection is a failure to read the body.
+ */
+export async function captureMembers(c: CaptureRecordInput, version: WarcVersion): Promise<CaptureMembers> {
+  // Reads the body (one pass, for Content-Length and digests) before a byte is compressed.
+  const records = await buildCaptureRecords(c, version);
+  if (!records.revisit && records.payloadDigest !== c.exchange.payloadDigest) {
+    throw new ArchiverError(
+      'ARCHIVER_WARC_DIGEST_MISMATCH',
+      `payload digest of ${c.exchange.url} is ${records.payloadDigest}, the fetcher said ${c.exchange.payloadDigest}`,
+    );
+  }
+  // The three run on the pool side by side; each is its own member.
+  const [main, request, metadata] = await Promise.all([
+    compressed(records.main),
+    compressed(records.request),
+    compressed(records.metadata),
+  ]);
+  return { main, request, metadata, mainId: records.mainId, revisit: records.revisit };
+}
+
+/** Compress a record now if it fits in memory; a larger one stays as it is (streamed later). */
+export function compressed(record: PreparedRecord): Promise<Member> {
+  return fitsInMemory(record) ? gzipWhole(record) : Promise.resolve(record);
+}

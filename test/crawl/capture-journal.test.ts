@@ -1,0 +1,156 @@
+/**
+ * The capture journal on its own: lines round-trip; a closed journal asks
+ * for no rescan; a kill -9 (simulated: lines written, never closed, the last
+ * one cut) leaves a journal that reopens without the cut line and asks for
+ * the files of its last captures to be re-read; lines pointing past the end
+ * of a WARC the resume's repair cut back, or at a WARC that is gone, are
+ * dropped when read; thousands of appends without awaiting respect
+ * back-pressure and all arrive; text is capped.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  CaptureJournal,
+  captureJournalPath,
+  JOURNAL_MAX_TEXT_CHARS,
+  readCaptureJournal,
+  type JournaledCapture,
+} from '../../src/crawl/capture-journal.js';
+
+let tmp: string;
+before(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-journal-'));
+});
+after(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+function capture(i: number, filename = 'A.warc.gz', extra: Partial<JournaledCapture> = {}): JournaledCapture {
+  return {
+    url: `http://127.0.0.2/p${i}.html`,
+    date: '2026-01-02T03:04:05Z',
+    status: 200,
+    mime: 'text/html',
+    digest: `sha1:D${i}`,
+    filename,
+    offset: 1000 + i * 100,
+    length: 100,
+    revisit: false,
+    seed: i === 0,
+    page: true,
+    title: `Page ${i}`,
+    text: `text of page ${i}`,
+    ...extra,
+  };
+}
+
+const bigSizes = new Map([['A.warc.gz', 1e9], ['B.warc.gz', 1e9]]);
+
+describe('capture journal', () => {
+  test('appended captures read back in order; a closed journal asks for no rescan', async () => {
+    const file = captureJournalPath(path.join(tmp, 'job1'));
+    const j = await CaptureJournal.open(file);
+    for (let i = 0; i < 5; i++) await j.append(capture(i));
+    await j.close();
+    await j.close();
+    const read = await readCaptureJournal(file, bigSizes);
+    assert.ok(read);
+    assert.deepEqual(read.captures, [0, 1, 2, 3, 4].map((i) => capture(i)));
+    assert.deepEqual([...read.rescan], []);
+    assert.equal(read.dropped, 0);
+    await assert.rejects(j.append(capture(9)), { code: 'ARCHIVER_JOURNAL_WRITE' });
+  });
+
+  test('no journal file: null (the WARCs are read instead)', async () => {
+    assert.equal(await readCaptureJournal(path.join(tmp, 'none', 'captures.jsonl'), bigSizes), null);
+  });
+
+  test('reopened after a kill: the cut line is removed and the last files are marked for rescan', async () => {
+    const file = path.join(tmp, 'killed.jsonl');
+    const j = await CaptureJournal.open(file);
+    await j.append(capture(0, 'A.warc.gz'));
+    await j.append(capture(1, 'B.warc.gz'));
+    // Simulate kill -9: the stream is never ended, and a line was cut mid-write.
+    await new Promise((r) => setTimeout(r, 20));
+    await appendFile(file, JSON.stringify(capture(2, 'B.warc.gz')).slice(0, 40));
+    // Before any reopen (killed, never resumed), reading asks for the rescan too.
+    const unresumed = await readCaptureJournal(file, bigSizes);
+    assert.deepEqual([...unresumed!.rescan].sort(), ['A.warc.gz', 'B.warc.gz']);
+    assert.equal(unresumed!.dropped, 1, 'the cut line');
+
+    const resumed = await CaptureJournal.open(file);
+    const text = await readFile(file, 'utf8');
+    assert.ok(text.endsWith('\n'));
+    const lines = text.trimEnd().split('\n');
+    assert.equal(lines.length, 3);
+    assert.deepEqual(JSON.parse(lines[2]!), { rescan: ['A.warc.gz', 'B.warc.gz'] });
+    await resumed.append(capture(3, 'C.warc.gz'));
+    await resumed.close();
+    const read = await readCaptureJournal(file, new Map([...bigSizes, ['C.warc.gz', 1e9]]));
+    assert.deepEqual(read!.captures.map((c) => c.url), [0, 1, 3].map((i) => capture(i).url));
+    assert.deepEqual([...read!.rescan].sort(), ['A.warc.gz', 'B.warc.gz'], 'C was written by a run that closed cleanly');
+    assert.equal(read!.dropped, 0);
+  });
+
+  test('a reopened clean journal gets no rescan line', async () => {
+    const file = path.join(tmp, 'clean.jsonl');
+    const a = await CaptureJournal.open(file);
+    await a.append(capture(0));
+    await a.close();
+    const b = await CaptureJournal.open(file);
+    await b.append(capture(1));
+    await b.close();
+    const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
+    assert.equal(lines.filter((l) => l.includes('rescan')).length, 0);
+    assert.equal((await readCaptureJournal(file, bigSizes))!.captures.length, 2);
+  });
+
+  test('lines past the end of a repaired WARC, or in a WARC that is gone, are dropped', async () => {
+    const file = path.join(tmp, 'repaired.jsonl');
+    const j = await CaptureJournal.open(file);
+    for (let i = 0; i < 4; i++) await j.append(capture(i, 'A.warc.gz'));
+    await j.append(capture(4, 'Gone.warc.gz'));
+    await j.close();
+    // A's member 2 ends at 1000 + 2*100 + 100 = 1300: a file cut back to 1300 keeps 0..2.
+    const read = await readCaptureJournal(file, new Map([['A.warc.gz', 1300]]));
+    assert.deepEqual(read!.captures.map((c) => c.offset), [1000, 1100, 1200]);
+    assert.equal(read!.dropped, 2);
+  });
+
+  test('thousands of appends without awaiting each: back-pressure respected, every line arrives', async () => {
+    const file = path.join(tmp, 'many.jsonl');
+    const j = await CaptureJournal.open(file);
+    const big = 'x'.repeat(20_000);
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < 3000; i++) writes.push(j.append(capture(i, 'A.warc.gz', { text: big })));
+    await Promise.all(writes);
+    await j.close();
+    const read = await readCaptureJournal(file, bigSizes);
+    assert.equal(read!.captures.length, 3000);
+    assert.deepEqual(read!.captures.map((c) => c.offset), Array.from({ length: 3000 }, (_, i) => 1000 + i * 100));
+  });
+
+  test('text is capped; empty title and text are left out', async () => {
+    const file = path.join(tmp, 'cap.jsonl');
+    const j = await CaptureJournal.open(file);
+    await j.append(capture(0, 'A.warc.gz', { text: 'y'.repeat(JOURNAL_MAX_TEXT_CHARS + 50) }));
+    await j.append(capture(1, 'A.warc.gz', { text: '', title: '' }));
+    await j.close();
+    const read = await readCaptureJournal(file, bigSizes);
+    assert.equal(read!.captures[0]!.text!.length, JOURNAL_MAX_TEXT_CHARS);
+    assert.equal('text' in read!.captures[1]!, false);
+    assert.equal('title' in read!.captures[1]!, false);
+  });
+
+  test('garbage lines are skipped, not fatal', async () => {
+    const file = path.join(tmp, 'garbage.jsonl');
+    await writeFile(file, `${JSON.stringify(capture(0))}\nnot json\n{"url":1}\n${JSON.stringify(capture(1))}\n{"closed":true}\n`);
+    const read = await readCaptureJournal(file, bigSizes);
+    assert.equal(read!.captures.length, 2);
+    assert.equal(read!.dropped, 2);
+    assert.deepEqual([...read!.rescan], []);
+  });
+});

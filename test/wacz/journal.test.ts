@@ -1,0 +1,128 @@
+/**
+ * The end of a crawl builds the index and the page list from the capture
+ * journal the crawl wrote, without reading the WARCs; the result must be
+ * what reading every WARC gives (the CDXJ byte for byte; the same pages,
+ * titles, times and main page). Also the journal's failure cases, each
+ * against the WARC-read result of the same files: a WARC the journal does
+ * not cover (written by an older version) is read; a WARC cut back by the
+ * resume's repair drops the journal lines past its end; a journal left open
+ * by a kill has its last files read from the WARCs.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFile, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { captureJournalPath } from '../../src/crawl/capture-journal.js';
+import { FixtureWeb } from '../../src/demo/fixture-web.js';
+import { parseCdxjLine } from '../../src/index/cdxj.js';
+import { jobWarcs } from '../../src/index/inputs.js';
+import { finalizeJob, type FinalizedJob } from '../../src/wacz/finalize-job.js';
+import { crawlJob } from './crawl-job.js';
+import { readZip } from './zip-read.js';
+
+let tmp: string;
+let web: FixtureWeb;
+let dir: string;
+let journalText: string;
+
+interface Built {
+  job: FinalizedJob;
+  cdxj: string;
+  pages: Array<{ url: string; ts: string; title?: string; text?: string }>;
+  mainPageUrl: string | undefined;
+}
+
+async function build(ignoreJournal: boolean): Promise<Built> {
+  const job = await finalizeJob({ jobDir: dir, name: 'jrnl', software: 'archiver-test', seeds: web.seeds, ignoreJournal });
+  const zip = new Map(readZip(await readFile(job.wacz)).map((e) => [e.name, e.data]));
+  const pages = zip.get('pages/pages.jsonl')!.toString('utf8').trimEnd().split('\n').slice(1).map((l) => JSON.parse(l) as Built['pages'][number]);
+  const dp = JSON.parse(zip.get('datapackage.json')!.toString('utf8')) as { mainPageUrl?: string };
+  return { job, cdxj: await readFile(job.cdxj, 'utf8'), pages, mainPageUrl: dp.mainPageUrl };
+}
+
+function assertSame(fromJournal: Built, fromWarcs: Built): void {
+  assert.ok(fromWarcs.cdxj.length > 0);
+  assert.equal(fromJournal.cdxj, fromWarcs.cdxj);
+  assert.deepEqual(fromJournal.pages.map((p) => [p.url, p.ts, p.title]), fromWarcs.pages.map((p) => [p.url, p.ts, p.title]));
+  for (let i = 0; i < fromWarcs.pages.length; i++) {
+    assert.equal(Boolean(fromJournal.pages[i]!.text), Boolean(fromWarcs.pages[i]!.text), fromWarcs.pages[i]!.url);
+  }
+  assert.equal(fromJournal.mainPageUrl, fromWarcs.mainPageUrl);
+}
+
+before(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-journal-wacz-'));
+  web = await FixtureWeb.start({ hosts: 2, pagesPerHost: 3, port: 0 });
+  // Small files, so the job has several WARCs to cover, drop and cut.
+  ({ dir } = await crawlJob(web, tmp, 'jrnl', { output: { dir: path.join(tmp, 'jrnl'), rotateBytes: 40_000 } }));
+  journalText = await readFile(captureJournalPath(dir), 'utf8');
+});
+after(async () => {
+  await web.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('index and pages from the capture journal', () => {
+  test('the crawl wrote a journal line per response and revisit, and closed it', async () => {
+    const lines = journalText.trimEnd().split('\n');
+    assert.equal(lines.at(-1), '{"closed":true}');
+    const cdxj = (await readFile(path.join(dir, 'indexes', 'index.cdxj'), 'utf8')).trimEnd().split('\n').map(parseCdxjLine);
+    assert.equal(lines.length - 1, cdxj.length);
+    assert.ok((await jobWarcs(dir)).length >= 3, 'several WARC files');
+  });
+
+  test('same CDXJ (byte for byte), pages and main page as reading every WARC; no WARC read', async () => {
+    const fromWarcs = await build(true);
+    const fromJournal = await build(false);
+    assert.equal(fromJournal.job.warcsRead, 0);
+    assert.equal(fromWarcs.job.warcsRead, (await jobWarcs(dir)).length);
+    assertSame(fromJournal, fromWarcs);
+    const welcome = fromJournal.pages.find((p) => p.url === `${web.origins[0]}/welcome.html`);
+    assert.equal(welcome?.title, 'Welcome to our new home');
+    assert.ok((welcome?.text ?? '').length > 40);
+    assert.ok(!/<\w+/.test(welcome!.text!), 'no markup in text');
+  });
+
+  test('a WARC with no journal lines (older version) is read from its bytes', async () => {
+    const warcs = await jobWarcs(dir);
+    const second = path.basename(warcs[1]!);
+    const kept = journalText.split('\n').filter((l) => !l.includes(`"filename":"${second}"`)).join('\n');
+    await writeFile(captureJournalPath(dir), kept);
+    const fromJournal = await build(false);
+    assert.equal(fromJournal.job.warcsRead, 1);
+    assertSame(fromJournal, await build(true));
+  });
+
+  test('lines past the end of a WARC cut back by the resume repair are dropped', async () => {
+    await writeFile(captureJournalPath(dir), journalText);
+    const warcs = await jobWarcs(dir);
+    const last = warcs.at(-1)!;
+    const backup = path.join(tmp, 'last.warc.gz');
+    await copyFile(last, backup);
+    try {
+      // Cut the last file just before its last capture, at a member boundary, as the repair does.
+      const entries = journalText.trimEnd().split('\n').slice(0, -1).map((l) => JSON.parse(l) as { filename: string; offset: number });
+      const inLast = entries.filter((e) => e.filename === path.basename(last));
+      assert.ok(inLast.length >= 2, 'the last WARC holds several captures');
+      await truncate(last, inLast.at(-1)!.offset);
+      const fromJournal = await build(false);
+      assert.equal(fromJournal.job.warcsRead, 0);
+      const fromWarcs = await build(true);
+      assertSame(fromJournal, fromWarcs);
+      assert.equal(fromJournal.cdxj.trimEnd().split('\n').length, entries.length - 1);
+    } finally {
+      await copyFile(backup, last);
+    }
+  });
+
+  test('a journal left open by a kill: the files of its last lines are read from the WARCs', async () => {
+    // Killed: no closing line, and the last capture's line never written.
+    const lines = journalText.trimEnd().split('\n').slice(0, -2);
+    await writeFile(captureJournalPath(dir), lines.join('\n') + '\n');
+    const fromJournal = await build(false);
+    assert.ok(fromJournal.job.warcsRead >= 1);
+    assertSame(fromJournal, await build(true));
+    await writeFile(captureJournalPath(dir), journalText);
+  });
+});
