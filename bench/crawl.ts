@@ -41,6 +41,8 @@ export interface CrawlBenchOpts {
   tools?: readonly ('archiver' | 'wget')[];
   /** When set, archiver runs under `node --cpu-prof` and writes its .cpuprofile here. */
   cpuProfDir?: string;
+  /** Artificial per-request server latency, like a real site's round trip (default 0). */
+  latencyMs?: number;
   log: (line: string) => void;
 }
 
@@ -228,14 +230,14 @@ function maxInFlight(requests: RequestLogEntry[]): number {
 
 export async function runCrawlBench(opts: CrawlBenchOpts): Promise<CrawlBenchResult> {
   const loadBefore = os.loadavg();
-  const web = await FixtureWeb.start({ hosts: opts.hosts, pagesPerHost: opts.pagesPerHost, port: 0 });
+  const web = await FixtureWeb.start({ hosts: opts.hosts, pagesPerHost: opts.pagesPerHost, port: 0, latencyMs: opts.latencyMs ?? 0 });
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'archiver-bench-crawl-'));
   try {
     const expected = web.expectedUrls().reachable;
     const reachable = new Set(expected);
     let serverBytes = 0;
     for (const u of expected) serverBytes += web.bodyFor(u)?.length ?? 0;
-    opts.log(`crawl bench: ${opts.hosts} hosts × ${opts.pagesPerHost} pages, ${expected.length} reachable URLs (${(serverBytes / 1e6).toFixed(1)} MB as served gzip), ${opts.runs} runs each`);
+    opts.log(`crawl bench: ${opts.hosts} hosts × ${opts.pagesPerHost} pages, ${expected.length} reachable URLs (${(serverBytes / 1e6).toFixed(1)} MB as served gzip), ${opts.runs} runs each, server latency ${opts.latencyMs ?? 0} ms`);
     const ceiling = await serverCeiling(web, expected, opts.wrkSecs, tmp);
     opts.log(`  server ceiling: ${ceiling.rps === null ? ceiling.note : `${ceiling.rps.toFixed(0)} req/s (${ceiling.note})`}`);
     const runs: CrawlRun[] = [];
@@ -318,6 +320,7 @@ async function main(): Promise<void> {
       'wrk-secs': { type: 'string', default: '5' },
       tools: { type: 'string', default: 'archiver,wget' },
       'cpu-prof-dir': { type: 'string' },
+      'latency-ms': { type: 'string', default: '0' },
     },
   });
   const tools = values.tools.split(',').filter((t): t is 'archiver' | 'wget' => t === 'archiver' || t === 'wget');
@@ -329,6 +332,7 @@ async function main(): Promise<void> {
     wrkSecs: Number(values['wrk-secs']),
     tools,
     cpuProfDir: values['cpu-prof-dir'],
+    latencyMs: Number(values['latency-ms']),
     log: (l) => console.log(l),
   });
   console.log(crawlTable(result).join('\n'));

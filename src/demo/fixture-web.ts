@@ -12,6 +12,7 @@ import { computeExpectedUrls, type ExpectedUrls } from './reachability.js';
 import { preciseNowMs, RequestLog, type RequestLogEntry } from './request-log.js';
 import type { Resource } from './resource.js';
 import { generateWeb, type GeneratedWeb, type HostSite } from './site-generator.js';
+import { listenOne } from './listen.js';
 
 export type { RequestLogEntry } from './request-log.js';
 export type { ExpectedUrls } from './reachability.js';
@@ -231,18 +232,6 @@ function checkInteger(name: string, value: number, min: number, max: number): vo
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new FixtureWebError('ARCHIVER_FIXTURE_OPTIONS', `${name} must be an integer in [${min}, ${max}], got ${value}`);
   }
-}
-
-function listenOne(server: Server, address: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: Error): void => reject(err);
-    server.once('error', onError);
-    server.listen(port, address, () => {
-      server.off('error', onError);
-      const bound = server.address();
-      resolve(typeof bound === 'object' && bound !== null ? bound.port : port);
-    });
-  });
 }
 
 async function closeQuietly(servers: Server[]): Promise<void> {

@@ -14,6 +14,7 @@ import { createServer as createTcpServer, type LookupFunction, type Server as Tc
 import { ArchiverError } from '../core/errors.js';
 import { indexPage, robotsTxt, route, send, type RobotsBehaviour, type RouteContext } from './hostile-routes.js';
 import { preciseNowMs, RequestLog, type RequestLogEntry } from './request-log.js';
+import { listenOne } from './listen.js';
 
 export type { RequestLogEntry } from './request-log.js';
 
@@ -187,18 +188,6 @@ function handle(req: IncomingMessage, res: ServerResponse, log: RequestLog, robo
   if (handler !== null) return handler(req, res, url, ctx);
   if (/^\/(enc|sink|secret)\//.test(url.pathname)) return send(res, 200, 'text/html', '<!doctype html><p>leaf</p>\n');
   send(res, 404, 'text/html', '<!doctype html><p>not here</p>\n');
-}
-
-function listenOne(server: Server | TcpServer, address: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: Error): void => reject(err);
-    server.once('error', onError);
-    server.listen(port, address, () => {
-      server.off('error', onError);
-      const bound = server.address();
-      resolve(typeof bound === 'object' && bound !== null ? bound.port : port);
-    });
-  });
 }
 
 async function closeAll(servers: ReadonlyArray<Server | TcpServer>): Promise<void> {

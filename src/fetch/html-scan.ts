@@ -115,9 +115,11 @@ class HtmlScan implements TokenHandler {
     this.#handler.onTextBoundary();
     let tag = token.tagName;
     const foreign = this.#foreign;
-    if (foreign.length > 0 && !foreign[foreign.length - 1]!.integration) {
+    const current = foreign[foreign.length - 1];
+    if (current !== undefined && !current.integration) {
       if (!breaksOut(token)) {
-        this.#openForeign(token, foreign[foreign.length - 1]!.ns);
+        // A foreign element takes its parent's namespace, whatever its name (<math> inside <svg> is SVG).
+        this.#openForeign(token, tag === 'svg' && current.tag === 'annotation-xml' ? 'svg' : current.ns);
         return;
       }
       this.#popForeignToIntegrationPoint();
@@ -147,14 +149,16 @@ class HtmlScan implements TokenHandler {
     }
     const foreign = this.#foreign;
     if (foreign.length > 0) {
-      for (let i = foreign.length - 1; i >= 0; i--) {
+      const inIntegration = foreign[foreign.length - 1]!.integration;
+      // Inside <foreignObject> an end tag closes an open HTML element of its name first.
+      for (let i = foreign.length - 1; i >= 0 && !(inIntegration && this.#isHtmlOpen(token)); i--) {
         if (foreign[i]!.tag === tag) {
           foreign.length = i;
           this.#syncForeignMode();
           return;
         }
       }
-      if (!foreign[foreign.length - 1]!.integration) {
+      if (!inIntegration) {
         // The tree builder hands an end tag no SVG/MathML element matches to
         // the HTML rules: `</div>` for a <div> around an unclosed <svg> ends
         // the SVG too; `</p>` and `</br>` always leave it.
@@ -209,11 +213,10 @@ class HtmlScan implements TokenHandler {
     if (open.kind.collected) this.#handler.onElementText(open.tag as 'title' | 'style', open.content);
   }
 
-  #openForeign(token: Token.TagToken, parentNs: 'svg' | 'math'): void {
+  #openForeign(token: Token.TagToken, ns: 'svg' | 'math'): void {
     const tag = token.tagName;
     this.#handler.onForeignElement(tag, token.attrs);
     if (token.selfClosing) return;
-    const ns = tag === 'svg' ? 'svg' : tag === 'math' ? 'math' : parentNs;
     this.#foreign.push({ tag, ns, integration: isIntegrationPoint(token, ns) });
     this.#syncForeignMode();
   }

@@ -39,7 +39,6 @@ export function resolveUrl(raw: string, base: string): string | null {
   return hash < 0 ? href : href.slice(0, hash);
 }
 
-
 export function resolveLink(raw: string, base: string, hop: ExtractedLink['hop'], context: string): ExtractedLink | null {
   const url = resolveUrl(raw, base);
   return url === null ? null : { url, hop, context };

@@ -5,18 +5,10 @@
  */
 import { WARCRecord, WARCSerializer } from 'warcio';
 import * as zlib from 'node:zlib';
+import { mulberry32 } from '../helpers/prng.js';
 
 /** Mulberry32: small, fast, seeded; tests must be repeatable. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = mulberry32;
 
 export interface EdgeArrays {
   nodeCount: number;

@@ -14,6 +14,7 @@ import { validateProfile } from '../../src/config/load-profile.js';
 import { runCrawl } from '../../src/crawl/crawler.js';
 import { FixtureWeb, type RequestLogEntry } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
+import { testProfileJson } from '../helpers/test-profile.js';
 import { readWarcDir, type ReadRecord } from '../helpers/warc-read.js';
 import { sha1b32 } from '../writer/helpers.js';
 
@@ -26,17 +27,7 @@ after(async () => {
 });
 
 function profileFor(web: FixtureWeb, name: string, extra: Record<string, unknown> = {}) {
-  const raw = {
-    name,
-    seeds: web.seeds,
-    userAgent: 'archiver-test/0.1 (+https://example.org/test)',
-    politeness: { delayFactor: 0, minDelayMs: 0, maxDelayMs: 0 },
-    limits: { fetchTimeoutMs: 5000, maxRetries: 1, retryDelayMs: 10 },
-    workers: 6,
-    output: { dir: path.join(tmp, name) },
-    ...extra,
-  };
-  return validateProfile(raw, name);
+  return validateProfile(testProfileJson(name, web.seeds, path.join(tmp, name), { workers: 6, ...extra }), name);
 }
 
 async function crawl(web: FixtureWeb, name: string, extra: Record<string, unknown> = {}) {

@@ -29,9 +29,10 @@ after(async () => {
 
 describe('an endless body', () => {
   let crawl: HostileCrawl;
-  const maxBodyBytes = 128 * MiB;
+  const maxBodyBytes = 64 * MiB;
   before(async () => {
-    crawl = await hostileCrawl(web, root.dir, 'huge', [web.url('main', '/huge')], { limits: { maxBodyBytes } });
+    // A generous whole-fetch deadline: the cut must come from the size, not the clock, on a busy machine.
+    crawl = await hostileCrawl(web, root.dir, 'huge', [web.url('main', '/huge')], { limits: { maxBodyBytes, maxFetchDurationMs: 120_000 } });
   });
 
   test('is cut at maxBodyBytes, marked WARC-Truncated: length', () => {
@@ -42,7 +43,7 @@ describe('an endless body', () => {
   });
 
   test('reports how much RSS grew while it streamed', (t) => {
-    // Not asserted yet: RSS grew ~140 MiB over a 128 MiB body in this process (server included);
+    // Not asserted yet: RSS grew ~140 MiB over a 128 MiB body (measured before the cut went to 64 MiB) in this process (server included);
     // whether that is allocator churn or a buffer somewhere is open (see the report).
     t.diagnostic(`RSS grew ${(crawl.rssGrowthBytes / MiB).toFixed(0)} MiB for a ${maxBodyBytes / MiB} MiB truncated body`);
   });
@@ -164,7 +165,7 @@ describe('a crawl of hostile content', () => {
   });
 });
 
-test('extraction from a page of 200 000 links is bounded (link cap and parser input cap)', () => {
+test('extraction from a page of 200 000 links is bounded (link cap)', () => {
   const html = '<!doctype html><body>' + Array.from({ length: 200_000 }, (_, i) => `<a href="/sink/${i}">${i}</a>`).join('\n');
   const rss0 = process.memoryUsage().rss;
   const { links } = extractHtml(html, 'http://127.0.0.1/many');

@@ -17,6 +17,7 @@ import { packageRoot } from '../../src/core/package-root.js';
 import { runCrawl } from '../../src/crawl/crawler.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
+import { testProfileJson } from '../helpers/test-profile.js';
 import { readWarcDir } from '../helpers/warc-read.js';
 
 const KILLS = 12;
@@ -33,15 +34,10 @@ after(async () => {
 });
 
 function rawProfile(name: string) {
-  return {
-    name,
-    seeds: web.seeds,
-    userAgent: 'archiver-test/0.1 (+https://example.org/test)',
+  return testProfileJson(name, web.seeds, path.join(tmp, name), {
     politeness: { delayFactor: 0, minDelayMs: 15, maxDelayMs: 15 },
     limits: { fetchTimeoutMs: 5000, maxRetries: 2, retryDelayMs: 10 },
-    workers: 4,
-    output: { dir: path.join(tmp, name) },
-  };
+  });
 }
 
 function sleep(ms: number) {

@@ -9,6 +9,7 @@ import { afterEach, describe, it } from 'node:test';
 import type { FrontierOptions } from '../../src/config/profile.js';
 import { Directive, type CrawlUri } from '../../src/core/crawl-uri.js';
 import type { Claim, Frontier } from '../../src/frontier/frontier.js';
+import { mulberry32 } from '../helpers/prng.js';
 
 export interface FrontierSetup {
   options: FrontierOptions;
@@ -39,17 +40,8 @@ export function uri(url: string, hopPath = '', directive?: Directive): CrawlUri 
   return { url, hopPath, via: null, context: '', seed: hopPath === '', directive: directive ?? implied, retries: 0, redirects: 0 };
 }
 
-/** Deterministic PRNG (mulberry32) so a failing sequence can be replayed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG so a failing sequence can be replayed. */
+export const rng = mulberry32;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

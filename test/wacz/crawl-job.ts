@@ -12,6 +12,7 @@ import { runCrawl } from '../../src/crawl/crawler.js';
 import type { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { finalizeJob, type FinalizedJob } from '../../src/wacz/finalize-job.js';
 import { captureIo } from '../helpers/capture.js';
+import { testProfileJson } from '../helpers/test-profile.js';
 
 export async function crawlJob(
   web: FixtureWeb,
@@ -20,16 +21,7 @@ export async function crawlJob(
   extra: Record<string, unknown> = {},
 ): Promise<{ dir: string; job: FinalizedJob }> {
   const dir = path.join(root, name);
-  const profile = validateProfile({
-    name,
-    seeds: web.seeds,
-    userAgent: 'archiver-test/0.1 (+https://example.org/test)',
-    politeness: { delayFactor: 0, minDelayMs: 0, maxDelayMs: 0 },
-    limits: { fetchTimeoutMs: 5000, maxRetries: 1, retryDelayMs: 10 },
-    workers: 4,
-    output: { dir },
-    ...extra,
-  }, name);
+  const profile = validateProfile(testProfileJson(name, web.seeds, dir, extra), name);
   await runCrawl({ profile, stderr: captureIo().stderr, quiet: true });
   const job = await finalizeJob({ jobDir: dir, name, software: 'archiver-test', seeds: web.seeds });
   return { dir, job };
