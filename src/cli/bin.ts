@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 /** Executable entry point: runs the CLI on the process's argv and streams. */
-import { main } from './main.js';
+
+// libuv's thread pool (4 threads by default) carries LevelDB reads and
+// writes, file writes and WARC gzip at once; short LevelDB operations queued
+// behind compression jobs stall every worker. It must be sized before first
+// use, hence before the CLI's modules load.
+process.env['UV_THREADPOOL_SIZE'] ??= '16';
+const { main } = await import('./main.js');
 
 const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
 process.exitCode = code;
