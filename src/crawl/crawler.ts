@@ -34,7 +34,7 @@ import { RobotsJournal } from './robots-journal.js';
 import { Progress } from './progress.js';
 import { formatSummary, summarize, writeReports, type CrawlSummary } from './reports.js';
 import { Scope } from './scope.js';
-import { UriProcessor } from './uri-processor.js';
+import { hostOf, UriProcessor } from './uri-processor.js';
 
 export const SOFTWARE = `archiver/${packageVersion()}`;
 
@@ -187,11 +187,25 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
         await frontier.finished(claim, outcome);
         checkLimits();
       } catch (err) {
-        // A failure here is ours (disk full, state broken), not the web's: stop the crawl.
-        fatal ??= err;
-        halt('ABORTED_FATAL');
-        await frontier.finished(claim, { kind: 'retry', delayMs: 0 }).catch(() => {});
-        return;
+        if (isFatal(err)) {
+          // Ours, not the web's (disk full, state unwritable): stop the crawl;
+          // the URI stays queued for the resume.
+          fatal ??= err;
+          halt('ABORTED_FATAL');
+          await frontier.finished(claim, { kind: 'retry', delayMs: 0 }).catch(() => {});
+          return;
+        }
+        // Anything else is one URI's problem (Heritrix's -5 runtime error): log it and go on.
+        try {
+          stats.gaveUp(hostOf(claim.uri.url), -5);
+          const code = err instanceof ArchiverError ? err.code : err instanceof Error ? err.name : 'error';
+          await crawlLog.write({ time: new Date(now()), status: -5, size: null, url: claim.uri.url, hopPath: claim.uri.hopPath, via: claim.uri.via, mime: null, worker: id, fetchStart: null, durationMs: null, digest: null, annotations: [`err:${code}`] });
+          await frontier.finished(claim, { kind: 'done', delayMs: 0 });
+        } catch (failure) {
+          fatal ??= failure;
+          halt('ABORTED_FATAL');
+          return;
+        }
       }
     }
   };
@@ -245,6 +259,17 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   return summary;
 }
 
+
+/** Failures that stop the crawl: our own storage, not one URI's content. */
+function isFatal(err: unknown): boolean {
+  if (err instanceof FatalCrawlError) return true;
+  if (err instanceof ArchiverError && /STORE|CLOSED|JOURNAL|LOG_WRITE|WARC_WRITE|DIGEST_INDEX/.test(err.code)) return true;
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    const code = String((e as NodeJS.ErrnoException).code ?? '');
+    if (['ENOSPC', 'EIO', 'EROFS', 'EDQUOT', 'EMFILE'].includes(code) || code.startsWith('LEVEL_')) return true;
+  }
+  return !(err instanceof Error);
+}
 
 /**
  * The one error the operator sees when a crawl stops on its own failure; a
