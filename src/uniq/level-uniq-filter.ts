@@ -72,8 +72,14 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
   readonly #running = new Set<Promise<unknown>>();
   /** Resolves when no exclusive operation is queued or running. */
   #gate: Promise<void> = Promise.resolve();
-  /** Tail of the write chain; each batch write starts after the previous one. */
-  #writeTail: Promise<unknown> = Promise.resolve();
+  /**
+   * Group commit: puts of batches that finish their check while a write is
+   * under way wait here and go out together in the next write, one store
+   * call for many pages' links. Writes still go out one at a time, so the
+   * stored count is always exact.
+   */
+  #waiting: { puts: PutOrDel[]; done: () => void; failed: (err: unknown) => void }[] = [];
+  #writing = false;
   readonly #scratch: Fp64 = { hi: 0, lo: 0 };
   /**
    * Keys known to be stored, most recent first: a page's navigation links are
@@ -213,16 +219,31 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     }
   }
 
-  /** Put `puts` and the new count in one batch, after every earlier write. */
+  /** Put `puts` (with the new count) after every earlier write, grouped with others that are waiting. */
   #write(puts: PutOrDel[]): Promise<void> {
-    const write = this.#writeTail.then(async () => {
-      const newCount = this.#count + puts.length;
-      puts.push(countPut(newCount));
-      await this.#db.batch(puts, BUF);
-      this.#count = newCount;
-    });
-    this.#writeTail = write.catch(() => undefined);
-    return write;
+    const written = new Promise<void>((done, failed) => this.#waiting.push({ puts, done, failed }));
+    if (!this.#writing) void this.#drainWrites();
+    return written;
+  }
+
+  async #drainWrites(): Promise<void> {
+    this.#writing = true;
+    while (this.#waiting.length > 0) {
+      const group = this.#waiting;
+      this.#waiting = [];
+      const ops: PutOrDel[] = [];
+      for (const g of group) for (const op of g.puts) ops.push(op);
+      const newCount = this.#count + ops.length;
+      ops.push(countPut(newCount));
+      try {
+        await this.#db.batch(ops, BUF);
+        this.#count = newCount;
+        for (const g of group) g.done();
+      } catch (err) {
+        for (const g of group) g.failed(err);
+      }
+    }
+    this.#writing = false;
   }
 
   /** Run `op` alongside other shared operations, after any queued exclusive one. */
