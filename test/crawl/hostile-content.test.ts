@@ -43,12 +43,11 @@ describe('an endless body', () => {
   });
 
   test('reports how much RSS grew while it streamed', (t) => {
-    // Not asserted yet: RSS grew ~140 MiB over a 128 MiB body (measured before the cut went to 64 MiB) in this process (server included);
-    // whether that is allocator churn or a buffer somewhere is open (see the report).
+    // Printed, not asserted: the hostile server shares this process and its
+    // buffers count too. test/fetch/bounded-memory.test.ts asserts the bound
+    // with the server in a child process (~55 MiB growth for a 256 MiB body).
     t.diagnostic(`RSS grew ${(crawl.rssGrowthBytes / MiB).toFixed(0)} MiB for a ${maxBodyBytes / MiB} MiB truncated body`);
   });
-
-  test.todo('RSS stays well below maxBodyBytes while an endless body streams');
 });
 
 describe('a crawl of hostile content', () => {
