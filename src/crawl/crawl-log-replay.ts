@@ -19,19 +19,18 @@ export async function trimPartialLine(file: string): Promise<void> {
     return;
   }
   if (size === 0) return;
+  const tailSize = Math.min(size, 64 * 1024);
+  const tail = Buffer.alloc(tailSize);
   const fh = await open(file, 'r');
   try {
-    const tailSize = Math.min(size, 64 * 1024);
-    const tail = Buffer.alloc(tailSize);
     await fh.read(tail, 0, tailSize, size - tailSize);
-    if (tail[tailSize - 1] === 0x0a) return;
-    const lastNewline = tail.lastIndexOf(0x0a);
-    const keep = lastNewline < 0 ? (size > tailSize ? size - tailSize : 0) : size - tailSize + lastNewline + 1;
-    await fh.close().catch(() => {});
-    await truncate(file, keep);
   } finally {
-    await fh.close().catch(() => {});
+    await fh.close();
   }
+  if (tail[tailSize - 1] === 0x0a) return;
+  // A line longer than the tail window is cut whole: no crawl.log line is that long.
+  const lastNewline = tail.lastIndexOf(0x0a);
+  await truncate(file, lastNewline < 0 ? size - tailSize : size - tailSize + lastNewline + 1);
 }
 
 /** Feeds every line of an existing crawl.log into `stats`; returns the line count. */

@@ -9,6 +9,7 @@ import type { Hop } from '../core/crawl-uri.js';
 import { headerValue, type HttpExchange } from '../core/exchange.js';
 import { bodyText, decodeBody } from '../fetch/content-decoding.js';
 import { extractCss, extractHtml, robotsDirectivesFromHeaders } from '../fetch/link-extractor.js';
+import { resolveUrl } from '../fetch/link-resolution.js';
 import type { DiscoveredLink } from './link-scheduler.js';
 
 /** Decoded bytes beyond this are not looked at for links (gzip bombs, huge pages). */
@@ -26,11 +27,8 @@ export interface Outlinks {
 export async function extractOutlinks(ex: HttpExchange, mime: string, obeyMetaRobots: boolean): Promise<Outlinks> {
   const links: DiscoveredLink[] = [];
   const annotations: string[] = [];
-  if (ex.status >= 300 && ex.status < 400) {
-    const location = headerValue(ex.responseHeaders, 'location');
-    const target = location ? resolve(location, ex.url) : null;
-    if (target) links.push({ url: target, hop: 'R', context: 'location' });
-  }
+  const target = redirectTarget(ex);
+  if (target) links.push({ url: target, hop: 'R', context: 'location' });
   const isHtml = HTML_TYPES.has(mime);
   const isCss = mime === 'text/css';
   if ((!isHtml && !isCss) || ex.body.size === 0) return { links, annotations };
@@ -59,13 +57,9 @@ export async function decodedBody(ex: HttpExchange, maxBytes: number): Promise<B
   return decoded.bytes;
 }
 
-function resolve(ref: string, base: string): string | null {
-  try {
-    const url = new URL(ref.trim(), base);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    url.hash = '';
-    return url.href;
-  } catch {
-    return null;
-  }
+/** Where a 3xx response points (its Location resolved, http(s) only, fragment dropped), or null. */
+export function redirectTarget(ex: HttpExchange): string | null {
+  if (ex.status < 300 || ex.status >= 400) return null;
+  const location = headerValue(ex.responseHeaders, 'location');
+  return location ? resolveUrl(location, ex.url) : null;
 }

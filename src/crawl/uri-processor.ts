@@ -19,7 +19,7 @@ import type { WarcWriter } from '../writer/warc-writer.js';
 import { warcDate } from '../writer/warc-naming.js';
 import { isPageCapture, type CaptureJournal } from './capture-journal.js';
 import type { CrawlStats } from './crawl-stats.js';
-import { decodedBody, extractOutlinks } from './outlinks.js';
+import { decodedBody, extractOutlinks, redirectTarget } from './outlinks.js';
 import type { LinkScheduler } from './link-scheduler.js';
 import type { PayloadDedup } from './payload-dedup.js';
 import type { RobotsJournal } from './robots-journal.js';
@@ -107,9 +107,11 @@ export class UriProcessor {
     const mime = mimeOf(ex);
     if (prerequisite) await this.#robotsFetched(uri, ex, origin);
     const found = prerequisite ? { links: [], annotations: [] } : await extractOutlinks(ex, mime, d.policy.obeysMetaRobots);
+    // The capture's WARC-Date, exactly as written: what revisits of it refer to.
+    const date = warcDate(ex.startedAt, d.profile.output.warcVersion);
     let revisitOf: { url: string; date: string } | undefined;
     if (ex.status >= 200 && ex.status < 300 && ex.body.size > 0) {
-      revisitOf = (await d.dedup.originalOf(ex.payloadDigest, ex.url, ex.startedAt.toISOString())) ?? undefined;
+      revisitOf = (await d.dedup.originalOf(ex.payloadDigest, ex.url, date)) ?? undefined;
     }
     const written = await d.writer.writeCapture({
       exchange: ex,
@@ -120,7 +122,7 @@ export class UriProcessor {
     });
     await d.journal.append({
       url: ex.url,
-      date: warcDate(ex.startedAt, d.profile.output.warcVersion),
+      date,
       status: ex.status,
       mime,
       digest: ex.payloadDigest,
@@ -176,8 +178,7 @@ export class UriProcessor {
    * becomes the origin's rules (a redirect beyond the limit allows all).
    */
   async #robotsFetched(uri: CrawlUri, ex: HttpExchange, origin: string): Promise<void> {
-    const location = ex.status >= 300 && ex.status < 400 ? headerValue(ex.responseHeaders, 'location') : undefined;
-    const target = location ? resolveHttp(location, ex.url) : null;
+    const target = redirectTarget(ex);
     if (target && uri.redirects < ROBOTS_MAX_REDIRECTS) {
       const next = { ...childUri(uri, target, 'P', `${ROBOTS_CONTEXT} ${origin}`), directive: Directive.prerequisite, redirects: uri.redirects + 1 };
       await this.#d.links.schedulePrerequisite(next);
@@ -249,16 +250,6 @@ function isRobotsPrerequisite(uri: CrawlUri): boolean {
 /** The origin a robots prerequisite is for: its own, or the one that redirected to it. */
 function robotsOriginFor(uri: CrawlUri): string {
   return uri.context.startsWith(`${ROBOTS_CONTEXT} `) ? uri.context.slice(ROBOTS_CONTEXT.length + 1) : originOf(uri.url);
-}
-
-function resolveHttp(ref: string, base: string): string | null {
-  try {
-    const url = new URL(ref.trim(), base);
-    url.hash = '';
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null;
-  }
 }
 
 function mimeOf(ex: HttpExchange): string {
