@@ -203,3 +203,23 @@ describe('robots policies end to end', () => {
     }
   });
 });
+
+describe('in-crawl duplicates', () => {
+  test('a revisit refers to its original by URI and exact WARC-Date, in WARC/1.0 too', async () => {
+    const web = await FixtureWeb.start({ hosts: 3, pagesPerHost: 2, port: 0 });
+    try {
+      const { records } = await crawl(web, 'revisits10', { output: { dir: path.join(tmp, 'revisits10'), warcVersion: '1.0' } });
+      const revisits = records.filter((r) => r.type === 'revisit');
+      assert.ok(revisits.length > 0, 'the fixture serves identical payloads on several hosts');
+      for (const r of revisits) {
+        const target = r.warc.get('warc-refers-to-target-uri');
+        const original = records.find((o) => o.type === 'response' && o.url === target);
+        assert.ok(original, `original of ${r.url}`);
+        assert.equal(r.warc.get('warc-refers-to-date'), original.warc.get('warc-date'), r.url);
+        assert.equal(r.warc.get('warc-payload-digest'), original.warc.get('warc-payload-digest'));
+      }
+    } finally {
+      await web.close();
+    }
+  });
+});
