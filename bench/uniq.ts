@@ -172,9 +172,11 @@ async function benchLevel(opts: UniqBenchOpts, hosts: number): Promise<PhaseResu
     );
     const recheck: PhaseResult = { label: 'LevelDB recheck', ...recheckRun, extra: 'all seen' };
     const count = await filter.count();
+    const memory = filter.memory;
     await filter.close();
     const bytes = await dirBytes(dir);
     fill.extra += `, ${(bytes / count).toFixed(1)} B/key on disk (${(bytes / 2 ** 20).toFixed(0)} MiB)`;
+    fill.extra += `, ${(memory.bytes / count).toFixed(1)} B/key in memory (${(memory.bytes / 2 ** 20).toFixed(0)} MiB table, ${memory.complete ? 'complete' : 'partial'})`;
     return [fill, recheck];
   } finally {
     await fs.rm(dir, { recursive: true, force: true });

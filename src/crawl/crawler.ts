@@ -19,6 +19,7 @@ import { WorkQueueFrontier } from '../frontier/work-queue-frontier.js';
 import { createRobotsPolicy } from '../politeness/robots-policy.js';
 import { RobotsStore } from '../politeness/robots-store.js';
 import { LevelUriUniqFilter } from '../uniq/level-uniq-filter.js';
+import { Keyspace } from '../store/keyspace.js';
 import { CrawlLog } from '../writer/crawl-log.js';
 import { LevelDigestIndex } from '../writer/digest-index.js';
 import { nextWarcSerial, repairOpenWarcs } from '../writer/warc-repair.js';
@@ -114,8 +115,8 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     }
   }
   const frontier: Frontier = resuming ? await WorkQueueFrontier.open(frontierInit) : new WorkQueueFrontier(frontierInit);
-  const seen = new LevelUriUniqFilter(sub('seen'));
-  const refusedSeen = new LevelUriUniqFilter(sub('refused'));
+  const seen = new LevelUriUniqFilter(new Keyspace(db, 'seen'));
+  const refusedSeen = new LevelUriUniqFilter(new Keyspace(db, 'refused'));
   const fetcher = new Fetcher({
     userAgent: profile.userAgent,
     ...(profile.from ? { from: profile.from } : {}),

@@ -3,109 +3,123 @@
  * BdbUriUniqFilter: one 8-byte big-endian Heritrix key per canonical URL,
  * empty values, so a host's keys sit together and forgetHost is one range.
  *
- * A batch of URLs costs two store round trips whatever its size: one
- * hasMany for all keys, then one atomic batch that puts the absent ones and
- * the new count.
+ * LevelDB is the store of record; in front of it sits an exact in-memory
+ * table of the stored keys (KeyTable, 8-11 bytes per key). While the table
+ * holds every stored key ("complete"), a batch is answered from memory and
+ * only its new keys go to the store, as one write. A LevelDB lookup costs
+ * 5-10 µs per key on a small machine, the table well under one. When the
+ * table reaches `memoryKeys`, or after a reopen until the table has been
+ * refilled from the store in the background, keys the table does not know
+ * are looked up in LevelDB (one getMany per batch), so the answer is exact
+ * either way.
  *
- * Concurrency: batches from many workers overlap (their hasMany reads run in
- * parallel on libuv's pool); a key being checked or written by one batch
- * answers false to every other batch at once, which is what makes
- * "concurrent calls never both get true" hold. Writes go out one at a time so
- * the stored count is always exact. forget/forgetHost wait until no batch is
+ * Concurrency: batches from many workers overlap; a key being checked or
+ * written by one batch answers false to every other batch at once (the
+ * in-flight table), which is what makes "concurrent calls never both get
+ * true" hold. Writes go out one at a time so the stored count is always
+ * exact; puts of batches that finish while a write is under way wait and go
+ * out together (group commit). forget/forgetHost wait until no batch is
  * running and hold new ones back while they work.
  */
 import { ClassicLevel } from 'classic-level';
 import { canonicalizeForSeen } from '../url/canonicalize.js';
+import { Keyspace, type RootLevel } from '../store/keyspace.js';
 import type { Fp64 } from './rabin.js';
-import { HOST_PREFIX_BYTES, KEY_BYTES, hostPrefixBytes, writeKey } from './heritrix-key.js';
+import { KEY_BYTES, hostPrefixBytes, keyInto } from './heritrix-key.js';
+import { KeyTable } from './key-table.js';
 import { BatchedUriUniqFilter, BeforeCommitFailure, UniqFilterClosedError, UniqStoreError, type BeforeCommit } from './uniq-filter.js';
 
 /**
- * Where the count is kept. Shorter than the 3-byte host prefix, so it sorts
- * outside every host's key range and forgetHost can never delete it.
+ * Where the count is kept. Shorter than a key, so it sorts outside every
+ * host's key range and forgetHost can never delete it.
  */
 export const COUNT_KEY = Buffer.from('#n', 'latin1');
 
-const BUF = { keyEncoding: 'buffer', valueEncoding: 'buffer' } as const;
 const EMPTY = Buffer.alloc(0);
-/** Keys per generation of the recently-seen cache (two generations: ~2 × 100k × ~60 B). */
-const RECENT_KEYS = 100_000;
 /** forgetHost deletes in chunks so a huge host never sits wholly in memory. */
 const FORGET_CHUNK_KEYS = 10_000;
+/** Keys read per step when refilling the table after a reopen. */
+const WARM_CHUNK_KEYS = 10_000;
+/** 12M keys fit a 2^24-slot table: 128 MiB. */
+const DEFAULT_MEMORY_KEYS = 12_000_000;
 
-type PutOrDel = { type: 'put'; key: Buffer; value: Buffer } | { type: 'del'; key: Buffer };
-
-/**
- * The part of an abstract-level database this filter uses: a ClassicLevel or
- * one of its sublevels, whatever its default encodings (every call here
- * passes buffer encodings explicitly).
- */
-export interface SeenLevel {
-  readonly status: string;
-  open(): Promise<void>;
-  close(): Promise<void>;
-  hasMany(keys: Buffer[], options: { keyEncoding: 'buffer' }): Promise<boolean[]>;
-  get(key: Buffer, options: typeof BUF): Promise<Buffer | undefined>;
-  batch(ops: PutOrDel[], options: typeof BUF): Promise<void>;
-  keys(options: { keyEncoding: 'buffer'; gte: Buffer; lte: Buffer; limit: number }): { all(): Promise<Buffer[]> };
-}
-
-/** Tuning for a database the filter opens itself (ignored for a passed-in one). */
+/** Tuning; the LevelDB sizes apply only to a database the filter opens itself. */
 export interface LevelUriUniqFilterOpts {
   /** LevelDB block cache. Default 64 MiB: lookups of seen keys hit it. */
   cacheSizeBytes?: number;
   /** LevelDB memtable size. Default 16 MiB: fewer level-0 files, fewer write stalls. */
   writeBufferSizeBytes?: number;
+  /**
+   * Most keys kept in memory (8 bytes each at 3/4 load, so 10.7 bytes per
+   * key). Beyond it, keys not in memory are confirmed in LevelDB. Default
+   * 12,000,000 (128 MiB).
+   */
+  memoryKeys?: number;
+}
+
+/** A stored key's place in the batch being written, as its key bytes and its halves. */
+interface PendingKey {
+  key: Buffer;
+  hi: number;
+  lo: number;
 }
 
 export class LevelUriUniqFilter extends BatchedUriUniqFilter {
-  readonly #db: SeenLevel;
+  readonly #space: Keyspace;
   /** Only a database opened from a path is ours to close. */
   readonly #ownsDb: boolean;
   /** Opening and reading the count; every operation awaits it. */
   readonly #ready: Promise<void>;
   #count = 0;
   #closed = false;
-  /** Keys (latin1 strings of the 8 bytes) some running batch is checking or writing. */
-  readonly #inFlight = new Set<string>();
+  /** Stored keys known in memory. */
+  #known: KeyTable;
+  /** True while #known holds every stored key: a miss there is a new key. */
+  #complete = false;
+  /** Bumped whenever #known stops being a faithful copy; a running refill that sees it change stops. */
+  #epoch = 0;
+  #warming: Promise<void> = Promise.resolve();
+  /** Keys some running batch is checking or writing. */
+  readonly #inFlight = new KeyTable();
   /** Running batches, so an exclusive operation can wait for them. */
   readonly #running = new Set<Promise<unknown>>();
   /** Resolves when no exclusive operation is queued or running. */
   #gate: Promise<void> = Promise.resolve();
-  /**
-   * Group commit: puts of batches that finish their check while a write is
-   * under way wait here and go out together in the next write, one store
-   * call for many pages' links. Writes still go out one at a time, so the
-   * stored count is always exact.
-   */
-  #waiting: { puts: PutOrDel[]; done: () => void; failed: (err: unknown) => void }[] = [];
+  #waiting: { keys: PendingKey[]; done: () => void; failed: (err: unknown) => void }[] = [];
   #writing = false;
   readonly #scratch: Fp64 = { hi: 0, lo: 0 };
-  /**
-   * Keys known to be stored, most recent first: a page's navigation links are
-   * mostly already seen, and answering them from memory saves the store
-   * round trip. Bounded (two generations of RECENT_KEYS), so the heap stays
-   * flat however big the crawl.
-   */
-  readonly #recent = new RecentKeys(RECENT_KEYS);
+  readonly #countKey: Buffer;
 
-  /** `location`: a directory to open a LevelDB in, or an open database/sublevel to use. */
-  constructor(location: string | SeenLevel, opts: LevelUriUniqFilterOpts = {}) {
+  /**
+   * `location`: a directory to open a LevelDB in, or a keyspace of an open
+   * database (whose default encodings must be buffers).
+   */
+  constructor(location: string | Keyspace, opts: LevelUriUniqFilterOpts = {}) {
     super();
     if (typeof location === 'string') {
-      this.#db = new ClassicLevel<Buffer, Buffer>(location, {
-        ...BUF,
+      const db: RootLevel = new ClassicLevel<Buffer, Buffer>(location, {
+        keyEncoding: 'buffer',
+        valueEncoding: 'buffer',
         cacheSize: opts.cacheSizeBytes ?? 64 * 2 ** 20,
         writeBufferSize: opts.writeBufferSizeBytes ?? 16 * 2 ** 20,
-      }) as unknown as SeenLevel;
+      });
+      this.#space = new Keyspace(db, '');
       this.#ownsDb = true;
     } else {
-      this.#db = location;
+      assertBufferEncodings(location.db);
+      this.#space = location;
       this.#ownsDb = false;
     }
+    this.#known = new KeyTable({ maxKeys: opts.memoryKeys ?? DEFAULT_MEMORY_KEYS });
+    this.#countKey = this.#space.key(COUNT_KEY);
     this.#ready = this.#init();
     // A failed open is reported by every operation that awaits it.
     this.#ready.catch(() => undefined);
+  }
+
+  /** Keys held in memory, and whether that is all of them (for benchmarks and reports). */
+  get memory(): { keys: number; bytes: number; complete: boolean } {
+    return { keys: this.#known.size, bytes: this.#known.bytes, complete: this.#complete };
   }
 
   addMany(urls: readonly string[], beforeCommit?: BeforeCommit): Promise<boolean[]> {
@@ -114,33 +128,39 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
 
   forget(url: string): Promise<void> {
     return this.#exclusive(async () => {
-      const key = Buffer.allocUnsafe(KEY_BYTES);
-      writeKey(canonicalizeForSeen(url), key, 0, this.#scratch);
-      this.#recent.clear();
-      const [present] = await this.#db.hasMany([key], BUF);
-      if (present !== true) return;
-      await this.#db.batch([{ type: 'del', key }, countPut(this.#count - 1)], BUF);
+      const { hi, lo } = keyInto(canonicalizeForSeen(url), this.#scratch);
+      const key = this.#keyOf(hi, lo);
+      const [stored] = await this.#space.db.getMany([key]);
+      if (stored === undefined) return;
+      const batch = this.#space.db.batch();
+      batch.del(key);
+      batch.put(this.#countKey, countValue(this.#count - 1));
+      await batch.write();
       this.#count--;
+      this.#known.delete(hi, lo);
+      this.#afterForget();
     });
   }
 
   forgetHost(url: string): Promise<number> {
     return this.#exclusive(async () => {
-      const prefix = hostPrefixBytes(canonicalizeForSeen(url));
-      const tail = KEY_BYTES - HOST_PREFIX_BYTES;
-      const gte = Buffer.concat([prefix, Buffer.alloc(tail, 0x00)]);
-      const lte = Buffer.concat([prefix, Buffer.alloc(tail, 0xff)]);
+      const host = hostPrefixBytes(canonicalizeForSeen(url));
+      const p = this.#space.prefix;
+      const gte = Buffer.concat([p, host, Buffer.alloc(KEY_BYTES - host.length, 0x00)]);
+      const lte = Buffer.concat([p, host, Buffer.alloc(KEY_BYTES - host.length, 0xff)]);
       let forgotten = 0;
-      this.#recent.clear();
       for (;;) {
-        const keys = await this.#db.keys({ keyEncoding: 'buffer', gte, lte, limit: FORGET_CHUNK_KEYS }).all();
+        const keys = await this.#space.db.keys({ gte, lte, limit: FORGET_CHUNK_KEYS }).all();
         if (keys.length === 0) break;
-        const ops: PutOrDel[] = keys.map((key) => ({ type: 'del', key }));
-        ops.push(countPut(this.#count - keys.length));
-        await this.#db.batch(ops, BUF);
+        const batch = this.#space.db.batch();
+        for (const key of keys) batch.del(key);
+        batch.put(this.#countKey, countValue(this.#count - keys.length));
+        await batch.write();
         this.#count -= keys.length;
         forgotten += keys.length;
+        for (const key of keys) this.#known.delete(key.readUInt32BE(p.length), key.readUInt32BE(p.length + 4));
       }
+      this.#afterForget();
       return forgotten;
     });
   }
@@ -152,20 +172,64 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#epoch++;
     // Let queued operations finish; their failures belong to their callers.
     await this.#gate;
     await Promise.allSettled([...this.#running]);
-    if (this.#ownsDb && this.#db.status !== 'closed') await this.#db.close();
+    await this.#warming;
+    if (this.#ownsDb && this.#space.db.status !== 'closed') await this.#space.db.close();
   }
 
   async #init(): Promise<void> {
     try {
-      if (this.#db.status === 'opening' || this.#db.status === 'closed') await this.#db.open();
-      const stored = await this.#db.get(COUNT_KEY, BUF);
+      await this.#space.open();
+      const [stored] = await this.#space.db.getMany([this.#countKey]);
       this.#count = stored === undefined ? 0 : Number(stored.toString('latin1'));
     } catch (err) {
       throw new UniqStoreError('cannot open the already-seen store', { cause: err });
     }
+    if (this.#count === 0) this.#complete = true;
+    else this.#startWarming();
+  }
+
+  /**
+   * Refill the table from the store in the background. Meanwhile batches
+   * confirm misses in LevelDB; new keys are added to the table as they are
+   * written, and the iterator's snapshot supplies every key stored before,
+   * so at the end the table is complete, unless it filled up or was reset.
+   */
+  #startWarming(): void {
+    const epoch = ++this.#epoch;
+    this.#complete = false;
+    const warm = async (): Promise<void> => {
+      const p = this.#space.prefix;
+      const range = p.length === 0 ? {} : { gte: p, lt: upperBound(p) };
+      const it = this.#space.db.keys(range);
+      try {
+        for (;;) {
+          const keys = await it.nextv(WARM_CHUNK_KEYS);
+          if (epoch !== this.#epoch) return;
+          if (keys.length === 0) break;
+          for (const key of keys) {
+            if (key.length !== p.length + KEY_BYTES) continue;
+            if (this.#known.full) return;
+            this.#known.add(key.readUInt32BE(p.length), key.readUInt32BE(p.length + 4));
+          }
+        }
+        if (epoch === this.#epoch) this.#complete = true;
+      } finally {
+        await it.close();
+      }
+    };
+    // A failed refill only leaves the table incomplete: answers stay exact.
+    this.#warming = warm().catch(() => undefined);
+  }
+
+  /** After a forget: a complete table stays complete (the keys were deleted from it too); a refill starts over. */
+  #afterForget(): void {
+    if (this.#complete) return;
+    this.#known.clear();
+    this.#startWarming();
   }
 
   async #insert(urls: readonly string[], beforeCommit?: BeforeCommit): Promise<boolean[]> {
@@ -175,20 +239,17 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
 
     // Up to the first await this runs without interleaving, so claiming keys
     // in #inFlight is atomic with respect to every other batch.
-    const all = Buffer.allocUnsafe(n * KEY_BYTES); // one allocation, keys are views
-    const claimed: string[] = [];
-    const claimedKeys: Buffer[] = [];
+    const known = this.#known;
+    const inFlight = this.#inFlight;
+    const scratch = this.#scratch;
+    const claimed: PendingKey[] = [];
     const claimedIndex: number[] = [];
     for (let i = 0; i < n; i++) {
-      writeKey(canonicalizeForSeen(urls[i] as string), all, i * KEY_BYTES, this.#scratch);
-      const key = all.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
-      const id = key.toString('latin1');
-      // Already claimed, by this batch (a repeat) or by a running one, or
-      // recently confirmed stored: not new, and no store round trip.
-      if (this.#inFlight.has(id) || this.#recent.has(id)) continue;
-      this.#inFlight.add(id);
-      claimed.push(id);
-      claimedKeys.push(key);
+      keyInto(canonicalizeForSeen(urls[i] as string), scratch);
+      const { hi, lo } = scratch;
+      // Stored, or claimed by this batch (a repeat) or a running one: not new.
+      if (known.has(hi, lo) || !inFlight.add(hi, lo)) continue;
+      claimed.push({ key: EMPTY, hi, lo });
       claimedIndex.push(i);
     }
     if (claimed.length === 0) {
@@ -197,31 +258,66 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     }
 
     try {
-      const present = await this.#db.hasMany(claimedKeys, BUF);
-      const puts: PutOrDel[] = [];
-      for (let j = 0; j < claimedKeys.length; j++) {
-        if (present[j] === true) {
-          this.#recent.add(claimed[j] as string);
-          continue;
+      this.#fillKeys(claimed);
+      let stored: (Buffer | undefined)[] | null = null;
+      if (!this.#complete) {
+        stored = await this.#space.db.getMany(claimed.map((c) => c.key));
+        for (let j = 0; j < claimed.length; j++) {
+          const c = claimed[j] as PendingKey;
+          if (stored[j] !== undefined && !known.full) known.add(c.hi, c.lo);
         }
-        puts.push({ type: 'put', key: claimedKeys[j] as Buffer, value: EMPTY });
+      }
+      const fresh: PendingKey[] = [];
+      for (let j = 0; j < claimed.length; j++) {
+        if (stored !== null && stored[j] !== undefined) continue;
+        fresh.push(claimed[j] as PendingKey);
         result[claimedIndex[j] as number] = true;
       }
       // Keys stay claimed in #inFlight while the caller queues the new URIs.
       if (beforeCommit) await runBeforeCommit(beforeCommit, result);
-      if (puts.length > 0) {
-        await this.#write(puts);
-        for (let j = 0; j < claimed.length; j++) if (result[claimedIndex[j] as number]) this.#recent.add(claimed[j] as string);
+      if (fresh.length > 0) {
+        await this.#write(fresh);
+        for (const c of fresh) {
+          if (!known.full) known.add(c.hi, c.lo);
+          else if (this.#complete) this.#dropCompleteness();
+        }
       }
       return result;
     } finally {
-      for (const id of claimed) this.#inFlight.delete(id);
+      for (const c of claimed) inFlight.delete(c.hi, c.lo);
     }
   }
 
-  /** Put `puts` (with the new count) after every earlier write, grouped with others that are waiting. */
-  #write(puts: PutOrDel[]): Promise<void> {
-    const written = new Promise<void>((done, failed) => this.#waiting.push({ puts, done, failed }));
+  /** The table could not take a stored key: from now on misses are confirmed in the store. */
+  #dropCompleteness(): void {
+    this.#complete = false;
+    this.#epoch++;
+  }
+
+  /** Give each pending key its store bytes: one buffer for the batch, a view per key. */
+  #fillKeys(pending: PendingKey[]): void {
+    const p = this.#space.prefix;
+    const width = p.length + KEY_BYTES;
+    const all = Buffer.allocUnsafe(pending.length * width);
+    for (let j = 0; j < pending.length; j++) {
+      const c = pending[j] as PendingKey;
+      const at = j * width;
+      p.copy(all, at);
+      all.writeUInt32BE(c.hi, at + p.length);
+      all.writeUInt32BE(c.lo, at + p.length + 4);
+      c.key = all.subarray(at, at + width);
+    }
+  }
+
+  #keyOf(hi: number, lo: number): Buffer {
+    const c: PendingKey = { key: EMPTY, hi, lo };
+    this.#fillKeys([c]);
+    return c.key;
+  }
+
+  /** Put `keys` (with the new count) after every earlier write, grouped with others that are waiting. */
+  #write(keys: PendingKey[]): Promise<void> {
+    const written = new Promise<void>((done, failed) => this.#waiting.push({ keys, done, failed }));
     if (!this.#writing) void this.#drainWrites();
     return written;
   }
@@ -231,13 +327,16 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     while (this.#waiting.length > 0) {
       const group = this.#waiting;
       this.#waiting = [];
-      const ops: PutOrDel[] = [];
-      for (const g of group) for (const op of g.puts) ops.push(op);
-      const newCount = this.#count + ops.length;
-      ops.push(countPut(newCount));
+      let added = 0;
       try {
-        await this.#db.batch(ops, BUF);
-        this.#count = newCount;
+        const batch = this.#space.db.batch();
+        for (const g of group) {
+          for (const c of g.keys) batch.put(c.key, EMPTY);
+          added += g.keys.length;
+        }
+        batch.put(this.#countKey, countValue(this.#count + added));
+        await batch.write();
+        this.#count += added;
         for (const g of group) g.done();
       } catch (err) {
         for (const g of group) g.failed(err);
@@ -289,27 +388,18 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
   }
 }
 
-/** A bounded set: when the young generation fills, it becomes the old one and the old one is dropped. */
-class RecentKeys {
-  #young = new Set<string>();
-  #old = new Set<string>();
-  constructor(readonly generationSize: number) {}
+/** The smallest key above every key starting with `prefix` (the prefix's last byte plus one). */
+function upperBound(prefix: Buffer): Buffer {
+  const out = Buffer.from(prefix);
+  out[out.length - 1] = (out[out.length - 1] as number) + 1;
+  return out;
+}
 
-  has(id: string): boolean {
-    return this.#young.has(id) || this.#old.has(id);
-  }
-
-  add(id: string): void {
-    if (this.#young.size >= this.generationSize) {
-      this.#old = this.#young;
-      this.#young = new Set();
-    }
-    this.#young.add(id);
-  }
-
-  clear(): void {
-    this.#young.clear();
-    this.#old.clear();
+/** The filter writes keys without per-call encoding options, so the database's defaults must be buffers. */
+function assertBufferEncodings(db: RootLevel): void {
+  const names = [db.keyEncoding().commonName, db.valueEncoding().commonName];
+  if (names.some((name) => name !== 'buffer')) {
+    throw new TypeError(`the already-seen filter needs a database with buffer encodings, got ${names.join('/')}`);
   }
 }
 
@@ -321,6 +411,6 @@ async function runBeforeCommit(hook: BeforeCommit, fresh: readonly boolean[]): P
   }
 }
 
-function countPut(count: number): PutOrDel {
-  return { type: 'put', key: COUNT_KEY, value: Buffer.from(String(count), 'latin1') };
+function countValue(count: number): Buffer {
+  return Buffer.from(String(count), 'latin1');
 }

@@ -1,33 +1,35 @@
 /**
- * An in-memory already-seen filter (a Set of Heritrix keys) for tests and
- * tiny crawls. Same keys and canonicalization as the LevelDB filter, so the
+ * An in-memory already-seen filter (a KeyTable of Heritrix keys, 8-11
+ * bytes per URL) for tests and crawls that need no resume. Same keys and canonicalization as the LevelDB filter, so the
  * two agree on what counts as seen; nothing survives close().
  */
 import { canonicalizeForSeen } from '../url/canonicalize.js';
-import { createKey, hostPrefixBytes } from './heritrix-key.js';
+import { hostPrefixBytes, keyInto } from './heritrix-key.js';
+import { KeyTable } from './key-table.js';
+import type { Fp64 } from './rabin.js';
 import { BatchedUriUniqFilter, UniqFilterClosedError, type BeforeCommit } from './uniq-filter.js';
 
 export class MemoryUriUniqFilter extends BatchedUriUniqFilter {
-  readonly #keys = new Set<bigint>();
+  readonly #keys = new KeyTable();
+  readonly #scratch: Fp64 = { hi: 0, lo: 0 };
   #closed = false;
 
   async addMany(urls: readonly string[], beforeCommit?: BeforeCommit): Promise<boolean[]> {
     this.#checkOpen();
     // The check-and-add is synchronous, so concurrent calls cannot interleave;
     // keys are taken at once and given back if beforeCommit fails.
-    const added: bigint[] = [];
+    const added: number[] = [];
     const fresh = urls.map((url) => {
-      const key = keyOf(url);
-      if (this.#keys.has(key)) return false;
-      this.#keys.add(key);
-      added.push(key);
+      const { hi, lo } = this.#keyOf(url);
+      if (!this.#keys.add(hi, lo)) return false;
+      added.push(hi, lo);
       return true;
     });
     if (beforeCommit) {
       try {
         await beforeCommit(fresh);
       } catch (err) {
-        for (const key of added) this.#keys.delete(key);
+        for (let i = 0; i < added.length; i += 2) this.#keys.delete(added[i] as number, added[i + 1] as number);
         throw err;
       }
     }
@@ -36,21 +38,14 @@ export class MemoryUriUniqFilter extends BatchedUriUniqFilter {
 
   async forget(url: string): Promise<void> {
     this.#checkOpen();
-    this.#keys.delete(keyOf(url));
+    const { hi, lo } = this.#keyOf(url);
+    this.#keys.delete(hi, lo);
   }
 
   async forgetHost(url: string): Promise<number> {
     this.#checkOpen();
     const p = hostPrefixBytes(canonicalizeForSeen(url));
-    const prefix = (BigInt(p[0] as number) << 16n) | (BigInt(p[1] as number) << 8n) | BigInt(p[2] as number);
-    let forgotten = 0;
-    for (const key of this.#keys) {
-      if ((BigInt.asUintN(64, key) >> 40n) === prefix) {
-        this.#keys.delete(key);
-        forgotten++;
-      }
-    }
-    return forgotten;
+    return this.#keys.deleteWithPrefix24(((p[0] as number) << 16) | ((p[1] as number) << 8) | (p[2] as number));
   }
 
   async count(): Promise<number> {
@@ -63,11 +58,11 @@ export class MemoryUriUniqFilter extends BatchedUriUniqFilter {
     this.#keys.clear();
   }
 
+  #keyOf(url: string): Fp64 {
+    return keyInto(canonicalizeForSeen(url), this.#scratch);
+  }
+
   #checkOpen(): void {
     if (this.#closed) throw new UniqFilterClosedError();
   }
-}
-
-function keyOf(url: string): bigint {
-  return createKey(canonicalizeForSeen(url));
 }

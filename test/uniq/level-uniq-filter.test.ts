@@ -12,6 +12,7 @@ import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { LevelUriUniqFilter, COUNT_KEY } from '../../src/uniq/level-uniq-filter.js';
 import { keyBytes } from '../../src/uniq/heritrix-key.js';
+import { Keyspace } from '../../src/store/keyspace.js';
 import { canonicalizeForSeen } from '../../src/url/canonicalize.js';
 import { uniqFilterConformance } from './conformance.js';
 
@@ -80,7 +81,7 @@ test('inside a sublevel: shares the database, leaves other sublevels alone, does
   const lookalike = keyBytes(canonicalizeForSeen(url));
   await frontier.put(lookalike, Buffer.from('queued'));
 
-  const filter = new LevelUriUniqFilter(seenLevel);
+  const filter = new LevelUriUniqFilter(new Keyspace(db, 'seen'));
   assert.equal(await filter.add(url), true);
   assert.equal(await filter.forgetHost(url), 1);
   assert.equal(await filter.add(url), true);
@@ -89,7 +90,7 @@ test('inside a sublevel: shares the database, leaves other sublevels alone, does
   assert.equal(db.status, 'open');
   assert.deepEqual(await frontier.get(lookalike), Buffer.from('queued'));
   assert.equal(await seenLevel.has(lookalike), true);
-  const reopened = new LevelUriUniqFilter(seenLevel);
+  const reopened = new LevelUriUniqFilter(new Keyspace(db, 'seen'));
   assert.equal(await reopened.count(), 1);
   await reopened.close();
   await db.close();
@@ -113,4 +114,65 @@ test('an unusable store fails every operation with ARCHIVER_UNIQ_STORE', async (
   await assert.rejects(filter.add('http://example.org/'), { code: 'ARCHIVER_UNIQ_STORE' });
   await assert.rejects(filter.count(), { code: 'ARCHIVER_UNIQ_STORE' });
   await filter.close();
+});
+
+uniqFilterConformance('level, memory table capped at 3 keys', async () => new LevelUriUniqFilter(freshDir(), { memoryKeys: 3 }));
+
+test('past its memory cap the filter stays exact by asking the store', async () => {
+  const filter = new LevelUriUniqFilter(freshDir(), { memoryKeys: 100 });
+  const urls = Array.from({ length: 500 }, (_, i) => `http://cap.test/${i}`);
+  assert.deepEqual(await filter.addMany(urls.slice(0, 300)), Array(300).fill(true));
+  assert.equal(filter.memory.complete, false);
+  assert.equal(filter.memory.keys, 100);
+  const again = await filter.addMany(urls);
+  assert.deepEqual(again, [...Array(300).fill(false), ...Array(200).fill(true)]);
+  assert.equal(await filter.count(), 500);
+  assert.equal(await filter.add('http://cap.test/0'), false);
+  await filter.close();
+});
+
+test('after reopening, answers are exact while the table refills, and it becomes complete', async () => {
+  const dir = freshDir();
+  const first = new LevelUriUniqFilter(dir);
+  const stored = Array.from({ length: 30_000 }, (_, i) => `http://reopen.test/p${i}`);
+  await first.addMany(stored);
+  await first.close();
+
+  const second = new LevelUriUniqFilter(dir);
+  // Straight away: the refill has at most begun, so these go to the store.
+  const mixed = [stored[0] as string, 'http://reopen.test/new1', stored[29_999] as string, 'http://reopen.test/new2'];
+  assert.deepEqual(await second.addMany(mixed), [false, true, false, true]);
+  for (let i = 0; i < 200 && !second.memory.complete; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(second.memory.complete, true);
+  assert.equal(second.memory.keys, 30_002);
+  assert.deepEqual(await second.addMany(mixed), [false, false, false, false]);
+  // A forget while complete keeps the table exact.
+  await second.forget(stored[5] as string);
+  assert.equal(await second.add(stored[5] as string), true);
+  assert.equal(await second.forgetHost('http://reopen.test/'), 30_002);
+  assert.equal(await second.add(stored[7] as string), true);
+  assert.equal(await second.count(), 1);
+  await second.close();
+});
+
+test('a forget during the refill restarts it, so a forgotten key is never resurrected', async () => {
+  const dir = freshDir();
+  const first = new LevelUriUniqFilter(dir);
+  const stored = Array.from({ length: 50_000 }, (_, i) => `http://refill.test/p${i}`);
+  await first.addMany(stored);
+  await first.close();
+
+  const second = new LevelUriUniqFilter(dir);
+  await second.forget(stored[49_999] as string);
+  for (let i = 0; i < 300 && !second.memory.complete; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(second.memory.complete, true);
+  assert.equal(second.memory.keys, 49_999);
+  assert.equal(await second.add(stored[49_999] as string), true);
+  await second.close();
+});
+
+test('a keyspace over a database without buffer encodings is refused at construction', async () => {
+  const db = new ClassicLevel<string, string>(freshDir());
+  assert.throws(() => new LevelUriUniqFilter(new Keyspace(db as unknown as ClassicLevel<Buffer, Buffer>, 'seen')), /buffer encodings/);
+  await db.close();
 });
