@@ -95,7 +95,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   }
 
   const frontierInit = {
-    db: sub('frontier'),
+    db: new Keyspace(db, 'frontier'),
     options: profile.frontier,
     maxConnectionsPerHost: profile.politeness.maxConnectionsPerHost,
     now,

@@ -24,6 +24,7 @@
  * the in-memory head buffers must change together.
  */
 import type { FrontierOptions } from '../config/profile.js';
+import type { Keyspace } from '../store/keyspace.js';
 import { Directive, type CrawlUri } from '../core/crawl-uri.js';
 import { queueAssignmentFor, type QueueAssignmentPolicy } from './assignment.js';
 import { ChangeSignal } from './change-signal.js';
@@ -34,12 +35,12 @@ import { HostGate, hostPortOf } from './host-gate.js';
 import { queueOrderFor, type QueueOrder } from './queue-order.js';
 import { QueueList } from './queue-list.js';
 import { metaOf, restoreMeta, type QueueMeta } from './queue-meta.js';
-import { QueueStore, entryKey, queueKeyOf, type FrontierDb, type MetaSnapshot, type StoredEntry } from './queue-store.js';
+import { QueueStore, entryKey, queueKeyOf, type MetaSnapshot, type StoredEntry } from './queue-store.js';
 import { WorkQueue, type HeadItem } from './work-queue.js';
 
 export interface WorkQueueFrontierInit {
-  /** Open ClassicLevel or sublevel; the frontier's own range of the crawl's `state/` LevelDB. */
-  db: FrontierDb;
+  /** The frontier's own range of the crawl's `state/` LevelDB (buffer encodings); opened by the caller. */
+  db: Keyspace;
   options: FrontierOptions;
   /** Fetches in flight per host (`politeness.maxConnectionsPerHost`), also the per-queue limit. */
   maxConnectionsPerHost: number;

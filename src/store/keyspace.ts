@@ -39,6 +39,28 @@ export class Keyspace {
     return out;
   }
 
+  /**
+   * The first key after every key of this space (the prefix's last byte
+   * plus one; a prefix ends in '!', never 0xFF), or null for a whole database.
+   */
+  get end(): Buffer | null {
+    if (this.prefix.length === 0) return null;
+    const out = Buffer.from(this.prefix);
+    out[out.length - 1] = (out[out.length - 1] as number) + 1;
+    return out;
+  }
+
+  /** The whole space as an iterator range. */
+  get range(): { gte?: Buffer; lt?: Buffer } {
+    const end = this.end;
+    return end === null ? {} : { gte: this.prefix, lt: end };
+  }
+
+  /** Whether the database's default encodings are buffers (callers that skip per-call encoding options need them). */
+  get hasBufferEncodings(): boolean {
+    return this.db.keyEncoding().commonName === 'buffer' && this.db.valueEncoding().commonName === 'buffer';
+  }
+
   /** The suffix of a key read back from the database. */
   suffix(key: Buffer): Buffer {
     return key.subarray(this.prefix.length);

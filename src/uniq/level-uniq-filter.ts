@@ -106,7 +106,7 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
       this.#space = new Keyspace(db, '');
       this.#ownsDb = true;
     } else {
-      assertBufferEncodings(location.db);
+      if (!location.hasBufferEncodings) throw new TypeError('the already-seen filter needs a database with buffer encodings');
       this.#space = location;
       this.#ownsDb = false;
     }
@@ -203,8 +203,7 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     this.#complete = false;
     const warm = async (): Promise<void> => {
       const p = this.#space.prefix;
-      const range = p.length === 0 ? {} : { gte: p, lt: upperBound(p) };
-      const it = this.#space.db.keys(range);
+      const it = this.#space.db.keys(this.#space.range);
       try {
         for (;;) {
           const keys = await it.nextv(WARM_CHUNK_KEYS);
@@ -385,21 +384,6 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
       if (err instanceof UniqStoreError) throw err;
       throw new UniqStoreError('already-seen store operation failed', { cause: err });
     }
-  }
-}
-
-/** The smallest key above every key starting with `prefix` (the prefix's last byte plus one). */
-function upperBound(prefix: Buffer): Buffer {
-  const out = Buffer.from(prefix);
-  out[out.length - 1] = (out[out.length - 1] as number) + 1;
-  return out;
-}
-
-/** The filter writes keys without per-call encoding options, so the database's defaults must be buffers. */
-function assertBufferEncodings(db: RootLevel): void {
-  const names = [db.keyEncoding().commonName, db.valueEncoding().commonName];
-  if (names.some((name) => name !== 'buffer')) {
-    throw new TypeError(`the already-seen filter needs a database with buffer encodings, got ${names.join('/')}`);
   }
 }
 

@@ -25,6 +25,7 @@ import type { FrontierOptions } from '../../src/config/profile.js';
 import type { CrawlUri } from '../../src/core/crawl-uri.js';
 import type { Claim, FrontierStats, Outcome, QueueReport } from '../../src/frontier/frontier.js';
 import { WorkQueueFrontier } from '../../src/frontier/work-queue-frontier.js';
+import { Keyspace } from '../../src/store/keyspace.js';
 import { DEFAULT_TEST_OPTIONS, rng, uri } from './conformance.js';
 
 type Db = ClassicLevel<Buffer, Buffer>;
@@ -47,7 +48,7 @@ function hash(s: string): number {
   return h;
 }
 
-/** A crawl state directory: the frontier sits in a sublevel, as in the crawl's `state/`. */
+/** A crawl state directory: the frontier sits in a keyspace, as in the crawl's `state/`. */
 class StateDir {
   readonly path = path.join(dir, `state-${serial++}`);
   db: Db | null = null;
@@ -55,7 +56,7 @@ class StateDir {
   async open() {
     this.db = new ClassicLevel<Buffer, Buffer>(this.path, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
     await this.db.open();
-    return this.db.sublevel<Buffer, Buffer>('frontier', { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    return new Keyspace(this.db, 'frontier');
   }
 
   /** Close at once: writes the dropped frontier has not yet issued are refused, as if the process died. */

@@ -14,6 +14,7 @@ import vm from 'node:vm';
 import { ClassicLevel } from 'classic-level';
 import type { FrontierOptions } from '../../src/config/profile.js';
 import { WorkQueueFrontier } from '../../src/frontier/work-queue-frontier.js';
+import { Keyspace } from '../../src/store/keyspace.js';
 import { DEFAULT_TEST_OPTIONS, frontierConformance, rng, uri } from './conformance.js';
 
 type Db = ClassicLevel<Buffer, Buffer>;
@@ -33,20 +34,27 @@ after(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-/** A fresh sublevel per frontier, like the crawl's `state/` LevelDB holds one. */
-function sublevel() {
-  return db.sublevel<Buffer, Buffer>(`frontier-${serial++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+/** A fresh keyspace per frontier, like the crawl's `state/` LevelDB holds one. */
+function keyspace(): Keyspace {
+  return new Keyspace(db, `frontier-${serial++}`);
 }
 
-function init(options: Partial<FrontierOptions> = {}, maxConnectionsPerHost = 1, store = sublevel()) {
+/** Delete everything in a keyspace (its keys are `prefix` followed by anything). */
+function clear(space: Keyspace): Promise<void> {
+  const end = Buffer.from(space.prefix);
+  end[end.length - 1]!++;
+  return db.clear({ gte: space.prefix, lt: end });
+}
+
+function init(options: Partial<FrontierOptions> = {}, maxConnectionsPerHost = 1, store = keyspace()) {
   return { db: store, options: { ...DEFAULT_TEST_OPTIONS, ...options }, maxConnectionsPerHost };
 }
 
 frontierConformance('WorkQueueFrontier on LevelDB', async ({ options, maxConnectionsPerHost }) => {
-  const store = sublevel();
+  const store = keyspace();
   return {
     frontier: new WorkQueueFrontier({ db: store, options, maxConnectionsPerHost }),
-    dispose: () => store.clear(),
+    dispose: () => clear(store),
   };
 });
 
@@ -57,7 +65,7 @@ function gcNow(): void {
 
 describe('WorkQueueFrontier specifics', () => {
   it('keeps 200k queued URIs out of the heap', async () => {
-    const store = sublevel();
+    const store = keyspace();
     const f = new WorkQueueFrontier(init({}, 1, store));
     gcNow();
     const before = process.memoryUsage().heapUsed;
@@ -76,7 +84,7 @@ describe('WorkQueueFrontier specifics', () => {
     const claim = await f.next();
     assert.equal(claim?.uri.url, `http://host0.test/${pad}/page-0`);
     await f.close();
-    await store.clear();
+    await clear(store);
   });
 
   it('spreads one host over several ELF-hash queues and still keeps it within its limit', async () => {
@@ -142,7 +150,7 @@ describe('WorkQueueFrontier specifics', () => {
   });
 
   it('rebuilds its queues from the store after a crash, repeatedly', async () => {
-    const store = sublevel();
+    const store = keyspace();
     const first = new WorkQueueFrontier(init({}, 1, store));
     await first.schedule([uri('http://a.test/1'), uri('http://a.test/2', 'L'), uri('http://b.test/1')]);
     const held = await first.next(); // in process when the "crash" happens
