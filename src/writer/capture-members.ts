@@ -1,13 +1,14 @@
 /**
  * Turns one capture into what the write queue appends: its three records
  * (response or revisit, request, metadata) built and digested, and each
- * compressed to its own gzip member on the thread pool. This runs outside
+ * compressed to its own gzip member, all three in one request to the
+ * compressor (a worker thread in a crawl). This runs outside
  * the serial queue, several captures at once, so compression of one capture
  * overlaps the writing of the ones before it. A record too large to hold in
  * memory is left uncompressed here and streamed through zlib by the queue.
  */
 import { ArchiverError } from '../core/errors.js';
-import { fitsInMemory, gzipWhole } from './gzip-member.js';
+import { fitsInMemory, gatherRecord, gzipWhole, type MemberCompressor } from './gzip-member.js';
 import { buildCaptureRecords, type CaptureRecordInput, type PreparedRecord, type WarcVersion } from './warc-records.js';
 
 /** A finished gzip member, or a record too large for memory, to be streamed through zlib when written. */
@@ -28,7 +29,7 @@ export interface CaptureMembers {
  * is not the fetcher's (nothing compressed, nothing written); any other
  * rejection is a failure to read the body.
  */
-export async function captureMembers(c: CaptureRecordInput, version: WarcVersion): Promise<CaptureMembers> {
+export async function captureMembers(c: CaptureRecordInput, version: WarcVersion, compressor: MemberCompressor): Promise<CaptureMembers> {
   // Reads the body (one pass, for Content-Length and digests) before a byte is compressed.
   const records = await buildCaptureRecords(c, version);
   if (!records.revisit && records.payloadDigest !== c.exchange.payloadDigest) {
@@ -37,12 +38,11 @@ export async function captureMembers(c: CaptureRecordInput, version: WarcVersion
       `payload digest of ${c.exchange.url} is ${records.payloadDigest}, the fetcher said ${c.exchange.payloadDigest}`,
     );
   }
-  // The three run on the pool side by side; each is its own member.
-  const [main, request, metadata] = await Promise.all([
-    compressed(records.main),
-    compressed(records.request),
-    compressed(records.metadata),
-  ]);
+  // Each record is its own member; those that fit in memory go to the compressor together.
+  const all = [records.main, records.request, records.metadata];
+  const whole = all.filter(fitsInMemory);
+  const members = await compressor.gzip(await Promise.all(whole.map(gatherRecord)));
+  const [main, request, metadata] = all.map((r) => (fitsInMemory(r) ? (members[whole.indexOf(r)] as Buffer) : r)) as [Member, Member, Member];
   return { main, request, metadata, mainId: records.mainId, revisit: records.revisit };
 }
 

@@ -33,7 +33,7 @@ export const POOL_GZIP_MIN_BYTES = 4 * 1024;
 const gzipAsync = promisify(gzip);
 
 /** Smallest window (9..15 bits) holding the whole input plus zlib's lookahead; the smallest hash table for tiny inputs. */
-function optionsFor(sizeBytes: number): ZlibOptions {
+export function gzipOptionsFor(sizeBytes: number): ZlibOptions {
   const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(sizeBytes + 262))));
   return sizeBytes < POOL_GZIP_MIN_BYTES ? { windowBits, memLevel: 1 } : { windowBits };
 }
@@ -49,21 +49,40 @@ export function fitsInMemory(record: UncompressedRecord): boolean {
   return record.sizeBytes <= WHOLE_GZIP_MAX_BYTES;
 }
 
-/**
- * Gather a record that fits in memory and compress it as one gzip member
- * (on the thread pool unless it is tiny). The pieces are joined once (one copy of at most WHOLE_GZIP_MAX_BYTES)
- * because one pool task per record costs far less than one per chunk.
- */
-export async function gzipWhole(record: UncompressedRecord): Promise<Buffer> {
+/** A record that fits in memory, as one contiguous run of bytes (joined once if it came in pieces). */
+export async function gatherRecord(record: UncompressedRecord): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let length = 0;
   for await (const c of record.chunks) {
     parts.push(c);
     length += c.length;
   }
-  const input = parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
-  const opts = optionsFor(length);
-  return length < POOL_GZIP_MIN_BYTES ? gzipSync(input, opts) : gzipAsync(input, opts);
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
+}
+
+/**
+ * Compresses whole records, each to its own gzip member. Implementations:
+ * `inProcessGzip` (below) and the worker thread in gzip-worker.ts.
+ */
+export interface MemberCompressor {
+  gzip(inputs: readonly Uint8Array[]): Promise<Buffer[]>;
+  close(): Promise<void>;
+}
+
+/** Compress in this process: tiny inputs on the main thread, the rest on libuv's pool. */
+export const inProcessGzip: MemberCompressor = {
+  gzip: (inputs) => Promise.all(inputs.map((input) => gzipInProcess(input))),
+  close: async () => {},
+};
+
+async function gzipInProcess(input: Uint8Array): Promise<Buffer> {
+  const opts = gzipOptionsFor(input.length);
+  return input.length < POOL_GZIP_MIN_BYTES ? gzipSync(input, opts) : gzipAsync(input, opts);
+}
+
+/** Gather a record that fits in memory and compress it as one gzip member, in this process. */
+export async function gzipWhole(record: UncompressedRecord): Promise<Buffer> {
+  return gzipInProcess(await gatherRecord(record));
 }
 
 /**

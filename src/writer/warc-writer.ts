@@ -23,6 +23,8 @@ import { WarcFile } from './warc-file.js';
 import { warcFileName } from './warc-naming.js';
 import { captureMembers, compressed, type CaptureMembers } from './capture-members.js';
 import { FifoSlots } from './fifo-slots.js';
+import type { MemberCompressor } from './gzip-member.js';
+import { GzipWorker } from './gzip-worker.js';
 import { buildWarcInfo, type WarcVersion } from './warc-records.js';
 
 /** Default of WarcWriterOptions.compressAheadCaptures: twice libuv's default pool of 4 threads. */
@@ -52,6 +54,12 @@ export interface WarcWriterOptions {
    * streamed inside the queue, never held).
    */
   compressAheadCaptures?: number;
+  /**
+   * What compresses captures' records. Default: a worker thread of the
+   * writer's own (GzipWorker), closed with the writer; `inProcessGzip` keeps
+   * it on this thread and libuv's pool.
+   */
+  compressor?: MemberCompressor;
 }
 
 export interface CaptureToWrite {
@@ -93,6 +101,9 @@ export class WarcWriter {
   readonly #pending = new Set<Promise<WrittenCapture>>();
   /** One slot per capture from writeCapture() until its records are handed to the stream. */
   readonly #ahead: FifoSlots;
+  readonly #compressor: MemberCompressor;
+  /** Only a compressor the writer made is the writer's to close. */
+  readonly #ownsCompressor: boolean;
 
   constructor(opts: WarcWriterOptions) {
     if (!opts.dir) throw new ArchiverError('ARCHIVER_INVALID_OPTION', 'WarcWriter: dir is required');
@@ -105,6 +116,8 @@ export class WarcWriter {
     const ahead = opts.compressAheadCaptures ?? COMPRESS_AHEAD_CAPTURES;
     if (!Number.isInteger(ahead) || ahead < 1) throw new ArchiverError('ARCHIVER_INVALID_OPTION', 'WarcWriter: compressAheadCaptures must be an integer >= 1');
     this.#ahead = new FifoSlots(ahead);
+    this.#ownsCompressor = opts.compressor === undefined;
+    this.#compressor = opts.compressor ?? new GzipWorker();
   }
 
   /** The serial the next file will get (what a resumed writer passes as firstSerial). */
@@ -127,7 +140,7 @@ export class WarcWriter {
   writeCapture(c: CaptureToWrite): Promise<WrittenCapture> {
     if (this.#closing) return Promise.reject(new ArchiverError('ARCHIVER_WARC_CLOSED', 'WarcWriter is closed'));
     // Compression starts now (once a slot is free), outside the queue; slots are taken in call order.
-    const members = this.#ahead.acquire().then(() => captureMembers(c, this.#opts.warcVersion));
+    const members = this.#ahead.acquire().then(() => captureMembers(c, this.#opts.warcVersion, this.#compressor));
     // Observed by #write; keep an early rejection from counting as unhandled.
     members.catch(() => {});
     const queued = this.#tail.then(() => this.#write(members));
@@ -154,6 +167,7 @@ export class WarcWriter {
     this.#closing ??= (async () => {
       await this.#tail;
       await Promise.allSettled([...this.#pending]);
+      if (this.#ownsCompressor) await this.#compressor.close();
       const file = this.#file;
       this.#file = null;
       if (file) {
