@@ -45,7 +45,7 @@ interface PhaseResult {
 }
 
 /** Deterministic xorshift32, so runs are comparable. */
-function makeRandom(seed: number): (n: number) => number {
+export function makeRandom(seed: number): (n: number) => number {
   let x = seed | 0 || 1;
   return (n: number) => {
     x ^= x << 13;
@@ -59,7 +59,7 @@ const SECTIONS = ['news', 'blog', 'products', 'about', 'docs/api', 'archive/2019
 const TLDS = ['org', 'com', 'net', 'de', 'fr', 'org.uk', 'edu'];
 
 /** The URL of page `page` on host `host`: realistic shapes and lengths (50–120 chars). */
-function pageUrl(host: number, page: number): string {
+export function pageUrl(host: number, page: number): string {
   const scheme = host % 5 === 0 ? 'http' : 'https';
   const www = host % 3 === 0 ? 'www.' : '';
   const name = `${www}site${host.toString(36)}.example.${TLDS[host % TLDS.length] as string}`;

@@ -6,6 +6,11 @@
  *
  * The inner loop runs on two unsigned 32-bit halves with precomputed tables:
  * BigInt only appears when a caller asks for the 64-bit value, never per char.
+ * It takes two code units per step (one 32-bit word shifted out through four
+ * byte tables instead of two half-steps with their shifts and merges), and
+ * fpWithPrefixInto reads a string once for two fingerprints at a time: the
+ * seen filter's key needs one over the scheme+authority prefix and one over
+ * the whole URL.
  */
 
 /** The irreducible polynomials FPGenerator ships as std24, std40 and std64. */
@@ -33,12 +38,12 @@ export class RabinFingerprinter {
   readonly emptyHi: number;
   readonly emptyLo: number;
   /**
-   * 16 tables × 256 entries: table i, entry j = the sum of x^(127 - 8i - k)
-   * mod P over the set bits k of j, stored as interleaved hi/lo int32 pairs
-   * (one cache line serves both halves). Tables 6 and 7 fold in one 16-bit
-   * code unit; tables 8.. finish the reduction.
+   * 16 tables × 256 entries, split into hi and lo halves: table i, entry j =
+   * the sum of x^(127 - 8i - k) mod P over the set bits k of j. Tables 4..7
+   * fold in one 32-bit word (two code units); tables 8.. finish the reduction.
    */
-  private readonly tab: Int32Array;
+  private readonly hiTab: Int32Array;
+  private readonly loTab: Int32Array;
   /** How many low bytes of the working word reduce() folds back in. */
   private readonly reduceBytes: number;
   /** Mask of the top bits reduce() keeps as they are (hi, lo halves). */
@@ -66,15 +71,16 @@ export class RabinFingerprinter {
     this.emptyHi = Number(empty >> 32n);
     this.emptyLo = Number(empty & 0xFFFFFFFFn);
 
-    this.tab = new Int32Array(16 * 256 * 2);
+    this.hiTab = new Int32Array(16 * 256);
+    this.loTab = new Int32Array(16 * 256);
     for (let i = 0; i < 16; i++) {
       for (let j = 0; j < 256; j++) {
         let v = 0n;
         for (let k = 0; k < 8; k++) {
           if ((j & (1 << k)) !== 0) v ^= powers[127 - i * 8 - k] as bigint;
         }
-        this.tab[(i * 256 + j) * 2] = Number(BigInt.asIntN(32, v >> 32n));
-        this.tab[(i * 256 + j) * 2 + 1] = Number(BigInt.asIntN(32, v & 0xFFFFFFFFn));
+        this.hiTab[i * 256 + j] = Number(BigInt.asIntN(32, v >> 32n));
+        this.loTab[i * 256 + j] = Number(BigInt.asIntN(32, v & 0xFFFFFFFFn));
       }
     }
 
@@ -90,18 +96,92 @@ export class RabinFingerprinter {
    * This is the allocation-free path the seen filter uses.
    */
   fpInto(s: string, out: Fp64, start = 0, end = s.length): Fp64 {
-    const tab = this.tab;
+    return this.continueInto(s, start, end, this.emptyHi | 0, this.emptyLo | 0, out);
+  }
+
+  /**
+   * This fingerprint of all of `s` into `out`, and `prefixFp`'s fingerprint
+   * of `s[0, prefixEnd)` as the return value, reading each code unit once.
+   * Only the prefix fingerprint's hi half is returned (unsigned; all of it
+   * when prefixFp.degree <= 32), so a caller with one scratch object needs
+   * no second one. Both equal what fpInto gives for the same ranges.
+   */
+  fpWithPrefixInto(s: string, prefixEnd: number, prefixFp: RabinFingerprinter, out: Fp64): number {
+    const hiTab = this.hiTab;
+    const loTab = this.loTab;
+    const pHiTab = prefixFp.hiTab;
+    const pLoTab = prefixFp.loTab;
     let hi = this.emptyHi | 0;
     let lo = this.emptyLo | 0;
-    for (let i = start; i < end; i++) {
-      // XOR the code unit into the low 16 bits, shift those 16 bits out and
-      // add back their residues (tables 6 and 7).
-      lo ^= s.charCodeAt(i);
-      const b0 = (6 * 256 + (lo & 0xff)) << 1;
-      const b1 = (7 * 256 + ((lo >>> 8) & 0xff)) << 1;
-      const nlo = (lo >>> 16) | (hi << 16);
-      hi = (hi >>> 16) ^ (tab[b0] as number) ^ (tab[b1] as number);
-      lo = nlo ^ (tab[b0 + 1] as number) ^ (tab[b1 + 1] as number);
+    let pHi = prefixFp.emptyHi | 0;
+    let pLo = prefixFp.emptyLo | 0;
+    const n = s.length;
+    const pEnd = prefixEnd < n ? prefixEnd : n;
+    let i = 0;
+    for (; i + 1 < pEnd; i += 2) {
+      const u = s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16);
+      const v = pLo ^ u;
+      const j0 = 1024 + (v & 0xff);
+      const j1 = 1280 + ((v >>> 8) & 0xff);
+      const j2 = 1536 + ((v >>> 16) & 0xff);
+      const j3 = 1792 + (v >>> 24);
+      pLo = pHi ^ (pLoTab[j0] as number) ^ (pLoTab[j1] as number) ^ (pLoTab[j2] as number) ^ (pLoTab[j3] as number);
+      pHi = (pHiTab[j0] as number) ^ (pHiTab[j1] as number) ^ (pHiTab[j2] as number) ^ (pHiTab[j3] as number);
+      const w = lo ^ u;
+      const k0 = 1024 + (w & 0xff);
+      const k1 = 1280 + ((w >>> 8) & 0xff);
+      const k2 = 1536 + ((w >>> 16) & 0xff);
+      const k3 = 1792 + (w >>> 24);
+      lo = hi ^ (loTab[k0] as number) ^ (loTab[k1] as number) ^ (loTab[k2] as number) ^ (loTab[k3] as number);
+      hi = (hiTab[k0] as number) ^ (hiTab[k1] as number) ^ (hiTab[k2] as number) ^ (hiTab[k3] as number);
+    }
+    if (i < pEnd) {
+      // An odd-length prefix: one unit for both; the rest goes on from i + 1.
+      const c = s.charCodeAt(i);
+      const v = pLo ^ c;
+      const j0 = 1536 + (v & 0xff);
+      const j1 = 1792 + ((v >>> 8) & 0xff);
+      pLo = ((v >>> 16) | (pHi << 16)) ^ (pLoTab[j0] as number) ^ (pLoTab[j1] as number);
+      pHi = (pHi >>> 16) ^ (pHiTab[j0] as number) ^ (pHiTab[j1] as number);
+      const w = lo ^ c;
+      const k0 = 1536 + (w & 0xff);
+      const k1 = 1792 + ((w >>> 8) & 0xff);
+      lo = ((w >>> 16) | (hi << 16)) ^ (loTab[k0] as number) ^ (loTab[k1] as number);
+      hi = (hi >>> 16) ^ (hiTab[k0] as number) ^ (hiTab[k1] as number);
+      i++;
+    }
+    const prefixHi = prefixFp.reduceInto(pHi, pLo, out).hi;
+    this.continueInto(s, i, n, hi, lo, out);
+    return prefixHi;
+  }
+
+  /**
+   * Goes on from the unreduced state (hi, lo) over `s[start, end)`, then
+   * reduces into `out`.
+   */
+  private continueInto(s: string, start: number, end: number, hi: number, lo: number, out: Fp64): Fp64 {
+    const hiTab = this.hiTab;
+    const loTab = this.loTab;
+    let i = start;
+    for (; i + 1 < end; i += 2) {
+      // Per code unit FPGenerator XORs it into the low 16 bits and shifts 16
+      // bits out; two units at once XOR as one word (the second one where
+      // the first shift would have moved it) and shift the whole word out.
+      const w = lo ^ (s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16));
+      const k0 = 1024 + (w & 0xff);
+      const k1 = 1280 + ((w >>> 8) & 0xff);
+      const k2 = 1536 + ((w >>> 16) & 0xff);
+      const k3 = 1792 + (w >>> 24);
+      lo = hi ^ (loTab[k0] as number) ^ (loTab[k1] as number) ^ (loTab[k2] as number) ^ (loTab[k3] as number);
+      hi = (hiTab[k0] as number) ^ (hiTab[k1] as number) ^ (hiTab[k2] as number) ^ (hiTab[k3] as number);
+    }
+    if (i < end) {
+      // The odd unit: XOR it in, shift its 16 bits out (tables 6 and 7).
+      const w = lo ^ s.charCodeAt(i);
+      const k0 = 1536 + (w & 0xff);
+      const k1 = 1792 + ((w >>> 8) & 0xff);
+      lo = ((w >>> 16) | (hi << 16)) ^ (loTab[k0] as number) ^ (loTab[k1] as number);
+      hi = (hi >>> 16) ^ (hiTab[k0] as number) ^ (hiTab[k1] as number);
     }
     return this.reduceInto(hi, lo, out);
   }
@@ -117,13 +197,14 @@ export class RabinFingerprinter {
     const n = this.reduceBytes;
     let rHi = hi & this.keepHi;
     let rLo = lo & this.keepLo;
-    const tab = this.tab;
+    const hiTab = this.hiTab;
+    const loTab = this.loTab;
     for (let i = 0; i < n; i++) {
       // Byte i of the 64-bit word, counted from the least significant end.
       const byte = i < 4 ? (lo >>> (8 * i)) & 0xff : (hi >>> (8 * (i - 4))) & 0xff;
-      const idx = ((8 + i) * 256 + byte) << 1;
-      rHi ^= tab[idx] as number;
-      rLo ^= tab[idx + 1] as number;
+      const idx = (8 + i) * 256 + byte;
+      rHi ^= hiTab[idx] as number;
+      rLo ^= loTab[idx] as number;
     }
     out.hi = rHi >>> 0;
     out.lo = rLo >>> 0;

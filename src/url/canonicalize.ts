@@ -17,9 +17,12 @@
  *   regexes are anchored on the final match);
  * - `;jsessionid=` path parameters are removed whatever their value length.
  *
- * Every outlink of every page passes through here, so plain ASCII http(s)
- * URLs that WHATWG parsing would leave as they are take a hand-written fast
- * path; anything else goes through `new URL`. Tests check both agree.
+ * Every outlink of every page passes through here, so there are three
+ * paths: one scan that proves the commonest links already canonical (or
+ * canonical but for a fragment or `www.`) and returns the input, no parts
+ * built; a hand-written split of other plain ASCII http(s) URLs that WHATWG
+ * parsing would leave as they are; `new URL` for anything else. Tests check
+ * all three agree.
  */
 
 /** A URL split for the rules below; `query` is null when there is no `?` at all. */
@@ -61,10 +64,133 @@ for (const ch of ' "\'<>\\^`{|}') SLOW_CHARS[ch.charCodeAt(0)] = 1;
 for (let c = 0; c <= 0x20; c++) SLOW_CHARS[c] = 1;
 SLOW_CHARS[0x7f] = 1;
 
+/** Plain host characters: a-z, 0-9, `-` and `_` (the dot is handled apart). */
+const HOST_CHARS = new Uint8Array(128);
+for (let c = 97; c <= 122; c++) HOST_CHARS[c] = 1;
+for (let c = 48; c <= 57; c++) HOST_CHARS[c] = 1;
+HOST_CHARS[45] = 1;
+HOST_CHARS[95] = 1;
+
+/**
+ * Query parameter names that could be a session id (stripSessionParams):
+ * length → first letter, lowercase. A name that fits sends the URL to the
+ * full rules; the test is loose on purpose, it only has to be cheap.
+ */
+const SESSION_NAME_FIRST = new Uint8Array(21);
+SESSION_NAME_FIRST[3] = 115; // sid
+SESSION_NAME_FIRST[4] = 99; // cfid
+SESSION_NAME_FIRST[7] = 99; // cftoken
+SESSION_NAME_FIRST[9] = 112; // phpsessid
+SESSION_NAME_FIRST[10] = 106; // jsessionid
+SESSION_NAME_FIRST[20] = 97; // aspsessionidXXXXXXXX
+
 /** Canonical form of `url` for the seen check; unparsable input comes back unchanged. */
 export function canonicalizeForSeen(url: string): string {
+  const quick = quickCanonical(url);
+  if (quick !== null) return quick;
   const parts = fastParts(url) ?? whatwgParts(url);
   return typeof parts === 'string' ? parts : finish(parts);
+}
+
+/**
+ * The canonical form of the commonest link, found in one scan of its code
+ * units without splitting it: a lowercase `http://` or `https://` URL with a
+ * plain lowercase host, a non-default port if any, a path and a query that
+ * neither WHATWG parsing nor the rules would change. Such a URL is its own
+ * canonical form, less a fragment and a leading `www\d*.` that finish()
+ * would cut. null means "not proven": fastParts and finish() decide, and
+ * they give the same answer for every URL this accepts (tests check it).
+ */
+function quickCanonical(url: string): string | null {
+  let i: number;
+  let defaultPort: number;
+  if (url.startsWith('https://')) {
+    i = 8;
+    defaultPort = 443;
+  } else if (url.startsWith('http://')) {
+    i = 7;
+    defaultPort = 80;
+  } else {
+    return null;
+  }
+  const n = url.length;
+  const hostStart = i;
+  let labelStart = i;
+  let c = 0;
+  for (; i < n; i++) {
+    c = url.charCodeAt(i);
+    if (c === 46 /* . */) {
+      labelStart = i + 1;
+    } else if (c >= 128 || HOST_CHARS[c] !== 1) {
+      break;
+    } else if (c === 45 /* - */ && i - 3 >= labelStart && url.startsWith('xn--', i - 3)) {
+      return null; // punycode needs validation
+    }
+  }
+  const hostEnd = i;
+  // Empty host, trailing dot, or a numeric last label (IPv4 rules).
+  if (hostEnd === hostStart || labelStart >= hostEnd) return null;
+  const first = url.charCodeAt(labelStart);
+  if (first >= 48 && first <= 57) return null;
+  if (c === 58 /* : */ && i < n) {
+    const portStart = ++i;
+    let port = 0;
+    for (; i < n; i++) {
+      c = url.charCodeAt(i);
+      if (c < 48 || c > 57) break;
+      port = port * 10 + (c - 48);
+    }
+    const digits = i - portStart;
+    if (digits === 0 || digits > 5 || port > 65535 || port === defaultPort || (digits > 1 && url.charCodeAt(portStart) === 48)) return null;
+  }
+  // Anything but a path here (userinfo, `?` or `#` right after the host, the end) is for the full rules.
+  if (i >= n || url.charCodeAt(i) !== 47 /* / */) return null;
+
+  const pathStart = i;
+  let prev = 0;
+  for (; i < n; i++) {
+    c = url.charCodeAt(i);
+    if (c === 63 /* ? */ || c === 35 /* # */) break;
+    if (c >= 128 || SLOW_CHARS[c] === 1 || c === 59 /* ; */) return null;
+    if (c === 46 /* . */ && prev === 47 /* / */) return null; // dot segment, or maybe one
+    if (c === 37 /* % */ && url.charCodeAt(i + 1) === 50 /* 2 */ && (url.charCodeAt(i + 2) | 32) === 101 /* e */) return null;
+    prev = c;
+  }
+  const pathEnd = i;
+
+  if (c === 63 /* ? */ && i < n) {
+    i++;
+    const queryStart = i;
+    let nameStart = i;
+    let inValue = false;
+    for (; i < n; i++) {
+      c = url.charCodeAt(i);
+      if (c === 35 /* # */) break;
+      if (c >= 128 || SLOW_CHARS[c] === 1) return null;
+      if (c === 38 /* & */) {
+        nameStart = i + 1;
+        inValue = false;
+      } else if (c === 61 /* = */ && !inValue) {
+        inValue = true;
+        const length = i - nameStart;
+        if (length <= 20 && SESSION_NAME_FIRST[length] === (url.charCodeAt(nameStart) | 32)) return null;
+      }
+    }
+    // An empty query, or an empty parameter at either end, would be dropped.
+    if (i === queryStart || url.charCodeAt(queryStart) === 38 || url.charCodeAt(i - 1) === 38) return null;
+  } else if (pathEnd - pathStart === 1) {
+    // A top page keeps its www (StripWWWNRule); nothing else can change.
+    return i === n ? url : url.slice(0, i);
+  }
+  const end = i;
+
+  // `www`, digits, `.`, then more host: cut (finish() and stripWwwN).
+  if (url.startsWith('www', hostStart)) {
+    let j = hostStart + 3;
+    while (j < hostEnd && url.charCodeAt(j) >= 48 && url.charCodeAt(j) <= 57) j++;
+    if (url.charCodeAt(j) === 46 && j + 1 < hostEnd) return url.slice(0, hostStart) + url.slice(j + 1, end);
+  }
+  return end === n ? url : url.slice(0, end);
 }
 
 /**

@@ -114,3 +114,74 @@ test('a degree-d fingerprint uses only the top d bits', () => {
   }
   assert.throws(() => new RabinFingerprinter(POLY_STD64, 65), RangeError);
 });
+
+/** The key as BdbUriUniqFilter.createKey builds it, from the bit-at-a-time model. */
+function slowKey(url: string): bigint {
+  let end = url.indexOf('://');
+  if (end > 0) end = url.indexOf('/', end + 3);
+  if (end === -1) end = url.length;
+  const host = slowFp(url.slice(0, end), POLY_STD24, 24) & (((1n << 24n) - 1n) << 40n);
+  const whole = slowFp(url, POLY_STD40, 40) >> 24n;
+  return BigInt.asIntN(64, host | whole);
+}
+
+/** Random URL-ish strings: odd and even lengths, ASCII mostly, some wide and surrogate units, odd authorities. */
+function randomUrls(count: number, seed0: number): string[] {
+  let seed = seed0;
+  const rand = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const schemes = ['http://', 'https://', 'HTTP://', 'ftp://', 'dns:', 'x://', '://', 'mailto:', ''];
+  const chunk = (max: number): string =>
+    Array.from({ length: rand(max) }, () => {
+      const r = rand(20);
+      if (r === 0) return String.fromCharCode(rand(0x10000));
+      if (r === 1) return '😀/';
+      if (r === 2) return '/';
+      return String.fromCharCode(32 + rand(95));
+    }).join('');
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) out.push(schemes[rand(schemes.length)] + chunk(30) + (rand(3) === 0 ? '' : '/' + chunk(90)));
+  return out;
+}
+
+test('the two-units-per-step, one-pass key equals the bit-at-a-time model on random URLs', () => {
+  // Regression guard for the fast path: the odd unit at the end of the
+  // authority or of the URL, wide and surrogate units, URLs without `://`.
+  const urls = randomUrls(400, 99);
+  urls.push('', 'h', 'http://', 'http://a', 'http://ab/', 'https://a/b', 'https://ab/c', '://x/y');
+  for (const url of urls) {
+    assert.equal(createKey(url), slowKey(url), JSON.stringify(url));
+    assert.equal(keyBytes(url).readBigInt64BE(0), slowKey(url), JSON.stringify(url));
+  }
+});
+
+test('fpInto over any range, and fpWithPrefixInto with any prefix end, equal the model', () => {
+  const s = 'https://wörld.example/😀/a?b=c#d';
+  const out = { hi: 0, lo: 0 };
+  const asBig = (fp: { hi: number; lo: number }): bigint => (BigInt(fp.hi) << 32n) | BigInt(fp.lo);
+  for (let start = 0; start <= s.length; start++) {
+    for (let end = start; end <= s.length; end++) {
+      assert.equal(asBig(std40.fpInto(s, out, start, end)), slowFp(s.slice(start, end), POLY_STD40, 40), `${start}..${end}`);
+    }
+  }
+  for (let prefixEnd = 0; prefixEnd <= s.length + 2; prefixEnd++) {
+    for (const [whole, prefix, pPoly, pDeg] of [
+      [std40, std24, POLY_STD24, 24],
+      [std24, std64, POLY_STD64, 64],
+    ] as const) {
+      const prefixHi = whole.fpWithPrefixInto(s, prefixEnd, prefix, out);
+      assert.equal(asBig(out), whole.fp(s), `whole, prefix end ${prefixEnd}`);
+      assert.equal(BigInt(prefixHi), slowFp(s.slice(0, prefixEnd), pPoly, pDeg) >> 32n, `prefix end ${prefixEnd}`);
+    }
+  }
+});
+
+test('schemeAuthorityEnd equals the plain indexOf rule on random strings', () => {
+  for (const url of [...randomUrls(300, 5), '://a/b', 'http:/a/b', 'https:/x', 'httpss://a/b', 'http://', 'https://']) {
+    let end = url.indexOf('://');
+    if (end > 0) end = url.indexOf('/', end + 3);
+    assert.equal(schemeAuthorityEnd(url), end === -1 ? url.length : end, JSON.stringify(url));
+  }
+});
