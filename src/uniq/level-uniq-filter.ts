@@ -13,13 +13,20 @@
  * are looked up in LevelDB (one getMany per batch), so the answer is exact
  * either way.
  *
+ * Writes are behind: a batch's new keys enter the table (or stay claimed)
+ * at once and reach LevelDB in the next group write, after the caller's
+ * beforeCommit has queued their URIs, so a crash can at worst repeat a URL,
+ * never lose one, as before. Writes go out one at a time, in order, so the
+ * stored count is always exact; up to MAX_UNWRITTEN_KEYS may wait, beyond
+ * that a batch waits for its write (backpressure). A failed write is
+ * reported by every later call and by close(). count() and the forgets wait
+ * for every earlier write.
+ *
  * Concurrency: batches from many workers overlap; a key being checked or
  * written by one batch answers false to every other batch at once (the
  * in-flight table), which is what makes "concurrent calls never both get
- * true" hold. Writes go out one at a time so the stored count is always
- * exact; puts of batches that finish while a write is under way wait and go
- * out together (group commit). forget/forgetHost wait until no batch is
- * running and hold new ones back while they work.
+ * true" hold. forget/forgetHost wait until no batch is running and hold new
+ * ones back while they work.
  */
 import { ClassicLevel } from 'classic-level';
 import { canonicalizeForSeen } from '../url/canonicalize.js';
@@ -40,6 +47,8 @@ const EMPTY = Buffer.alloc(0);
 const FORGET_CHUNK_KEYS = 10_000;
 /** Keys read per step when refilling the table after a reopen. */
 const WARM_CHUNK_KEYS = 10_000;
+/** Keys that may wait for their write before a batch has to wait too. */
+const MAX_UNWRITTEN_KEYS = 50_000;
 /** 12M keys fit a 2^24-slot table: 128 MiB. */
 const DEFAULT_MEMORY_KEYS = 12_000_000;
 
@@ -62,6 +71,8 @@ interface PendingKey {
   key: Buffer;
   hi: number;
   lo: number;
+  /** Still claimed in #inFlight after the batch returns (until written). */
+  claimHeld?: boolean;
 }
 
 export class LevelUriUniqFilter extends BatchedUriUniqFilter {
@@ -87,6 +98,10 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
   #gate: Promise<void> = Promise.resolve();
   #waiting: { keys: PendingKey[]; done: () => void; failed: (err: unknown) => void }[] = [];
   #writing = false;
+  /** Keys handed to #write and not yet in the store. */
+  #unwritten = 0;
+  /** The first failed write: every later operation reports it. */
+  #writeFailure: unknown = undefined;
   readonly #scratch: Fp64 = { hi: 0, lo: 0 };
   readonly #countKey: Buffer;
 
@@ -128,6 +143,7 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
 
   forget(url: string): Promise<void> {
     return this.#exclusive(async () => {
+      await this.#allWritten();
       const { hi, lo } = keyInto(canonicalizeForSeen(url), this.#scratch);
       const key = this.#keyOf(hi, lo);
       const [stored] = await this.#space.db.getMany([key]);
@@ -144,6 +160,7 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
 
   forgetHost(url: string): Promise<number> {
     return this.#exclusive(async () => {
+      await this.#allWritten();
       const host = hostPrefixBytes(canonicalizeForSeen(url));
       const p = this.#space.prefix;
       const gte = Buffer.concat([p, host, Buffer.alloc(KEY_BYTES - host.length, 0x00)]);
@@ -166,7 +183,10 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
   }
 
   count(): Promise<number> {
-    return this.#shared(async () => this.#count);
+    return this.#shared(async () => {
+      await this.#allWritten();
+      return this.#count;
+    });
   }
 
   async close(): Promise<void> {
@@ -177,7 +197,13 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     await this.#gate;
     await Promise.allSettled([...this.#running]);
     await this.#warming;
+    const unwritten = this.#allWritten().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    const failure = await unwritten;
     if (this.#ownsDb && this.#space.db.status !== 'closed') await this.#space.db.close();
+    if (failure !== undefined) throw failure instanceof UniqStoreError ? failure : new UniqStoreError('already-seen store write failed', { cause: failure });
   }
 
   async #init(): Promise<void> {
@@ -275,15 +301,30 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
       // Keys stay claimed in #inFlight while the caller queues the new URIs.
       if (beforeCommit) await runBeforeCommit(beforeCommit, result);
       if (fresh.length > 0) {
-        await this.#write(fresh);
+        // Recorded now in memory, in the store with the next group write.
+        const stillClaimed: PendingKey[] = [];
         for (const c of fresh) {
           if (!known.full) known.add(c.hi, c.lo);
-          else if (this.#complete) this.#dropCompleteness();
+          else {
+            if (this.#complete) this.#dropCompleteness();
+            stillClaimed.push(c);
+          }
         }
+        const written = this.#write(fresh);
+        if (stillClaimed.length > 0) {
+          // Not in the table: claimed until the store has them, so nobody else takes them meanwhile.
+          for (const c of stillClaimed) c.claimHeld = true;
+          const release = (): void => {
+            for (const c of stillClaimed) inFlight.delete(c.hi, c.lo);
+          };
+          written.then(release, release);
+        }
+        if (this.#unwritten > MAX_UNWRITTEN_KEYS) await written;
+        else written.catch(() => undefined); // reported by the next operation
       }
       return result;
     } finally {
-      for (const c of claimed) inFlight.delete(c.hi, c.lo);
+      for (const c of claimed) if (!c.claimHeld) inFlight.delete(c.hi, c.lo);
     }
   }
 
@@ -316,9 +357,17 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
 
   /** Put `keys` (with the new count) after every earlier write, grouped with others that are waiting. */
   #write(keys: PendingKey[]): Promise<void> {
+    this.#unwritten += keys.length;
     const written = new Promise<void>((done, failed) => this.#waiting.push({ keys, done, failed }));
     if (!this.#writing) void this.#drainWrites();
     return written;
+  }
+
+  /** Resolves when every write asked for so far is in the store; rejects if one failed. */
+  #allWritten(): Promise<void> {
+    if (this.#writeFailure !== undefined) return Promise.reject(this.#writeFailure);
+    if (!this.#writing && this.#waiting.length === 0) return Promise.resolve();
+    return this.#write([]);
   }
 
   async #drainWrites(): Promise<void> {
@@ -327,19 +376,19 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
       const group = this.#waiting;
       this.#waiting = [];
       let added = 0;
+      for (const g of group) added += g.keys.length;
       try {
         const batch = this.#space.db.batch();
-        for (const g of group) {
-          for (const c of g.keys) batch.put(c.key, EMPTY);
-          added += g.keys.length;
-        }
+        for (const g of group) for (const c of g.keys) batch.put(c.key, EMPTY);
         batch.put(this.#countKey, countValue(this.#count + added));
         await batch.write();
         this.#count += added;
         for (const g of group) g.done();
       } catch (err) {
+        this.#writeFailure ??= err;
         for (const g of group) g.failed(err);
       }
+      this.#unwritten -= added;
     }
     this.#writing = false;
   }
@@ -374,10 +423,11 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     });
   }
 
-  /** Wait for the store to be open; report store failures as UniqStoreError. */
+  /** Wait for the store to be open; report store failures (a failed earlier write included) as UniqStoreError. */
   async #guard<T>(op: () => Promise<T>): Promise<T> {
     try {
       await this.#ready;
+      if (this.#writeFailure !== undefined) throw this.#writeFailure;
       return await op();
     } catch (err) {
       if (err instanceof BeforeCommitFailure) throw err.cause;

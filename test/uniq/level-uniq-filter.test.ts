@@ -176,3 +176,17 @@ test('a keyspace over a database without buffer encodings is refused at construc
   assert.throws(() => new LevelUriUniqFilter(new Keyspace(db as unknown as ClassicLevel<Buffer, Buffer>, 'seen')), /buffer encodings/);
   await db.close();
 });
+
+test('a write that fails behind the caller is reported by the next call and by close()', async () => {
+  const db = new ClassicLevel<Buffer, Buffer>(freshDir(), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  await db.open();
+  const filter = new LevelUriUniqFilter(new Keyspace(db, 'seen'));
+  assert.equal(await filter.add('http://fail.test/1'), true);
+  assert.equal(await filter.count(), 1);
+  await db.close();
+  // Answered from memory; the write behind it fails.
+  assert.equal(await filter.add('http://fail.test/2'), true);
+  await assert.rejects(filter.add('http://fail.test/3'), { code: 'ARCHIVER_UNIQ_STORE' });
+  await assert.rejects(filter.count(), { code: 'ARCHIVER_UNIQ_STORE' });
+  await assert.rejects(filter.close(), { code: 'ARCHIVER_UNIQ_STORE' });
+});
