@@ -19,7 +19,7 @@ import { mkdir, open, stat, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { ArchiverError } from '../core/errors.js';
-import { closeStream, waitDrain } from '../writer/write-stream.js';
+import { closeStream, corkForTurn, waitDrain } from '../writer/write-stream.js';
 
 /** Where the journal of a job lives. */
 export function captureJournalPath(jobDir: string): string {
@@ -139,6 +139,7 @@ export class CaptureJournal {
 
   async #writeLine(line: string): Promise<void> {
     if (this.#failure) throw this.#failure;
+    corkForTurn(this.#stream);
     if (!this.#stream.write(line + '\n')) await waitDrain(this.#stream);
     if (this.#failure) throw this.#failure;
   }

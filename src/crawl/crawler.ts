@@ -184,7 +184,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
       const claim = await frontier.next(stop.signal);
       if (!claim) return;
       try {
-        const outcome = await processor.process(claim, id);
+        const outcome = await processor.process(claim, id, (delayMs) => frontier.released(claim, delayMs));
         await frontier.finished(claim, outcome);
         checkLimits();
       } catch (err) {

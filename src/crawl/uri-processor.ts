@@ -60,7 +60,14 @@ export class UriProcessor {
     this.#d = deps;
   }
 
-  async process(claim: Claim, worker: number): Promise<Outcome> {
+  /**
+   * `release` is called once a page's fetch is over, with its host's
+   * politeness delay: the frontier may then fetch the host again (after the
+   * delay) while this URI's records, logs and outlinks are still being
+   * written. Robots prerequisites are not released early: the URIs behind
+   * them need their rules recorded first.
+   */
+  async process(claim: Claim, worker: number, release: (delayMs: number) => Promise<void> = async () => {}): Promise<Outcome> {
     const uri = claim.uri;
     const d = this.#d;
     const prerequisite = isRobotsPrerequisite(uri);
@@ -96,15 +103,24 @@ export class UriProcessor {
       return this.#fetchFailed(claim, err, worker, prerequisite, origin);
     }
     try {
-      return await this.#captured(uri, exchange, worker, prerequisite, origin);
+      return await this.#captured(uri, exchange, worker, prerequisite, origin, release);
     } finally {
       await exchange.body.dispose();
     }
   }
 
-  async #captured(uri: CrawlUri, ex: HttpExchange, worker: number, prerequisite: boolean, origin: string): Promise<Outcome> {
+  async #captured(
+    uri: CrawlUri,
+    ex: HttpExchange,
+    worker: number,
+    prerequisite: boolean,
+    origin: string,
+    release: (delayMs: number) => Promise<void>,
+  ): Promise<Outcome> {
     const d = this.#d;
     const mime = mimeOf(ex);
+    const delayMs = prerequisite ? 0 : this.#delayAfter(ex, origin);
+    if (!prerequisite) await release(delayMs);
     if (prerequisite) await this.#robotsFetched(uri, ex, origin);
     const found = prerequisite ? { links: [], annotations: [] } : await extractOutlinks(ex, mime, d.policy.obeysMetaRobots);
     // The capture's WARC-Date, exactly as written: what revisits of it refer to.
@@ -156,7 +172,7 @@ export class UriProcessor {
     d.stats.captured(hostOf(uri.url), ex.status, mime || 'unknown', ex.body.size, revisitOf !== undefined);
     this.#seedStatus(uri, ex);
     if (found.links.length > 0) await d.links.schedule(uri, found.links);
-    return { kind: 'done', delayMs: this.#delayAfter(ex, origin) };
+    return { kind: 'done', delayMs: prerequisite ? this.#delayAfter(ex, origin) : delayMs };
   }
 
   #delayAfter(ex: HttpExchange, origin: string): number {

@@ -72,6 +72,20 @@ export interface Frontier {
    * crawl is done — or when `signal` aborts or the frontier closes.
    */
   next(signal?: AbortSignal): Promise<Claim | null>;
+  /**
+   * The fetch of a claimed URI is over (its connection is free) while the
+   * URI is still being processed: its host may be fetched again once
+   * `delayMs` has passed, and its queue may hand out its next URI, without
+   * waiting for the WARC write, the logs and the outlinks. The URI itself
+   * stays stored and in process until finished(); a crash before that
+   * fetches it again. Optional per URI; calling it twice does nothing.
+   */
+  released(claim: Claim, delayMs: number): Promise<void>;
+  /**
+   * The URI is done with. After released(), a 'done' outcome's delay is
+   * not applied again (it was, from the end of the fetch); other outcomes'
+   * delays (retries, Retry-After) still are.
+   */
   finished(claim: Claim, outcome: Outcome): Promise<void>;
   stats(): FrontierStats;
   queues(): QueueReport[];

@@ -53,6 +53,8 @@ export interface WorkQueueFrontierInit {
 interface ClaimState {
   queue: WorkQueue;
   item: HeadItem;
+  /** released() ran: the host's connection and the queue's fetch slot are already given back. */
+  released: boolean;
 }
 
 interface Parked {
@@ -175,15 +177,25 @@ export class WorkQueueFrontier implements Frontier {
     }
   }
 
+  released(claim: Claim, delayMs: number): Promise<void> {
+    return this.#exclusive(async () => {
+      if (this.#closed) return;
+      const state = this.#outstanding(claim);
+      if (state.released) return;
+      state.released = true;
+      this.#releaseFetch(state, this.#now(), Math.max(0, delayMs));
+    });
+  }
+
   finished(claim: Claim, outcome: Outcome): Promise<void> {
     return this.#exclusive(async () => {
       // After close the URI simply stays stored, as after a crash: resume refetches it.
       if (this.#closed) return;
-      const state = this.#claims.get(claim);
-      if (state === undefined) throw new FrontierError(FrontierErrorCode.unknownClaim, `not an outstanding claim: ${claim.uri.url}`);
+      const state = this.#outstanding(claim);
       const { queue, item } = state;
       const now = this.#now();
-      const delayMs = Math.max(0, outcome.delayMs);
+      // After released(), a 'done' URI's delay already runs from the end of its fetch.
+      const delayMs = state.released && outcome.kind === 'done' ? 0 : Math.max(0, outcome.delayMs);
       // Memory first, then the store: the queue's new figures are saved in
       // the same batch as the delete or rewrite they go with.
       this.#claims.delete(claim);
@@ -209,18 +221,42 @@ export class WorkQueueFrontier implements Frontier {
         queue.totalSpent = Math.max(0, queue.totalSpent - 1);
         queue.offer(item, this.#headSize);
       }
-      queue.wakeAt = Math.max(queue.wakeAt, now + delayMs);
-      for (const parked of this.#gate.release(item.host, now, delayMs)) {
-        if (parked.seq === parked.queue.seq) this.#settle(parked.queue, now);
+      if (!state.released) this.#releaseFetch(state, now, delayMs);
+      else {
+        // A retry or a Retry-After decided after the fetch still holds the queue and the host.
+        if (delayMs > 0) {
+          queue.wakeAt = Math.max(queue.wakeAt, now + delayMs);
+          this.#gate.holdUntil(item.host, now + delayMs);
+          this.#dirtyHosts.add(item.host);
+        }
+        this.#touch(queue);
+        this.#settle(queue, now);
+        this.#changes.notify();
       }
-      if (delayMs > 0) this.#dirtyHosts.add(item.host);
-      this.#touch(queue);
-      this.#settle(queue, now);
-      this.#changes.notify();
       // Retries and prerequisites are rare: wait for them, so that a reload
       // of the queue's head reads them back and a crash keeps them.
       if (outcome.kind !== 'done') await this.#store.flush();
     });
+  }
+
+  #outstanding(claim: Claim): ClaimState {
+    const state = this.#claims.get(claim);
+    if (state === undefined) throw new FrontierError(FrontierErrorCode.unknownClaim, `not an outstanding claim: ${claim.uri.url}`);
+    return state;
+  }
+
+  /** Give back the claim's host connection and queue fetch slot; both wait `delayMs` from `now`. */
+  #releaseFetch(state: ClaimState, now: number, delayMs: number): void {
+    const { queue, item } = state;
+    queue.fetching--;
+    queue.wakeAt = Math.max(queue.wakeAt, now + delayMs);
+    for (const parked of this.#gate.release(item.host, now, delayMs)) {
+      if (parked.seq === parked.queue.seq) this.#settle(parked.queue, now);
+    }
+    if (delayMs > 0) this.#dirtyHosts.add(item.host);
+    this.#touch(queue);
+    this.#settle(queue, now);
+    this.#changes.notify();
   }
 
   stats(): FrontierStats {
@@ -306,7 +342,8 @@ export class WorkQueueFrontier implements Frontier {
       queue.sessionSpent++;
       queue.totalSpent++;
       const claim: Claim = Object.freeze({ uri: head.stored.u, queueKey: queue.key, host: head.host });
-      this.#claims.set(claim, { queue, item: head });
+      this.#claims.set(claim, { queue, item: head, released: false });
+      queue.fetching++;
       this.#settle(queue, now);
       return claim;
     }
@@ -333,7 +370,7 @@ export class WorkQueueFrontier implements Frontier {
       return this.#setState(queue, 'inactive');
     }
     if (queue.wakeAt > now) return this.#setState(queue, 'snoozed');
-    if (queue.inFlight >= this.#maxPerQueue) return this.#setState(queue, 'in-process');
+    if (queue.fetching >= this.#maxPerQueue) return this.#setState(queue, 'in-process');
     this.#setState(queue, 'ready');
   }
 

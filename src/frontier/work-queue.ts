@@ -49,6 +49,8 @@ export class WorkQueue {
   allLoaded = true; // a new queue's range is empty
   /** Keys (hex) of URIs handed out and not finished. */
   readonly inFlightKeys = new Set<string>();
+  /** Of those, the ones still fetching (not yet released): what the per-queue connection limit counts. */
+  fetching = 0;
 
   constructor(key: string) {
     this.key = key;

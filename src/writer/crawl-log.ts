@@ -14,7 +14,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { FatalCrawlError } from '../core/errors.js';
 import { timestamp17 } from './warc-naming.js';
-import { closeStream, waitDrain } from './write-stream.js';
+import { closeStream, corkForTurn, waitDrain } from './write-stream.js';
 
 export interface CrawlLogEntry {
   /** When the line is logged. */
@@ -106,6 +106,7 @@ export class CrawlLog {
   write(entry: CrawlLogEntry): Promise<void> {
     if (this.#failure) throw this.#failure;
     if (this.#closed) throw new FatalCrawlError('ARCHIVER_LOG_WRITE', 'crawl.log is closed');
+    corkForTurn(this.#stream);
     if (this.#stream.write(formatCrawlLogLine(entry))) return Promise.resolve();
     // One shared wait per full buffer: a listener per write would make a
     // burst of lines (a page's 100k refused links) quadratic.

@@ -13,7 +13,7 @@ import type { Member } from './capture-members.js';
 import { gzipStreamed } from './gzip-member.js';
 import type { PreparedRecord } from './warc-records.js';
 import { OPEN_SUFFIX } from './warc-naming.js';
-import { closeStream, waitDrain } from './write-stream.js';
+import { closeStream, corkForTurn, waitDrain } from './write-stream.js';
 
 export interface RecordSpan {
   offset: number;
@@ -135,6 +135,7 @@ export class WarcFile {
   #push(chunk: Uint8Array, last: boolean): boolean {
     if (this.#failure) throw this.#failure;
     const stream = this.#stream;
+    corkForTurn(stream);
     let ok: boolean;
     if (last) {
       let done!: () => void;

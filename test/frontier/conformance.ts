@@ -217,6 +217,70 @@ export function frontierConformance(name: string, factory: FrontierFactory): voi
       assert.ok(result.minGapMs >= 60, `gap ${result.minGapMs} ms < 60 ms`);
     });
 
+    it('after released(), hands out the host\'s next URI once the delay has passed, before the first is finished', async () => {
+      const f = await make();
+      await f.schedule([uri('http://a.test/1'), uri('http://a.test/2'), uri('http://a.test/3')]);
+      const first = await take(f);
+      const releasedAt = Date.now();
+      await f.released(first, 60);
+      await f.released(first, 0); // a second call changes nothing
+      assert.equal(await pendingFor(f, 20), 'pending', 'the delay runs from the release');
+      const second = await take(f);
+      assert.ok(Date.now() - releasedAt >= 60, 'no new fetch of the host inside the delay');
+      assert.equal(second.uri.url, 'http://a.test/2');
+      assert.equal(f.stats().inProcess, 2, 'the first URI is still in process');
+      // Its 'done' delay already ran from the release: finishing it adds none.
+      await f.finished(first, { kind: 'done', delayMs: 60 });
+      await f.released(second, 0);
+      const third = await take(f);
+      assert.equal(third.uri.url, 'http://a.test/3');
+      await f.finished(second, { kind: 'done', delayMs: 0 });
+      await f.finished(third, { kind: 'done', delayMs: 0 });
+      assert.equal(await f.next(), null);
+      assert.equal(f.stats().finished, 3);
+    });
+
+    for (const queueAssignment of ['hostname', 'elfHash'] as const) {
+      it(`with released() fetches of a host never overlap and keep their delay (${queueAssignment})`, async () => {
+        const f = await make({ queueAssignment, elfHashBuckets: 7 });
+        const uris = [];
+        for (const host of ['a', 'b']) for (let i = 0; i < 12; i++) uris.push(uri(`http://${host}.test/${i}`));
+        await f.schedule(uris);
+        const fetching = new Map<string, number>();
+        const fetchEnded = new Map<string, number>();
+        let overlap = 0;
+        let minGapMs = Infinity;
+        const worker = async (): Promise<void> => {
+          for (let claim = await f.next(); claim !== null; claim = await f.next()) {
+            const started = Date.now();
+            const ended = fetchEnded.get(claim.host);
+            if (ended !== undefined) minGapMs = Math.min(minGapMs, started - ended);
+            if ((fetching.get(claim.host) ?? 0) > 0) overlap++;
+            fetching.set(claim.host, (fetching.get(claim.host) ?? 0) + 1);
+            await sleep(2); // the fetch
+            fetching.set(claim.host, (fetching.get(claim.host) ?? 1) - 1);
+            fetchEnded.set(claim.host, Date.now());
+            await f.released(claim, 15);
+            await sleep(25); // processing after the fetch, longer than the delay
+            await f.finished(claim, { kind: 'done', delayMs: 15 });
+          }
+        };
+        await Promise.all(Array.from({ length: 6 }, worker));
+        assert.equal(overlap, 0);
+        assert.ok(minGapMs >= 15, `gap ${minGapMs} ms < 15 ms`);
+        assert.equal(f.stats().finished, 24);
+      });
+    }
+
+    it('a retry decided after released() still snoozes the queue and the host', async () => {
+      const f = await make();
+      await f.schedule([uri('http://a.test/1'), uri('http://a.test/2')]);
+      const first = await take(f);
+      await f.released(first, 0);
+      await f.finished(first, { kind: 'retry', delayMs: 10_000 });
+      assert.equal(await pendingFor(f, 40), 'pending');
+    });
+
     it('serves another host while one is snoozed', async () => {
       const f = await make();
       await f.schedule([uri('http://a.test/1'), uri('http://a.test/2'), uri('http://b.test/1')]);
