@@ -20,6 +20,7 @@ import { createRobotsPolicy } from '../politeness/robots-policy.js';
 import { RobotsStore } from '../politeness/robots-store.js';
 import { LevelUriUniqFilter } from '../uniq/level-uniq-filter.js';
 import { Keyspace } from '../store/keyspace.js';
+import { HtmlExtractThread } from '../fetch/html-extract-thread.js';
 import { CrawlLog } from '../writer/crawl-log.js';
 import { LevelDigestIndex } from '../writer/digest-index.js';
 import { nextWarcSerial, repairOpenWarcs } from '../writer/warc-repair.js';
@@ -162,8 +163,10 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   });
   const earlier = profile.dedup.against.length > 0 ? await loadEarlierCaptures(profile.dedup.against) : null;
   const digestIndex = new LevelDigestIndex(sub('digests'));
+  const htmlThread = new HtmlExtractThread();
   const processor = new UriProcessor({
     profile, fetcher, writer, journal, crawlLog, robots, robotsJournal, policy, links, stats, now,
+    extractHtml: htmlThread.extract,
     dedup: new PayloadDedup(digestIndex, earlier),
     abortSignal: abort.signal,
   });
@@ -235,6 +238,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   await attempt(() => digestIndex.flush());
   await attempt(() => crawlLog.close());
   await attempt(() => fetcher.close());
+  await attempt(() => htmlThread.close());
   // The CDXJ index and the WACZ cover the whole job (every run of a resumed one).
   const packaged = failures.length === 0 && (warcFiles.length > 0 || resuming)
     ? await attempt(() => finalizeJob({ jobDir: dirs.root, name: profile.name, software: SOFTWARE, seeds: profile.seeds }))

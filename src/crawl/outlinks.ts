@@ -8,6 +8,7 @@
 import type { Hop } from '../core/crawl-uri.js';
 import { headerValue, type HttpExchange } from '../core/exchange.js';
 import { bodyText, decodeBody } from '../fetch/content-decoding.js';
+import type { HtmlExtractFn } from '../fetch/html-extract-thread.js';
 import { extractCss, extractHtml, robotsDirectivesFromHeaders } from '../fetch/link-extractor.js';
 import { resolveUrl } from '../fetch/link-resolution.js';
 import type { DiscoveredLink } from './link-scheduler.js';
@@ -24,7 +25,10 @@ export interface Outlinks {
   page?: { title: string | null; text: string; noindex: boolean };
 }
 
-export async function extractOutlinks(ex: HttpExchange, mime: string, obeyMetaRobots: boolean): Promise<Outlinks> {
+/** Extraction in this thread, for callers without an HtmlExtractThread. */
+const extractHere: HtmlExtractFn = async (html, url) => extractHtml(html, url);
+
+export async function extractOutlinks(ex: HttpExchange, mime: string, obeyMetaRobots: boolean, extract: HtmlExtractFn = extractHere): Promise<Outlinks> {
   const links: DiscoveredLink[] = [];
   const annotations: string[] = [];
   const target = redirectTarget(ex);
@@ -38,7 +42,7 @@ export async function extractOutlinks(ex: HttpExchange, mime: string, obeyMetaRo
     for (const l of extractCss(text, ex.url)) links.push({ url: l.url, hop: l.hop as Hop, context: l.context });
     return { links, annotations };
   }
-  const page = extractHtml(text, ex.url);
+  const page = await extract(text, ex.url);
   const header = robotsDirectivesFromHeaders(ex.responseHeaders);
   const nofollow = obeyMetaRobots && (page.metaRobots.nofollow || header.nofollow);
   const noindex = page.metaRobots.noindex || header.noindex;

@@ -10,6 +10,7 @@ import { headerValue, type HttpExchange } from '../core/exchange.js';
 import type { Profile } from '../config/profile.js';
 import type { Claim, Outcome } from '../frontier/frontier.js';
 import type { Fetcher } from '../fetch/fetcher.js';
+import type { HtmlExtractFn } from '../fetch/html-extract-thread.js';
 import { politenessDelayMs, retryAfterMs } from '../politeness/delay.js';
 import type { RobotsPolicy } from '../politeness/robots-policy.js';
 import type { RobotsFetchResult, RobotsStore } from '../politeness/robots-store.js';
@@ -47,6 +48,8 @@ export interface UriProcessorDeps {
   robotsJournal: RobotsJournal;
   policy: RobotsPolicy;
   links: LinkScheduler;
+  /** HTML extraction (a worker thread in a crawl; in this thread when absent). */
+  extractHtml?: HtmlExtractFn;
   stats: CrawlStats;
   now: () => number;
   /** Aborts in-flight fetches (a hard stop). */
@@ -122,7 +125,7 @@ export class UriProcessor {
     const delayMs = prerequisite ? 0 : this.#delayAfter(ex, origin);
     if (!prerequisite) await release(delayMs);
     if (prerequisite) await this.#robotsFetched(uri, ex, origin);
-    const found = prerequisite ? { links: [], annotations: [] } : await extractOutlinks(ex, mime, d.policy.obeysMetaRobots);
+    const found = prerequisite ? { links: [], annotations: [] } : await extractOutlinks(ex, mime, d.policy.obeysMetaRobots, d.extractHtml);
     // The capture's WARC-Date, exactly as written: what revisits of it refer to.
     const date = warcDate(ex.startedAt, d.profile.output.warcVersion);
     let revisitOf: { url: string; date: string } | undefined;

@@ -58,7 +58,7 @@ test('a worker that dies hands its work back: everything is compressed in-proces
 });
 
 test('a worker that answers with an error gets that request redone in-process', async () => {
-  const source = `require('node:worker_threads').parentPort.on('message', ({ id }) => require('node:worker_threads').parentPort.postMessage({ id, error: 'no' }))`;
+  const source = `require('node:worker_threads').parentPort.on('message', (requests) => require('node:worker_threads').parentPort.postMessage(requests.map(({ id }) => ({ id, error: 'no' }))))`;
   const worker = new GzipWorker({ workerSource: source });
   const members = await worker.gzip([Buffer.from('redo me')]);
   assert.equal(gunzipSync(members[0] as Buffer).toString(), 'redo me');

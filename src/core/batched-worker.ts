@@ -1,0 +1,128 @@
+/**
+ * Work handed to one worker thread, a turn at a time. Every request made
+ * during one event-loop turn travels in one message and comes back in one
+ * reply: waking a thread costs the main thread ~30-60 µs on a small VM, so
+ * one wake-up per turn rather than one per request. Each request carries
+ * its own fallback; when the worker cannot start, fails, exits or answers
+ * a request with an error, the fallback runs in this thread instead, so a
+ * caller never sees the worker's troubles.
+ *
+ * Protocol (what a worker program implements): it receives an array of
+ * `{ id, input }` and answers with one array of `{ id, output }` or
+ * `{ id, error }`, in any order.
+ */
+import type { TransferListItem, Worker } from 'node:worker_threads';
+
+interface Pending<Out> {
+  resolve: (output: Out) => void;
+  reject: (err: unknown) => void;
+  fallback: () => Promise<Out>;
+}
+
+interface Reply<Out> {
+  id: number;
+  output?: Out;
+  error?: string;
+}
+
+export class BatchedWorker<In, Out> {
+  readonly #start: () => Worker | null;
+  #worker: Worker | null = null;
+  /** Set once the worker failed or the pool closed: from then on fallbacks do the work. */
+  #broken = false;
+  #nextId = 0;
+  readonly #inFlight = new Map<number, Pending<Out>>();
+  /** Requests of this turn, sent together at its end. */
+  #outbox: { id: number; input: In }[] = [];
+  #transfers: TransferListItem[] = [];
+
+  /** `start` makes the worker, or returns null when it cannot run here (the fallbacks then do everything). */
+  constructor(start: () => Worker | null) {
+    this.#start = start;
+  }
+
+  /** True once the worker failed (or could not start) and work runs in this thread. */
+  get fellBack(): boolean {
+    return this.#broken;
+  }
+
+  /** Run `input` on the worker (`transfer`: buffers to move, not copy); `fallback` does the same work here if needed. */
+  run(input: In, transfer: TransferListItem[], fallback: () => Promise<Out>): Promise<Out> {
+    const worker = this.#broken ? null : (this.#worker ??= this.#launch());
+    if (worker === null) return fallback();
+    const id = this.#nextId++;
+    return new Promise<Out>((resolve, reject) => {
+      // Keep the process alive only while the worker holds work.
+      if (this.#inFlight.size === 0) worker.ref();
+      this.#inFlight.set(id, { resolve, reject, fallback });
+      if (this.#outbox.length === 0) setImmediate(() => this.#send());
+      this.#outbox.push({ id, input });
+      for (const t of transfer) this.#transfers.push(t);
+    });
+  }
+
+  /** Stop the worker; what it still held runs on its fallbacks, as does anything asked later. */
+  async close(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = null;
+    this.#broken = true;
+    this.#fallBackAll();
+    if (worker !== null) await worker.terminate();
+  }
+
+  #launch(): Worker | null {
+    let worker: Worker | null;
+    try {
+      worker = this.#start();
+    } catch {
+      worker = null;
+    }
+    if (worker === null) {
+      this.#broken = true;
+      return null;
+    }
+    const w = worker;
+    w.unref();
+    w.on('message', (replies: Reply<Out>[]) => {
+      for (const reply of replies) this.#answer(reply);
+    });
+    w.on('error', () => this.#fail(w));
+    w.on('exit', () => this.#fail(w));
+    return w;
+  }
+
+  #send(): void {
+    const batch = this.#outbox;
+    const transfers = this.#transfers;
+    this.#outbox = [];
+    this.#transfers = [];
+    // The worker may have failed meanwhile: #fallBackAll already took these requests.
+    if (this.#worker === null || batch.length === 0) return;
+    this.#worker.postMessage(batch, transfers);
+  }
+
+  #answer(reply: Reply<Out>): void {
+    const pending = this.#inFlight.get(reply.id);
+    if (pending === undefined) return;
+    this.#inFlight.delete(reply.id);
+    if (this.#inFlight.size === 0) this.#worker?.unref();
+    if (reply.error === undefined) pending.resolve(reply.output as Out);
+    else pending.fallback().then(pending.resolve, pending.reject);
+  }
+
+  /** The worker died or failed: what it held, and everything after, runs here. */
+  #fail(worker: Worker): void {
+    if (worker !== this.#worker) return;
+    this.#worker = null;
+    this.#broken = true;
+    this.#fallBackAll();
+  }
+
+  #fallBackAll(): void {
+    const held = [...this.#inFlight.values()];
+    this.#inFlight.clear();
+    this.#outbox = [];
+    this.#transfers = [];
+    for (const pending of held) pending.fallback().then(pending.resolve, pending.reject);
+  }
+}
