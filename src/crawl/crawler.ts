@@ -280,9 +280,13 @@ function isFatal(err: unknown): boolean {
  * The one error the operator sees when a crawl stops on its own failure; a
  * full disk says so plainly, with what to do (the state is resumable).
  */
+/** strerror(ENOSPC), as LevelDB's errors spell it. */
+const ENOSPC_TEXT = 'No space left on device';
+
 function asFatal(err: unknown, jobRoot: string): ArchiverError {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOSPC') {
+    // LevelDB reports ENOSPC only in its message (`IO error: …: No space left on device`).
+    if ((e as NodeJS.ErrnoException).code === 'ENOSPC' || e.message.includes(ENOSPC_TEXT)) {
       return new FatalCrawlError('ARCHIVER_DISK_FULL', `disk full under ${jobRoot}: crawl stopped, state kept; free space and run the same command again to resume`, { cause: err });
     }
   }
