@@ -86,6 +86,7 @@ export const profileSchema = {
         order: { enum: ['breadth-first', 'depth-first'], default: 'breadth-first' },
         balanceReplenishAmount: { type: 'integer', minimum: 1, default: 3000 },
         queueTotalBudget: { type: 'integer', minimum: -1, default: -1 },
+        seenMemoryKeys: { type: 'integer', minimum: 0, maximum: 100_000_000, default: 12_000_000 },
       },
     },
     dedup: {

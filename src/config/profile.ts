@@ -77,6 +77,12 @@ export interface FrontierOptions {
   balanceReplenishAmount: number;
   /** Total budget after which a queue is retired (-1 = unlimited). */
   queueTotalBudget: number;
+  /**
+   * Seen-filter keys kept in memory (about 11 bytes each). Up to this many
+   * discovered URLs, the already-seen check never reads LevelDB; beyond it,
+   * unknown keys are confirmed there. Default 12,000,000 (128 MiB).
+   */
+  seenMemoryKeys: number;
 }
 
 export interface OutputOptions {

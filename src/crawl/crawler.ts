@@ -116,8 +116,10 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     }
   }
   const frontier: Frontier = resuming ? await WorkQueueFrontier.open(frontierInit) : new WorkQueueFrontier(frontierInit);
-  const seen = new LevelUriUniqFilter(new Keyspace(db, 'seen'));
-  const refusedSeen = new LevelUriUniqFilter(new Keyspace(db, 'refused'));
+  // The same memory cap for both: in-scope URLs, and refused ones logged once.
+  const memoryKeys = profile.frontier.seenMemoryKeys;
+  const seen = new LevelUriUniqFilter(new Keyspace(db, 'seen'), { memoryKeys });
+  const refusedSeen = new LevelUriUniqFilter(new Keyspace(db, 'refused'), { memoryKeys });
   const fetcher = new Fetcher({
     userAgent: profile.userAgent,
     ...(profile.from ? { from: profile.from } : {}),

@@ -33,6 +33,7 @@ test('defaults are Heritrix\'s and the profile is frozen', () => {
   assert.equal(p.politeness.maxConnectionsPerHost, 1);
   assert.equal(p.frontier.balanceReplenishAmount, 3000);
   assert.equal(p.frontier.queueTotalBudget, -1);
+  assert.equal(p.frontier.seenMemoryKeys, 12_000_000);
   assert.equal(p.frontier.queueAssignment, 'hostname');
   assert.equal(p.robots.policy, 'obey');
   assert.equal(p.limits.maxBodyBytes, 104857600);

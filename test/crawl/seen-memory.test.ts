@@ -1,0 +1,45 @@
+/**
+ * A crawl whose already-seen table is far too small to hold its URLs
+ * (frontier.seenMemoryKeys) must still see exactly: every reachable URL
+ * fetched once, none twice, the same captures as with the default table.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { validateProfile } from '../../src/config/load-profile.js';
+import { runCrawl } from '../../src/crawl/crawler.js';
+import { FixtureWeb } from '../../src/demo/fixture-web.js';
+import { captureIo } from '../helpers/capture.js';
+import { testProfileJson } from '../helpers/test-profile.js';
+import { readWarcDir } from '../helpers/warc-read.js';
+
+let tmp: string;
+let web: FixtureWeb;
+before(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-seenmem-'));
+  web = await FixtureWeb.start({ hosts: 3, pagesPerHost: 8, port: 0 });
+});
+after(async () => {
+  await web.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+async function crawlWith(name: string, seenMemoryKeys: number): Promise<string[]> {
+  const profile = validateProfile(testProfileJson(name, web.seeds, path.join(tmp, name), { workers: 6, frontier: { seenMemoryKeys } }), name);
+  await runCrawl({ profile, stderr: captureIo().stderr, quiet: true });
+  const records = await readWarcDir(path.join(profile.output.dir, 'warcs'));
+  return records.filter((r) => r.type === 'response' || r.type === 'revisit').map((r) => r.url).sort();
+}
+
+test('a 5-key seen table still fetches every reachable URL exactly once', async () => {
+  const small = await crawlWith('small-table', 5);
+  const before = web.requests.length;
+  const normal = await crawlWith('default-table', 12_000_000);
+  assert.equal(new Set(small).size, small.length, 'a URL was captured twice');
+  assert.deepEqual(small, normal);
+  const reachable = web.expectedUrls().reachable;
+  assert.deepEqual(reachable.filter((u) => !small.includes(u)), []);
+  assert.ok(before > 0 && web.requests.length - before === before, 'both crawls made the same number of requests');
+});
