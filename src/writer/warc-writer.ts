@@ -21,7 +21,8 @@ import { ArchiverError, FatalCrawlError } from '../core/errors.js';
 import type { HttpExchange } from '../core/exchange.js';
 import { WarcFile } from './warc-file.js';
 import { warcFileName } from './warc-naming.js';
-import { captureMembers, compressed, type CaptureMembers } from './capture-members.js';
+import { compressed, type CaptureMembers } from './capture-members.js';
+import { CaptureThread } from './capture-thread.js';
 import { FifoSlots } from './fifo-slots.js';
 import type { MemberCompressor } from './gzip-member.js';
 import { GzipWorker } from './gzip-worker.js';
@@ -104,6 +105,8 @@ export class WarcWriter {
   readonly #compressor: MemberCompressor;
   /** Only a compressor the writer made is the writer's to close. */
   readonly #ownsCompressor: boolean;
+  /** Builds and compresses captures off the main thread, or hands them to the in-process path. */
+  readonly #captureThread: CaptureThread;
 
   constructor(opts: WarcWriterOptions) {
     if (!opts.dir) throw new ArchiverError('ARCHIVER_INVALID_OPTION', 'WarcWriter: dir is required');
@@ -118,6 +121,7 @@ export class WarcWriter {
     this.#ahead = new FifoSlots(ahead);
     this.#ownsCompressor = opts.compressor === undefined;
     this.#compressor = opts.compressor ?? new GzipWorker();
+    this.#captureThread = new CaptureThread(this.#compressor);
   }
 
   /** The serial the next file will get (what a resumed writer passes as firstSerial). */
@@ -140,7 +144,7 @@ export class WarcWriter {
   writeCapture(c: CaptureToWrite): Promise<WrittenCapture> {
     if (this.#closing) return Promise.reject(new ArchiverError('ARCHIVER_WARC_CLOSED', 'WarcWriter is closed'));
     // Compression starts now (once a slot is free), outside the queue; slots are taken in call order.
-    const members = this.#ahead.acquire().then(() => captureMembers(c, this.#opts.warcVersion, this.#compressor));
+    const members = this.#ahead.acquire().then(() => this.#captureThread.members(c, this.#opts.warcVersion));
     // Observed by #write; keep an early rejection from counting as unhandled.
     members.catch(() => {});
     const queued = this.#tail.then(() => this.#write(members));
@@ -167,6 +171,7 @@ export class WarcWriter {
     this.#closing ??= (async () => {
       await this.#tail;
       await Promise.allSettled([...this.#pending]);
+      await this.#captureThread.close();
       if (this.#ownsCompressor) await this.#compressor.close();
       const file = this.#file;
       this.#file = null;

@@ -373,7 +373,10 @@ describe('WarcWriter', () => {
         await gate;
         yield bytes;
       },
+      // The capture thread reads a body held in memory whole, through head().
       async head(n: number) {
+        started++;
+        await gate;
         return bytes.subarray(0, n);
       },
       async dispose() {},

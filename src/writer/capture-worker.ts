@@ -1,0 +1,63 @@
+/**
+ * The program of the capture thread (capture-thread.ts): builds one
+ * capture's three WARC records (warcio serialisation, block and payload
+ * digests, the payload check) and compresses each to its gzip member, with
+ * the same code the writer runs in-process. Requests come in the
+ * BatchedWorker protocol; a failure (a digest mismatch included) is
+ * answered as an error, and the writer redoes that capture in-process,
+ * where the same error is raised with its code.
+ */
+import { parentPort } from 'node:worker_threads';
+import { gzipSync } from 'node:zlib';
+import { bufferBody } from '../core/buffer-body.js';
+import { captureMembers } from './capture-members.js';
+import { gzipOptionsFor, type MemberCompressor } from './gzip-member.js';
+import type { CaptureRecordInput, WarcVersion } from './warc-records.js';
+
+/** A capture as it travels: the exchange's body as bytes, its Buffers as plain bytes. */
+export interface CaptureRequest {
+  capture: Omit<CaptureRecordInput, 'exchange'> & { exchange: Omit<CaptureRecordInput['exchange'], 'body'> };
+  body: Uint8Array;
+  version: WarcVersion;
+}
+
+export interface CaptureReply {
+  members: [ArrayBuffer, ArrayBuffer, ArrayBuffer];
+  mainId: string;
+  revisit: boolean;
+}
+
+/** On this thread nothing else waits: deflate synchronously. */
+const gzipHere: MemberCompressor = {
+  gzip: async (inputs) => inputs.map((input) => gzipSync(input, gzipOptionsFor(input.length))),
+  close: async () => {},
+};
+
+async function build(req: CaptureRequest): Promise<{ output: CaptureReply; transfer: ArrayBuffer[] }> {
+  const ex = req.capture.exchange;
+  const capture: CaptureRecordInput = {
+    ...req.capture,
+    exchange: { ...ex, requestHead: Buffer.from(ex.requestHead.buffer, ex.requestHead.byteOffset, ex.requestHead.byteLength), body: bufferBody(req.body) },
+  };
+  const m = await captureMembers(capture, req.version, gzipHere);
+  const members = [m.main, m.request, m.metadata].map((member) => {
+    if (!Buffer.isBuffer(member)) throw new Error('record too large for the capture thread');
+    return member.buffer.slice(member.byteOffset, member.byteOffset + member.length) as ArrayBuffer;
+  }) as [ArrayBuffer, ArrayBuffer, ArrayBuffer];
+  return { output: { members, mainId: m.mainId, revisit: m.revisit }, transfer: members };
+}
+
+parentPort?.on('message', async (requests: { id: number; input: CaptureRequest }[]) => {
+  const replies: unknown[] = [];
+  const transfer: ArrayBuffer[] = [];
+  for (const { id, input } of requests) {
+    try {
+      const built = await build(input);
+      replies.push({ id, output: built.output });
+      transfer.push(...built.transfer);
+    } catch (err) {
+      replies.push({ id, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  parentPort?.postMessage(replies, transfer);
+});
