@@ -34,6 +34,7 @@ import { Keyspace, type RootLevel } from '../store/keyspace.js';
 import type { Fp64 } from './rabin.js';
 import { KEY_BYTES, hostPrefixBytes, keyInto } from './heritrix-key.js';
 import { KeyTable } from './key-table.js';
+import { SeenStoreWrites } from './seen-store-writes.js';
 import { BatchedUriUniqFilter, BeforeCommitFailure, UniqFilterClosedError, UniqStoreError, type BeforeCommit } from './uniq-filter.js';
 
 /**
@@ -81,7 +82,6 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
   readonly #ownsDb: boolean;
   /** Opening and reading the count; every operation awaits it. */
   readonly #ready: Promise<void>;
-  #count = 0;
   #closed = false;
   /** Stored keys known in memory. */
   #known: KeyTable;
@@ -96,12 +96,8 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
   readonly #running = new Set<Promise<unknown>>();
   /** Resolves when no exclusive operation is queued or running. */
   #gate: Promise<void> = Promise.resolve();
-  #waiting: { keys: PendingKey[]; done: () => void; failed: (err: unknown) => void }[] = [];
-  #writing = false;
-  /** Keys handed to #write and not yet in the store. */
-  #unwritten = 0;
-  /** The first failed write: every later operation reports it. */
-  #writeFailure: unknown = undefined;
+  /** Every store write goes through here, in order; set once the count is read. */
+  #writes!: SeenStoreWrites;
   readonly #scratch: Fp64 = { hi: 0, lo: 0 };
   readonly #countKey: Buffer;
 
@@ -143,16 +139,12 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
 
   forget(url: string): Promise<void> {
     return this.#exclusive(async () => {
-      await this.#allWritten();
+      await this.#writes.allWritten();
       const { hi, lo } = keyInto(canonicalizeForSeen(url), this.#scratch);
       const key = this.#keyOf(hi, lo);
       const [stored] = await this.#space.db.getMany([key]);
       if (stored === undefined) return;
-      const batch = this.#space.db.batch();
-      batch.del(key);
-      batch.put(this.#countKey, countValue(this.#count - 1));
-      await batch.write();
-      this.#count--;
+      await this.#writes.del([key]);
       this.#known.delete(hi, lo);
       this.#afterForget();
     });
@@ -160,7 +152,7 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
 
   forgetHost(url: string): Promise<number> {
     return this.#exclusive(async () => {
-      await this.#allWritten();
+      await this.#writes.allWritten();
       const host = hostPrefixBytes(canonicalizeForSeen(url));
       const p = this.#space.prefix;
       const gte = Buffer.concat([p, host, Buffer.alloc(KEY_BYTES - host.length, 0x00)]);
@@ -169,11 +161,7 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
       for (;;) {
         const keys = await this.#space.db.keys({ gte, lte, limit: FORGET_CHUNK_KEYS }).all();
         if (keys.length === 0) break;
-        const batch = this.#space.db.batch();
-        for (const key of keys) batch.del(key);
-        batch.put(this.#countKey, countValue(this.#count - keys.length));
-        await batch.write();
-        this.#count -= keys.length;
+        await this.#writes.del(keys);
         forgotten += keys.length;
         for (const key of keys) this.#known.delete(key.readUInt32BE(p.length), key.readUInt32BE(p.length + 4));
       }
@@ -184,8 +172,8 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
 
   count(): Promise<number> {
     return this.#shared(async () => {
-      await this.#allWritten();
-      return this.#count;
+      await this.#writes.allWritten();
+      return this.#writes.count;
     });
   }
 
@@ -197,11 +185,12 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     await this.#gate;
     await Promise.allSettled([...this.#running]);
     await this.#warming;
-    const unwritten = this.#allWritten().then(
+    // Undefined when the store never opened: nothing was written.
+    const writes = this.#writes as SeenStoreWrites | undefined;
+    const failure = writes === undefined ? undefined : await writes.allWritten().then(
       () => undefined,
       (err: unknown) => err,
     );
-    const failure = await unwritten;
     if (this.#ownsDb && this.#space.db.status !== 'closed') await this.#space.db.close();
     if (failure !== undefined) throw failure instanceof UniqStoreError ? failure : new UniqStoreError('already-seen store write failed', { cause: failure });
   }
@@ -210,11 +199,11 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     try {
       await this.#space.open();
       const [stored] = await this.#space.db.getMany([this.#countKey]);
-      this.#count = stored === undefined ? 0 : Number(stored.toString('latin1'));
+      this.#writes = new SeenStoreWrites(this.#space, this.#countKey, stored === undefined ? 0 : Number(stored.toString('latin1')));
     } catch (err) {
       throw new UniqStoreError('cannot open the already-seen store', { cause: err });
     }
-    if (this.#count === 0) this.#complete = true;
+    if (this.#writes.count === 0) this.#complete = true;
     else this.#startWarming();
   }
 
@@ -310,7 +299,7 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
             stillClaimed.push(c);
           }
         }
-        const written = this.#write(fresh);
+        const written = this.#writes.put(fresh.map((c) => c.key));
         if (stillClaimed.length > 0) {
           // Not in the table: claimed until the store has them, so nobody else takes them meanwhile.
           for (const c of stillClaimed) c.claimHeld = true;
@@ -319,7 +308,7 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
           };
           written.then(release, release);
         }
-        if (this.#unwritten > MAX_UNWRITTEN_KEYS) await written;
+        if (this.#writes.pendingKeys > MAX_UNWRITTEN_KEYS) await written;
         else written.catch(() => undefined); // reported by the next operation
       }
       return result;
@@ -353,44 +342,6 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     const c: PendingKey = { key: EMPTY, hi, lo };
     this.#fillKeys([c]);
     return c.key;
-  }
-
-  /** Put `keys` (with the new count) after every earlier write, grouped with others that are waiting. */
-  #write(keys: PendingKey[]): Promise<void> {
-    this.#unwritten += keys.length;
-    const written = new Promise<void>((done, failed) => this.#waiting.push({ keys, done, failed }));
-    if (!this.#writing) void this.#drainWrites();
-    return written;
-  }
-
-  /** Resolves when every write asked for so far is in the store; rejects if one failed. */
-  #allWritten(): Promise<void> {
-    if (this.#writeFailure !== undefined) return Promise.reject(this.#writeFailure);
-    if (!this.#writing && this.#waiting.length === 0) return Promise.resolve();
-    return this.#write([]);
-  }
-
-  async #drainWrites(): Promise<void> {
-    this.#writing = true;
-    while (this.#waiting.length > 0) {
-      const group = this.#waiting;
-      this.#waiting = [];
-      let added = 0;
-      for (const g of group) added += g.keys.length;
-      try {
-        const batch = this.#space.db.batch();
-        for (const g of group) for (const c of g.keys) batch.put(c.key, EMPTY);
-        batch.put(this.#countKey, countValue(this.#count + added));
-        await batch.write();
-        this.#count += added;
-        for (const g of group) g.done();
-      } catch (err) {
-        this.#writeFailure ??= err;
-        for (const g of group) g.failed(err);
-      }
-      this.#unwritten -= added;
-    }
-    this.#writing = false;
   }
 
   /** Run `op` alongside other shared operations, after any queued exclusive one. */
@@ -427,7 +378,7 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
   async #guard<T>(op: () => Promise<T>): Promise<T> {
     try {
       await this.#ready;
-      if (this.#writeFailure !== undefined) throw this.#writeFailure;
+      if (this.#writes.failure !== undefined) throw this.#writes.failure;
       return await op();
     } catch (err) {
       if (err instanceof BeforeCommitFailure) throw err.cause;
@@ -443,8 +394,4 @@ async function runBeforeCommit(hook: BeforeCommit, fresh: readonly boolean[]): P
   } catch (err) {
     throw new BeforeCommitFailure(err);
   }
-}
-
-function countValue(count: number): Buffer {
-  return Buffer.from(String(count), 'latin1');
 }
