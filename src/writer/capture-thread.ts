@@ -1,17 +1,17 @@
 /**
  * Captures turned into gzip members on a worker thread: warcio's record
  * serialisation, the SHA-1 block and payload digests and deflate were
- * together the largest share of the crawl's main thread left after
- * compression moved off it. A body held in memory travels as bytes (a
- * copy, transferred); bodies spilled to disk, and records too large to
- * compress whole, stay on the in-process path, as does everything when the
+ * together about a quarter of the crawl's main thread (zlib alone 12-14%).
+ * A body held in memory travels as bytes (a copy, transferred); bodies
+ * spilled to disk, and records too large to compress whole, stay on the
+ * in-process path (deflate on libuv's pool), as does everything when the
  * worker cannot run (from TypeScript sources under tsx) or fails.
  */
 import { Worker } from 'node:worker_threads';
 import { BatchedWorker } from '../core/batched-worker.js';
 import type { CaptureReply, CaptureRequest } from './capture-worker.js';
 import { captureMembers, type CaptureMembers } from './capture-members.js';
-import { WHOLE_GZIP_MAX_BYTES, type MemberCompressor } from './gzip-member.js';
+import { inProcessGzip, WHOLE_GZIP_MAX_BYTES } from './gzip-member.js';
 import type { CaptureRecordInput, WarcVersion } from './warc-records.js';
 
 /** Room left under WHOLE_GZIP_MAX_BYTES for a record's WARC and HTTP heads. */
@@ -22,11 +22,7 @@ export const THREAD_BODY_MAX_BYTES = WHOLE_GZIP_MAX_BYTES - HEAD_ROOM_BYTES;
 export class CaptureThread {
   /** Replies come from the thread, CaptureMembers from the in-process fallback. */
   readonly #pool: BatchedWorker<CaptureRequest, CaptureReply | CaptureMembers>;
-  readonly #compressor: MemberCompressor;
-
-  /** `compressor`: what the in-process path compresses with. */
-  constructor(compressor: MemberCompressor) {
-    this.#compressor = compressor;
+  constructor() {
     this.#pool = new BatchedWorker(startWorker);
   }
 
@@ -35,7 +31,7 @@ export class CaptureThread {
   }
 
   async members(c: CaptureRecordInput, version: WarcVersion): Promise<CaptureMembers> {
-    const here = (): Promise<CaptureMembers> => captureMembers(c, version, this.#compressor);
+    const here = (): Promise<CaptureMembers> => captureMembers(c, version, inProcessGzip);
     const { body, ...exchange } = c.exchange;
     if (this.#pool.fellBack || body.size > THREAD_BODY_MAX_BYTES) return here();
     const held = await body.head(body.size);

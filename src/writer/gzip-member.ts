@@ -62,7 +62,7 @@ export async function gatherRecord(record: UncompressedRecord): Promise<Uint8Arr
 
 /**
  * Compresses whole records, each to its own gzip member. Implementations:
- * `inProcessGzip` (below) and the worker thread in gzip-worker.ts.
+ * `inProcessGzip` (below), and the capture thread's synchronous one.
  */
 export interface MemberCompressor {
   gzip(inputs: readonly Uint8Array[]): Promise<Buffer[]>;

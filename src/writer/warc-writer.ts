@@ -24,8 +24,6 @@ import { warcFileName } from './warc-naming.js';
 import { compressed, type CaptureMembers } from './capture-members.js';
 import { CaptureThread } from './capture-thread.js';
 import { FifoSlots } from './fifo-slots.js';
-import type { MemberCompressor } from './gzip-member.js';
-import { GzipWorker } from './gzip-worker.js';
 import { buildWarcInfo, type WarcVersion } from './warc-records.js';
 
 /** Default of WarcWriterOptions.compressAheadCaptures: twice libuv's default pool of 4 threads. */
@@ -55,12 +53,6 @@ export interface WarcWriterOptions {
    * streamed inside the queue, never held).
    */
   compressAheadCaptures?: number;
-  /**
-   * What compresses captures' records. Default: a worker thread of the
-   * writer's own (GzipWorker), closed with the writer; `inProcessGzip` keeps
-   * it on this thread and libuv's pool.
-   */
-  compressor?: MemberCompressor;
 }
 
 export interface CaptureToWrite {
@@ -102,9 +94,6 @@ export class WarcWriter {
   readonly #pending = new Set<Promise<WrittenCapture>>();
   /** One slot per capture from writeCapture() until its records are handed to the stream. */
   readonly #ahead: FifoSlots;
-  readonly #compressor: MemberCompressor;
-  /** Only a compressor the writer made is the writer's to close. */
-  readonly #ownsCompressor: boolean;
   /** Builds and compresses captures off the main thread, or hands them to the in-process path. */
   readonly #captureThread: CaptureThread;
 
@@ -119,9 +108,7 @@ export class WarcWriter {
     const ahead = opts.compressAheadCaptures ?? COMPRESS_AHEAD_CAPTURES;
     if (!Number.isInteger(ahead) || ahead < 1) throw new ArchiverError('ARCHIVER_INVALID_OPTION', 'WarcWriter: compressAheadCaptures must be an integer >= 1');
     this.#ahead = new FifoSlots(ahead);
-    this.#ownsCompressor = opts.compressor === undefined;
-    this.#compressor = opts.compressor ?? new GzipWorker();
-    this.#captureThread = new CaptureThread(this.#compressor);
+    this.#captureThread = new CaptureThread();
   }
 
   /** The serial the next file will get (what a resumed writer passes as firstSerial). */
@@ -172,7 +159,6 @@ export class WarcWriter {
       await this.#tail;
       await Promise.allSettled([...this.#pending]);
       await this.#captureThread.close();
-      if (this.#ownsCompressor) await this.#compressor.close();
       const file = this.#file;
       this.#file = null;
       if (file) {

@@ -16,7 +16,7 @@ const VARYING = new Set(['warc-record-id', 'warc-concurrent-to', 'warc-date']);
 const stable = (headers: Array<[string, string]>): Array<[string, string]> => headers.filter(([k]) => !VARYING.has(k.toLowerCase()));
 
 test('members from the thread match the in-process records, digests included', async () => {
-  const thread = new CaptureThread(inProcessGzip);
+  const thread = new CaptureThread();
   const body = Buffer.from('<html><a href="/x">x</a>' + 'é'.repeat(5000) + '</html>');
   const capture = {
     exchange: makeExchange({ url: 'http://t.test/page?q=1', body }),
@@ -42,7 +42,7 @@ test('members from the thread match the in-process records, digests included', a
 });
 
 test('a body that does not match the fetcher digest is refused with its code, and the thread goes on', async () => {
-  const thread = new CaptureThread(inProcessGzip);
+  const thread = new CaptureThread();
   const bad = { exchange: makeExchange({ url: 'http://t.test/bad', payloadDigest: 'sha1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }), hopPath: '', via: null, outlinks: [] };
   await assert.rejects(thread.members(bad, '1.1'), { code: 'ARCHIVER_WARC_DIGEST_MISMATCH' });
   const good = { exchange: makeExchange({ url: 'http://t.test/good' }), hopPath: '', via: null, outlinks: [] };

@@ -1,0 +1,57 @@
+/** BatchedWorker: one message per turn, answers routed by id, and every failure mode falls back to the caller's own work. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Worker } from 'node:worker_threads';
+import { BatchedWorker } from '../../src/core/batched-worker.js';
+
+/** Doubles numbers; counts the messages it got and reports the count with each answer. */
+const DOUBLER = `
+const { parentPort } = require('node:worker_threads');
+let messages = 0;
+parentPort.on('message', (requests) => {
+  messages++;
+  parentPort.postMessage(requests.map(({ id, input }) => ({ id, output: { value: input * 2, messages } })));
+});
+`;
+
+type Out = { value: number; messages: number; here?: true };
+const here = (n: number) => async (): Promise<Out> => ({ value: n * 2, messages: 0, here: true });
+
+test('requests of one turn travel in one message, and each caller gets its own answer', async () => {
+  const pool = new BatchedWorker<number, Out>(() => new Worker(DOUBLER, { eval: true }));
+  const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => pool.run(n, [], here(n))));
+  answers.forEach((a, n) => assert.equal(a.value, n * 2));
+  assert.ok(answers.every((a) => a.here === undefined && a.messages === 1), 'one message for the whole turn');
+  const later = await pool.run(7, [], here(7));
+  assert.equal(later.messages, 2);
+  assert.equal(pool.fellBack, false);
+  await pool.close();
+});
+
+test('a worker that exits hands its requests, and all later ones, to their fallbacks', async () => {
+  const pool = new BatchedWorker<number, Out>(() => new Worker('process.exit(3)', { eval: true }));
+  const answers = await Promise.all([pool.run(1, [], here(1)), pool.run(2, [], here(2))]);
+  assert.deepEqual(answers.map((a) => [a.value, a.here]), [[2, true], [4, true]]);
+  assert.equal(pool.fellBack, true);
+  assert.equal((await pool.run(3, [], here(3))).here, true);
+  await pool.close();
+});
+
+test("an error answer redoes that request with its fallback; the others keep the worker's answers", async () => {
+  const source = `require('node:worker_threads').parentPort.on('message', (rs) => require('node:worker_threads').parentPort.postMessage(rs.map(({ id, input }) => input === 2 ? { id, error: 'no' } : { id, output: { value: input * 2, messages: 1 } })))`;
+  const pool = new BatchedWorker<number, Out>(() => new Worker(source, { eval: true }));
+  const [one, two] = await Promise.all([pool.run(1, [], here(1)), pool.run(2, [], here(2))]);
+  assert.equal(one.here, undefined);
+  assert.equal(two.here, true);
+  assert.equal(two.value, 4);
+  await pool.close();
+});
+
+test('no worker (start returns null), or a closed pool, runs the fallbacks', async () => {
+  const none = new BatchedWorker<number, Out>(() => null);
+  assert.equal((await none.run(5, [], here(5))).here, true);
+  assert.equal(none.fellBack, true);
+  const pool = new BatchedWorker<number, Out>(() => new Worker(DOUBLER, { eval: true }));
+  await pool.close();
+  assert.equal((await pool.run(6, [], here(6))).here, true);
+});
