@@ -33,6 +33,7 @@ import { WARCParser } from 'warcio';
 import { buildCsr } from '../src/analysis/csr.js';
 import { LinkGraphBuilder } from '../src/analysis/graph-builder.js';
 import { pagerank, topNodes } from '../src/analysis/pagerank.js';
+import { PageLinksPool } from '../src/analysis/page-links.js';
 import { WarcReader } from '../src/analysis/warc-reader.js';
 import { powerLawGraph, prng, warcBytes, type PageSpec } from '../test/analysis/synthetic.js';
 
@@ -195,6 +196,21 @@ async function ourReader(files: string[]): Promise<number> {
   return stats.records;
 }
 
+/** As `archiver analyze` reads: pages tokenized on a pool of worker threads (one per core). */
+async function ourPooledReader(files: string[]): Promise<number> {
+  const builder = new LinkGraphBuilder();
+  const pool = new PageLinksPool();
+  try {
+    const reader = new WarcReader(builder, { warn: (m) => console.error(m) }, (html, url) => pool.extract(html, url));
+    const stats = await reader.readFiles(files);
+    builder.build({ keepSelfLoops: false, maxRedirectHops: 20 });
+    if (pool.fellBack) console.log('  (no worker threads here: run the compiled bench for the pooled figure)');
+    return stats.records;
+  } finally {
+    await pool.close();
+  }
+}
+
 export async function runAnalyzeBench(opts: AnalyzeBenchOpts): Promise<void> {
   console.log(`analyze bench — node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}, ${os.cpus().length} cores`);
   console.log('PageRank (alpha 0.85, true L1 tolerance 1e-6), each run in its own process:');
@@ -223,6 +239,7 @@ export async function runAnalyzeBench(opts: AnalyzeBenchOpts): Promise<void> {
     for (const [label, fn] of [
       ['plain warcio iteration (readFully)', plainWarcio],
       ['our reader (decode+tokenize+graph)', ourReader],
+      ['our reader, pages on worker threads', ourPooledReader],
     ] as const) {
       const t0 = performance.now();
       const c0 = process.cpuUsage();

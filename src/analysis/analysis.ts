@@ -7,6 +7,7 @@ import { inDegrees, outDegrees } from './csr.js';
 import { summarizeDegrees, type DegreeSummary } from './degrees.js';
 import { LinkGraphBuilder, type LinkGraph } from './graph-builder.js';
 import { pagerank, type PageRankOptions, type PageRankResult } from './pagerank.js';
+import { PageLinksPool } from './page-links.js';
 import { WarcReader, type ReaderHooks, type ReadStats } from './warc-reader.js';
 
 export interface AnalysisOptions extends PageRankOptions {
@@ -32,8 +33,14 @@ export async function analyzeWarcs(
   hooks: ReaderHooks,
 ): Promise<AnalysisResult> {
   const builder = new LinkGraphBuilder();
-  const reader = new WarcReader(builder, hooks);
-  const read = await reader.readFiles(files);
+  // Pages are tokenized on worker threads; the graph still sees them in record order.
+  const pool = new PageLinksPool();
+  let read: ReadStats;
+  try {
+    read = await new WarcReader(builder, hooks, (html, url) => pool.extract(html, url)).readFiles(files);
+  } finally {
+    await pool.close();
+  }
   const graph = builder.build({ keepSelfLoops: options.keepSelfLoops, maxRedirectHops: 20 });
   return analyzeGraph(graph, read, options);
 }

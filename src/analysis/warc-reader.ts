@@ -14,7 +14,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { LimitReader, WARCParser, type WARCRecord } from 'warcio';
 import { dechunk, decodeContent, decodeText, sniffHtmlCharset, DEFAULT_BODY_DECODE } from './body-decode.js';
-import { extractLinks, normalizeCaptureUrl, resolveLinks } from './link-extract.js';
+import { normalizeCaptureUrl, resolveLinks } from './link-extract.js';
+import { pageLinksHere, type PageLinks } from './page-links.js';
 import { BodyDecodeError, BrokenRecordError } from './errors.js';
 
 /** Receives the captures; the graph builder implements it. */
@@ -48,6 +49,18 @@ export interface ReaderHooks {
 }
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+/** Pages whose links may be being extracted at once before reading waits for the oldest. */
+const EXTRACT_WINDOW = 256;
+
+/** Extracts a page's title and links, here or elsewhere (PageLinksPool). */
+export type PageLinksFn = (html: string, url: string) => Promise<PageLinks>;
+
+/** A sink call waiting for the pages before it: calls reach the sink in record order. */
+interface Ordered {
+  ready: boolean;
+  apply: () => void;
+  settled: Promise<void>;
+}
 
 function mimeOf(contentType: string | null): string | null {
   if (contentType === null) return null;
@@ -66,15 +79,36 @@ function looksLikeHtml(body: Uint8Array): boolean {
 
 export class WarcReader {
   readonly stats: ReadStats = { files: 0, skippedFiles: 0, records: 0, skippedRecords: 0, bytesRead: 0 };
+  /** Sink calls held back behind a page still being extracted, oldest first. */
+  readonly #ordered: Ordered[] = [];
 
+  /** `extract`: where pages' links are extracted (a PageLinksPool); default this thread. */
   constructor(
     private readonly sink: CaptureSink,
     private readonly hooks: ReaderHooks,
+    private readonly extract: PageLinksFn | null = null,
   ) {}
 
   async readFiles(files: readonly string[]): Promise<ReadStats> {
     for (const file of files) await this.readFile(file);
+    await this.#drain(0);
     return this.stats;
+  }
+
+  /** Call the sink now, or after the calls queued before it. */
+  #emit(apply: () => void): void {
+    if (this.#ordered.length === 0) apply();
+    else this.#ordered.push({ ready: true, apply, settled: Promise.resolve() });
+  }
+
+  /** Run the ready calls at the head; then wait while more than `window` are held. */
+  async #drain(window: number): Promise<void> {
+    for (;;) {
+      while (this.#ordered[0]?.ready === true) (this.#ordered.shift() as Ordered).apply();
+      const head = this.#ordered[0];
+      if (head === undefined || this.#ordered.length <= window) return;
+      await head.settled;
+    }
   }
 
   async readFile(file: string): Promise<void> {
@@ -146,15 +180,17 @@ export class WarcReader {
         this.hooks.warn(`${file}: no WARC record at offset ${parser.offset}; rest of file skipped`);
         return;
       }
-      try {
-        await this.handle(record);
-      } catch (err) {
+      const skipped = (err: unknown, offset: number): void => {
         this.stats.skippedRecords++;
         const what = err instanceof BodyDecodeError ? 'undecodable body' : 'unreadable record';
-        this.hooks.warn(
-          `${file}: ${what} at offset ${parser.offset} (${record.warcTargetURI ?? 'no URI'}): ${(err as Error).message}; record skipped`,
-        );
+        this.hooks.warn(`${file}: ${what} at offset ${offset} (${record.warcTargetURI ?? 'no URI'}): ${(err as Error).message}; record skipped`);
+      };
+      try {
+        await this.handle(record, skipped, parser.offset);
+      } catch (err) {
+        skipped(err, parser.offset);
       }
+      await this.#drain(EXTRACT_WINDOW);
       if (await this.wasTruncated(record)) {
         this.stats.skippedRecords++;
         this.hooks.warn(`${file}: truncated record at offset ${parser.offset} (${record.warcTargetURI ?? 'no URI'}); rest of file skipped`);
@@ -179,16 +215,18 @@ export class WarcReader {
     return body instanceof LimitReader && body.limit > 0;
   }
 
-  private async handle(record: WARCRecord): Promise<void> {
+  private async handle(record: WARCRecord, skipped: (err: unknown, offset: number) => void, offset: number): Promise<void> {
     const type = record.warcType;
     if (type !== 'response' && type !== 'revisit') return;
     const url = normalizeCaptureUrl(record.warcTargetURI ?? '');
     // dns:, whois: and other non-HTTP captures are not pages; not an error.
     if (url === null) return;
-    this.sink.captured(url.href);
+    const href = url.href;
+    this.#emit(() => this.sink.captured(href));
     const http = record.httpHeaders;
     if (type === 'revisit' && http === null) {
-      this.sink.revisit(url.href, record.warcHeader('WARC-Refers-To-Target-URI') ?? null, null);
+      const refersTo = record.warcHeader('WARC-Refers-To-Target-URI') ?? null;
+      this.#emit(() => this.sink.revisit(href, refersTo, null));
       return;
     }
     const status = http === null ? NaN : Number(http.statusCode);
@@ -200,7 +238,7 @@ export class WarcReader {
       const location = headers.get('location');
       if (location !== null && location.trim() !== '') {
         const target = resolveLinks(url, { hrefs: [location], baseHref: null, title: '' })[0];
-        if (target !== undefined) this.sink.redirect(url.href, target);
+        if (target !== undefined) this.#emit(() => this.sink.redirect(href, target));
       }
       return;
     }
@@ -209,7 +247,8 @@ export class WarcReader {
     const mime = mimeOf(contentType);
     if (mime !== null && !HTML_TYPES.has(mime)) return;
     if (type === 'revisit') {
-      if (mime !== null) this.sink.revisit(url.href, record.warcHeader('WARC-Refers-To-Target-URI') ?? null, true);
+      const refersTo = record.warcHeader('WARC-Refers-To-Target-URI') ?? null;
+      if (mime !== null) this.#emit(() => this.sink.revisit(href, refersTo, true));
       return;
     }
     let body: Uint8Array = await record.readFully(false);
@@ -217,8 +256,24 @@ export class WarcReader {
     body = decodeContent(body, headers.get('content-encoding'), DEFAULT_BODY_DECODE);
     if (mime === null && !looksLikeHtml(body)) return;
     const html = decodeText(body, sniffHtmlCharset(contentType, body));
-    const links = extractLinks(html);
-    this.sink.page(url.href, links.title, resolveLinks(url, links));
+    if (this.extract === null) {
+      const page = pageLinksHere(html, href);
+      this.#emit(() => this.sink.page(href, page.title, page.links));
+      return;
+    }
+    // Extracted elsewhere; the sink hears of it in record order all the same.
+    const entry: Ordered = { ready: false, apply: () => {}, settled: Promise.resolve() };
+    entry.settled = this.extract(html, href).then(
+      (page) => {
+        entry.apply = () => this.sink.page(href, page.title, page.links);
+      },
+      (err: unknown) => {
+        entry.apply = () => skipped(err, offset);
+      },
+    ).finally(() => {
+      entry.ready = true;
+    });
+    this.#ordered.push(entry);
   }
 }
 
