@@ -8,8 +8,7 @@
  * tsx) or fail: same function, same result.
  */
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
-import { BatchedWorker } from '../core/batched-worker.js';
+import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';
 import { extractLinks, resolveLinks } from './link-extract.js';
 
 export interface PageLinksRequest {
@@ -38,7 +37,7 @@ export class PageLinksPool {
 
   /** `threads`: default one per core beyond the reading thread's, at least one. */
   constructor(threads = Math.max(1, Math.min(8, os.availableParallelism()))) {
-    this.#workers = Array.from({ length: threads }, () => new BatchedWorker<PageLinksRequest, PageLinks>(startWorker));
+    this.#workers = Array.from({ length: threads }, () => new BatchedWorker<PageLinksRequest, PageLinks>(compiledWorker(new URL('./page-links-worker.js', import.meta.url))));
   }
 
   /** True when extraction runs in the calling thread (no workers here, or they failed). */
@@ -56,9 +55,4 @@ export class PageLinksPool {
   async close(): Promise<void> {
     await Promise.all(this.#workers.map((w) => w.close()));
   }
-}
-
-function startWorker(): Worker | null {
-  if (!import.meta.url.endsWith('.js')) return null;
-  return new Worker(new URL('./page-links-worker.js', import.meta.url));
 }

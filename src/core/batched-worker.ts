@@ -7,11 +7,12 @@
  * a request with an error, the fallback runs in this thread instead, so a
  * caller never sees the worker's troubles.
  *
- * Protocol (what a worker program implements): it receives an array of
- * `{ id, input }` and answers with one array of `{ id, output }` or
- * `{ id, error }`, in any order.
+ * Protocol (what a worker program implements, usually with serveBatches
+ * from batch-server.ts): it receives an array of `{ id, input }` and answers
+ * with one array of `{ id, output }` or `{ id, error }`, in any order.
  */
-import type { TransferListItem, Worker } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { Worker, type TransferListItem } from 'node:worker_threads';
 
 interface Pending<Out> {
   resolve: (output: Out) => void;
@@ -125,4 +126,13 @@ export class BatchedWorker<In, Out> {
     this.#transfers = [];
     for (const pending of held) pending.fallback().then(pending.resolve, pending.reject);
   }
+}
+
+/**
+ * A `start` for BatchedWorker: the compiled worker module at `url`, or null
+ * when it is not there — running from the TypeScript sources under tsx,
+ * whose loader does not reach worker threads, so the work stays in-thread.
+ */
+export function compiledWorker(url: URL): () => Worker | null {
+  return () => (existsSync(url) ? new Worker(url) : null);
 }

@@ -10,8 +10,7 @@
  * the worker fails, extraction happens here, with the same function and the
  * same result.
  */
-import { Worker } from 'node:worker_threads';
-import { BatchedWorker } from '../core/batched-worker.js';
+import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';
 import type { HtmlExtractRequest } from './html-extract-worker.js';
 import { extractHtml, type HtmlExtraction } from './link-extractor.js';
 
@@ -24,7 +23,7 @@ export class HtmlExtractThread {
   readonly #pool: BatchedWorker<HtmlExtractRequest, HtmlExtraction>;
 
   constructor() {
-    this.#pool = new BatchedWorker(startWorker);
+    this.#pool = new BatchedWorker(compiledWorker(new URL('./html-extract-worker.js', import.meta.url)));
   }
 
   /** True when extraction runs in this thread (no worker here, or it failed). */
@@ -41,9 +40,4 @@ export class HtmlExtractThread {
   close(): Promise<void> {
     return this.#pool.close();
   }
-}
-
-function startWorker(): Worker | null {
-  if (!import.meta.url.endsWith('.js')) return null;
-  return new Worker(new URL('./html-extract-worker.js', import.meta.url));
 }

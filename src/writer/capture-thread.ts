@@ -7,8 +7,7 @@
  * in-process path (deflate on libuv's pool), as does everything when the
  * worker cannot run (from TypeScript sources under tsx) or fails.
  */
-import { Worker } from 'node:worker_threads';
-import { BatchedWorker } from '../core/batched-worker.js';
+import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';
 import type { CaptureReply, CaptureRequest } from './capture-worker.js';
 import { captureMembers, type CaptureMembers } from './capture-members.js';
 import { inProcessGzip, WHOLE_GZIP_MAX_BYTES } from './gzip-member.js';
@@ -23,7 +22,7 @@ export class CaptureThread {
   /** Replies come from the thread, CaptureMembers from the in-process fallback. */
   readonly #pool: BatchedWorker<CaptureRequest, CaptureReply | CaptureMembers>;
   constructor() {
-    this.#pool = new BatchedWorker(startWorker);
+    this.#pool = new BatchedWorker(compiledWorker(new URL('./capture-worker.js', import.meta.url)));
   }
 
   get fellBack(): boolean {
@@ -48,9 +47,4 @@ export class CaptureThread {
   close(): Promise<void> {
     return this.#pool.close();
   }
-}
-
-function startWorker(): Worker | null {
-  if (!import.meta.url.endsWith('.js')) return null;
-  return new Worker(new URL('./capture-worker.js', import.meta.url));
 }

@@ -7,8 +7,8 @@
  * answered as an error, and the writer redoes that capture in-process,
  * where the same error is raised with its code.
  */
-import { parentPort } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
+import { serveBatches } from '../core/batch-server.js';
 import { bufferBody } from '../core/buffer-body.js';
 import { captureMembers } from './capture-members.js';
 import { gzipOptionsFor, type MemberCompressor } from './gzip-member.js';
@@ -33,7 +33,7 @@ const gzipHere: MemberCompressor = {
   close: async () => {},
 };
 
-async function build(req: CaptureRequest): Promise<{ output: CaptureReply; transfer: ArrayBuffer[] }> {
+async function build(req: CaptureRequest): Promise<CaptureReply> {
   const ex = req.capture.exchange;
   const capture: CaptureRecordInput = {
     ...req.capture,
@@ -44,20 +44,7 @@ async function build(req: CaptureRequest): Promise<{ output: CaptureReply; trans
     if (!Buffer.isBuffer(member)) throw new Error('record too large for the capture thread');
     return member.buffer.slice(member.byteOffset, member.byteOffset + member.length) as ArrayBuffer;
   }) as [ArrayBuffer, ArrayBuffer, ArrayBuffer];
-  return { output: { members, mainId: m.mainId, revisit: m.revisit }, transfer: members };
+  return { members, mainId: m.mainId, revisit: m.revisit };
 }
 
-parentPort?.on('message', async (requests: { id: number; input: CaptureRequest }[]) => {
-  const replies: unknown[] = [];
-  const transfer: ArrayBuffer[] = [];
-  for (const { id, input } of requests) {
-    try {
-      const built = await build(input);
-      replies.push({ id, output: built.output });
-      transfer.push(...built.transfer);
-    } catch (err) {
-      replies.push({ id, error: err instanceof Error ? err.message : String(err) });
-    }
-  }
-  parentPort?.postMessage(replies, transfer);
-});
+serveBatches(build, (reply) => reply.members);

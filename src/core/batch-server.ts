@@ -1,0 +1,27 @@
+/**
+ * The worker side of BatchedWorker's protocol: each message is an array of
+ * `{ id, input }`; every input goes through `handle`, and one reply carries
+ * all the answers (`{ id, output }`, or `{ id, error }` when `handle`
+ * throws, so the caller's fallback redoes that one). `transfers` names the
+ * buffers of an output to move rather than copy.
+ */
+import { parentPort, type TransferListItem } from 'node:worker_threads';
+
+export function serveBatches<In, Out>(handle: (input: In) => Out | Promise<Out>, transfers: (output: Out) => TransferListItem[] = () => []): void {
+  const port = parentPort;
+  if (port === null) throw new Error('serveBatches: not running on a worker thread');
+  port.on('message', async (requests: { id: number; input: In }[]) => {
+    const replies: ({ id: number; output: Out } | { id: number; error: string })[] = [];
+    const moved: TransferListItem[] = [];
+    for (const { id, input } of requests) {
+      try {
+        const output = await handle(input);
+        replies.push({ id, output });
+        moved.push(...transfers(output));
+      } catch (err) {
+        replies.push({ id, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    port.postMessage(replies, moved);
+  });
+}
