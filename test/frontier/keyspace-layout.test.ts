@@ -9,10 +9,8 @@
  * what it writes back lands on the same keys the sublevel reads.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ClassicLevel } from 'classic-level';
 import type { CrawlUri } from '../../src/core/crawl-uri.js';
 import type { Claim } from '../../src/frontier/frontier.js';
@@ -22,21 +20,11 @@ import { entryKey } from '../../src/frontier/queue-store.js';
 import { breadthFirst } from '../../src/frontier/queue-order.js';
 import { WorkQueueFrontier } from '../../src/frontier/work-queue-frontier.js';
 import { Keyspace, type RootLevel } from '../../src/store/keyspace.js';
+import { useTempLevel } from '../helpers/temp-level.js';
 import { DEFAULT_TEST_OPTIONS, uri } from './conformance.js';
 
-let dir = '';
-let db: RootLevel;
+const state = useTempLevel();
 
-before(async () => {
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'archiver-'));
-  db = new ClassicLevel<Buffer, Buffer>(path.join(dir, 'state'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
-  await db.open();
-});
-
-after(async () => {
-  await db.close();
-  await fs.rm(dir, { recursive: true, force: true });
-});
 
 /** next() that does not wait: a claim if one is available now, else null. */
 async function tryNext(f: WorkQueueFrontier): Promise<Claim | null> {
@@ -51,7 +39,7 @@ const T0 = 1_700_000_000_000;
 describe('frontier keyspace layout', () => {
   it('resumes state written through the old `frontier` sublevel and writes back where it reads', async () => {
     // Exactly how the old queue store opened its range and encoded its values.
-    const old = db.sublevel<Buffer, string>('frontier', { keyEncoding: 'buffer', valueEncoding: 'utf8' });
+    const old = state.db.sublevel<Buffer, string>('frontier', { keyEncoding: 'buffer', valueEncoding: 'utf8' });
     const policy = queueAssignmentFor(DEFAULT_TEST_OPTIONS);
     const queueOf = (u: CrawlUri): string => policy.keyFor(new URL(u.url));
     const queued: [number, CrawlUri][] = [
@@ -72,7 +60,7 @@ describe('frontier keyspace layout', () => {
     ]);
 
     const clock = { t: T0 };
-    const init = { db: new Keyspace(db, 'frontier'), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, now: () => clock.t };
+    const init = { db: new Keyspace(state.db, 'frontier'), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, now: () => clock.t };
     const f = await WorkQueueFrontier.open(init);
     assert.equal(f.stats().queued, 3);
     assert.equal(f.stats().finished, 5);
@@ -102,19 +90,19 @@ describe('frontier keyspace layout', () => {
     assert.equal(JSON.parse((await old.get(meta(bQueue)))!).f, 2);
 
     // And nothing was written outside the range.
-    const outside = await db.keys({ lt: Buffer.from('!frontier!', 'latin1') }).all();
-    const beyond = await db.keys({ gte: Buffer.from('!frontier"', 'latin1') }).all();
+    const outside = await state.db.keys({ lt: Buffer.from('!frontier!', 'latin1') }).all();
+    const beyond = await state.db.keys({ gte: Buffer.from('!frontier"', 'latin1') }).all();
     assert.deepEqual([...outside, ...beyond], []);
   });
 
   it('keeps two keyspaces of one database apart', async () => {
-    const one = new WorkQueueFrontier({ db: new Keyspace(db, 'f-1'), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1 });
-    const ten = new WorkQueueFrontier({ db: new Keyspace(db, 'f-10'), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1 });
+    const one = new WorkQueueFrontier({ db: new Keyspace(state.db, 'f-1'), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1 });
+    const ten = new WorkQueueFrontier({ db: new Keyspace(state.db, 'f-10'), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1 });
     await one.schedule([uri('http://one.test/')]);
     await ten.schedule([uri('http://ten.test/')]);
     await one.close();
     await ten.close();
-    const reopened = await WorkQueueFrontier.open({ db: new Keyspace(db, 'f-1'), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1 });
+    const reopened = await WorkQueueFrontier.open({ db: new Keyspace(state.db, 'f-1'), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1 });
     assert.equal(reopened.stats().queued, 1);
     // f-10's URIs and queue records sort after f-1's metadata: a scan must stop at its space's end.
     assert.equal(reopened.queues().length, 1);
@@ -123,7 +111,7 @@ describe('frontier keyspace layout', () => {
   });
 
   it('refuses a database whose default encodings are not buffers', async () => {
-    const utf8 = new ClassicLevel<string, string>(path.join(dir, 'utf8'), { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+    const utf8 = new ClassicLevel<string, string>(path.join(state.dir, 'utf8'), { keyEncoding: 'utf8', valueEncoding: 'utf8' });
     await utf8.open();
     try {
       const space = new Keyspace(utf8 as unknown as RootLevel, 'frontier');

@@ -5,45 +5,29 @@
  * reorders a queue, and rebuilding from the store after a crash.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { ClassicLevel } from 'classic-level';
 import type { FrontierOptions } from '../../src/config/profile.js';
 import { WorkQueueFrontier } from '../../src/frontier/work-queue-frontier.js';
 import { Keyspace } from '../../src/store/keyspace.js';
+import { useTempLevel } from '../helpers/temp-level.js';
 import { DEFAULT_TEST_OPTIONS, frontierConformance, rng, uri } from './conformance.js';
 
-type Db = ClassicLevel<Buffer, Buffer>;
-
-let dir = '';
-let db: Db;
+const state = useTempLevel();
 let serial = 0;
 
-before(async () => {
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'archiver-'));
-  db = new ClassicLevel<Buffer, Buffer>(path.join(dir, 'state'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
-  await db.open();
-});
-
-after(async () => {
-  await db.close();
-  await fs.rm(dir, { recursive: true, force: true });
-});
 
 /** A fresh keyspace per frontier, like the crawl's `state/` LevelDB holds one. */
 function keyspace(): Keyspace {
-  return new Keyspace(db, `frontier-${serial++}`);
+  return new Keyspace(state.db, `frontier-${serial++}`);
 }
 
 /** Delete everything in a keyspace (its keys are `prefix` followed by anything). */
 function clear(space: Keyspace): Promise<void> {
   const end = Buffer.from(space.prefix);
   end[end.length - 1]!++;
-  return db.clear({ gte: space.prefix, lt: end });
+  return state.db.clear({ gte: space.prefix, lt: end });
 }
 
 function init(options: Partial<FrontierOptions> = {}, maxConnectionsPerHost = 1, store = keyspace()) {
