@@ -23,11 +23,9 @@ function keyspace(): Keyspace {
   return new Keyspace(state.db, `frontier-${serial++}`);
 }
 
-/** Delete everything in a keyspace (its keys are `prefix` followed by anything). */
+/** Delete everything in a keyspace. */
 function clear(space: Keyspace): Promise<void> {
-  const end = Buffer.from(space.prefix);
-  end[end.length - 1]!++;
-  return state.db.clear({ gte: space.prefix, lt: end });
+  return state.db.clear(space.range);
 }
 
 function init(options: Partial<FrontierOptions> = {}, maxConnectionsPerHost = 1, store = keyspace()) {
