@@ -1,12 +1,11 @@
 /**
  * One gzip member per WARC record, so any record can be inflated alone from
- * its offset. Compression runs on libuv's thread pool, never on the main
- * thread: it was the largest single cost of a crawl (gzipSync, ~9% of the
- * main thread's CPU), and on the pool it uses the second core while the
- * main thread parses and fetches.
+ * its offset. In a crawl the capture thread compresses (capture-worker.ts,
+ * synchronously, with gzipOptionsFor); what follows is the in-process path,
+ * for captures it does not take and for warcinfo records.
  *
- * Records up to 1 MiB (the vast majority) are gathered and compressed in
- * one pool task, ahead of the write queue (capture-members.ts). Tiny ones
+ * Records up to 1 MiB are gathered and compressed in one libuv pool task,
+ * ahead of the write queue (capture-members.ts). Tiny ones
  * (request, metadata, a small page) are compressed synchronously instead:
  * a pool round trip costs the main thread ~40-60 µs of stream machinery,
  * more than deflating a few KB itself. Large records are streamed through

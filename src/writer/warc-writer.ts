@@ -7,10 +7,10 @@
  * `warcinfo`. A failed write is fatal: the file is cut back to the last
  * complete capture, so it stays valid, and every later write is refused.
  *
- * The main thread only lays records out and hashes them; compression runs
- * on libuv's thread pool (capture-members.ts), several captures at once and
- * ahead of the queue, which then appends finished gzip members in the order
- * the captures were queued. `compressAheadCaptures` bounds how many captures
+ * Records are built, hashed and compressed off the main thread (the capture
+ * thread, capture-thread.ts; in-process on libuv's pool when it cannot take
+ * a capture), several captures at once and ahead of the queue, which then
+ * appends finished gzip members in the order the captures were queued. `compressAheadCaptures` bounds how many captures
  * may be compressed or compressing but not yet written, which bounds memory
  * (each holds at most its compressed records, large bodies being streamed
  * inside the queue instead).
@@ -26,7 +26,7 @@ import { CaptureThread } from './capture-thread.js';
 import { FifoSlots } from './fifo-slots.js';
 import { buildWarcInfo, type WarcVersion } from './warc-records.js';
 
-/** Default of WarcWriterOptions.compressAheadCaptures: twice libuv's default pool of 4 threads. */
+/** Default of WarcWriterOptions.compressAheadCaptures: enough to keep the capture thread (or libuv's 4-thread pool) busy. */
 export const COMPRESS_AHEAD_CAPTURES = 8;
 
 export interface WarcWriterOptions {
