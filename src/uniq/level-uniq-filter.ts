@@ -16,8 +16,8 @@
  * Writes are behind: a batch's new keys enter the table (or stay claimed)
  * at once and reach LevelDB in the next group write, after the caller's
  * beforeCommit has queued their URIs, so a crash can at worst repeat a URL,
- * never lose one, as before. Writes go out one at a time, in order, so the
- * stored count is always exact; up to MAX_UNWRITTEN_KEYS may wait, beyond
+ * never lose one. All writes go through SeenStoreWrites, one batch at a
+ * time, in order, with the exact count; up to MAX_UNWRITTEN_KEYS may wait, beyond
  * that a batch waits for its write (backpressure). A failed write is
  * reported by every later call and by close(). count() and the forgets wait
  * for every earlier write.
