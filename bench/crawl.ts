@@ -15,6 +15,7 @@
  *
  *   node --import tsx bench/crawl.ts [--hosts 20] [--pages 200] [--runs 3] [--workers 40]
  *     [--tools archiver,wget] [--wrk-secs 5] [--cpu-prof-dir DIR]   (archiver under node --cpu-prof)
+ *     [--node-flags "--flag …"]   (extra node/V8 flags for archiver only, for experiments)
  *
  * Figures only: nothing here asserts a speed.
  */
@@ -41,6 +42,8 @@ export interface CrawlBenchOpts {
   tools?: readonly ('archiver' | 'wget')[];
   /** When set, archiver runs under `node --cpu-prof` and writes its .cpuprofile here. */
   cpuProfDir?: string;
+  /** Extra node/V8 flags for the archiver process only (experiments). */
+  nodeFlags?: readonly string[];
   /** Artificial per-request server latency, like a real site's round trip (default 0). */
   latencyMs?: number;
   log: (line: string) => void;
@@ -111,7 +114,7 @@ async function timed(cmd: string, args: string[], cwd: string): Promise<{ exitCo
   return { exitCode, wallSecs: wall ?? NaN, cpuSecs: (user ?? NaN) + (sys ?? NaN), peakRssMB: (rssKB ?? NaN) / 1024, stderr };
 }
 
-async function runArchiver(web: FixtureWeb, dir: string, workers: number, cpuProfDir: string | undefined) {
+async function runArchiver(web: FixtureWeb, dir: string, workers: number, cpuProfDir: string | undefined, nodeFlags: readonly string[]) {
   const profile = {
     name: 'bench',
     seeds: web.seeds,
@@ -125,7 +128,7 @@ async function runArchiver(web: FixtureWeb, dir: string, workers: number, cpuPro
   const file = path.join(dir, 'profile.json');
   await fs.writeFile(file, JSON.stringify(profile, null, 2));
   const prof = cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfDir)}`];
-  const t = await timed(process.execPath, [...prof, archiverBin(), 'run', file, '--quiet'], dir);
+  const t = await timed(process.execPath, [...prof, ...nodeFlags, archiverBin(), 'run', file, '--quiet'], dir);
   return { ...t, warcDir: path.join(dir, 'job', 'warcs') };
 }
 
@@ -245,7 +248,7 @@ export async function runCrawlBench(opts: CrawlBenchOpts): Promise<CrawlBenchRes
       for (const tool of opts.tools ?? (['archiver', 'wget'] as const)) {
         const dir = await fs.mkdtemp(path.join(tmp, `${tool}-${i}-`));
         web.takeRequests();
-        const t = tool === 'archiver' ? await runArchiver(web, dir, opts.workers, opts.cpuProfDir) : await runWget(web, dir);
+        const t = tool === 'archiver' ? await runArchiver(web, dir, opts.workers, opts.cpuProfDir, opts.nodeFlags ?? []) : await runWget(web, dir);
         const requests = web.takeRequests();
         const warc = await checkWarcs(t.warcDir, web, reachable);
         const run: CrawlRun = { tool, run: i, exitCode: t.exitCode, wallSecs: t.wallSecs, cpuSecs: t.cpuSecs, peakRssMB: t.peakRssMB, requests: requests.length, maxPerHostInFlight: maxInFlight(requests), warc };
@@ -321,6 +324,7 @@ async function main(): Promise<void> {
       tools: { type: 'string', default: 'archiver,wget' },
       'cpu-prof-dir': { type: 'string' },
       'latency-ms': { type: 'string', default: '0' },
+      'node-flags': { type: 'string', default: '' },
     },
   });
   const tools = values.tools.split(',').filter((t): t is 'archiver' | 'wget' => t === 'archiver' || t === 'wget');
@@ -333,6 +337,7 @@ async function main(): Promise<void> {
     tools,
     cpuProfDir: values['cpu-prof-dir'],
     latencyMs: Number(values['latency-ms']),
+    nodeFlags: values['node-flags'].split(/\s+/).filter((f) => f !== ''),
     log: (l) => console.log(l),
   });
   console.log(crawlTable(result).join('\n'));
