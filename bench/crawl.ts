@@ -28,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { WARCParser } from 'warcio';
 import { FixtureWeb, type RequestLogEntry } from '../src/demo/fixture-web.js';
 import { sha1PayloadDigest } from '../src/fetch/payload-digest.js';
+import { formatThreadCpu, watchThreadCpu, type ThreadCpu } from './thread-cpu.js';
 
 export interface CrawlBenchOpts {
   hosts: number;
@@ -73,6 +74,8 @@ export interface CrawlRun {
   wallSecs: number;
   cpuSecs: number;
   peakRssMB: number;
+  /** CPU seconds by thread (archiver only, Linux): main, the named worker threads, node's helpers. */
+  threads?: ThreadCpu;
   requests: number;
   /** Largest number of requests to one host in flight at once, as the server saw it. */
   maxPerHostInFlight: number;
@@ -103,15 +106,23 @@ function archiverBin(): string {
 }
 
 /** Runs a command under GNU time; returns exit code, wall and CPU seconds, and peak RSS. */
-async function timed(cmd: string, args: string[], cwd: string): Promise<{ exitCode: number; wallSecs: number; cpuSecs: number; peakRssMB: number; stderr: string }> {
+async function timed(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  watchThreads = false,
+): Promise<{ exitCode: number; wallSecs: number; cpuSecs: number; peakRssMB: number; stderr: string; threads?: ThreadCpu }> {
   const timeFile = path.join(cwd, `time-${process.hrtime.bigint()}.txt`);
   const child = spawn(TIME, ['-f', '%e %U %S %M', '-o', timeFile, cmd, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  const watch = watchThreads && child.pid !== undefined ? watchThreadCpu(child.pid, true) : null;
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
   const exitCode = await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+  const threads = watch?.stop();
   const line = (await fs.readFile(timeFile, 'utf8')).trim().split('\n').pop() ?? '';
   const [wall, user, sys, rssKB] = line.split(' ').map(Number);
-  return { exitCode, wallSecs: wall ?? NaN, cpuSecs: (user ?? NaN) + (sys ?? NaN), peakRssMB: (rssKB ?? NaN) / 1024, stderr };
+  const t = { exitCode, wallSecs: wall ?? NaN, cpuSecs: (user ?? NaN) + (sys ?? NaN), peakRssMB: (rssKB ?? NaN) / 1024, stderr };
+  return threads && threads.byGroup.size > 0 ? { ...t, threads } : t;
 }
 
 async function runArchiver(web: FixtureWeb, dir: string, workers: number, cpuProfDir: string | undefined, nodeFlags: readonly string[]) {
@@ -128,7 +139,7 @@ async function runArchiver(web: FixtureWeb, dir: string, workers: number, cpuPro
   const file = path.join(dir, 'profile.json');
   await fs.writeFile(file, JSON.stringify(profile, null, 2));
   const prof = cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfDir)}`];
-  const t = await timed(process.execPath, [...prof, ...nodeFlags, archiverBin(), 'run', file, '--quiet'], dir);
+  const t = await timed(process.execPath, [...prof, ...nodeFlags, archiverBin(), 'run', file, '--quiet'], dir, true);
   return { ...t, warcDir: path.join(dir, 'job', 'warcs') };
 }
 
@@ -252,12 +263,14 @@ export async function runCrawlBench(opts: CrawlBenchOpts): Promise<CrawlBenchRes
         const requests = web.takeRequests();
         const warc = await checkWarcs(t.warcDir, web, reachable);
         const run: CrawlRun = { tool, run: i, exitCode: t.exitCode, wallSecs: t.wallSecs, cpuSecs: t.cpuSecs, peakRssMB: t.peakRssMB, requests: requests.length, maxPerHostInFlight: maxInFlight(requests), warc };
+        if (t.threads) run.threads = t.threads;
         runs.push(run);
         opts.log(
           `  ${tool.padEnd(8)} run ${i}: exit ${t.exitCode}, ${warc.urls} URLs in ${warc.captures} captures (${warc.covered}/${expected.length} covered, ${warc.extra} extra), ` +
             `${t.wallSecs.toFixed(2)} s wall, ${t.cpuSecs.toFixed(2)} s CPU, ${t.peakRssMB.toFixed(0)} MB peak RSS, ` +
             `${warc.errors} WARC errors, ≤${run.maxPerHostInFlight} conn/host, load ${os.loadavg()[0]!.toFixed(1)}`,
         );
+        if (run.threads) opts.log(`      CPU by thread: ${formatThreadCpu(run.threads)}`);
         for (const e of warc.firstErrors) opts.log(`      ${e}`);
         if (t.exitCode !== 0 && tool === 'archiver') opts.log(`      stderr: ${t.stderr.trim().split('\n').slice(-3).join(' | ')}`);
         await fs.rm(dir, { recursive: true, force: true });
@@ -308,6 +321,12 @@ export function crawlTable(r: CrawlBenchResult): string[] {
     rows.push(`- server ceiling ${r.ceilingRps.toFixed(0)} req/s (${r.ceilingNote}); archiver reaches ${((a.pps / r.ceilingRps) * 100).toFixed(0)}% of it`);
   } else {
     rows.push(`- server ceiling: ${r.ceilingNote}`);
+  }
+  const threadRuns = r.runs.filter((x) => x.tool === 'archiver' && x.threads !== undefined);
+  if (threadRuns.length > 0) {
+    const groups = new Set(threadRuns.flatMap((x) => [...x.threads!.byGroup.keys()]));
+    const perK = new Map([...groups].map((g) => [g, median(threadRuns.map((x) => ((x.threads!.byGroup.get(g) ?? 0) / x.warc.urls) * 1000))]));
+    rows.push(`- where archiver's CPU goes (CPU s per 1000 pages by thread, median): ${formatThreadCpu({ byGroup: perK })}; "node helpers" are V8's GC and compiler threads and libuv's pool`);
   }
   rows.push(`- load average before ${r.loadBefore.map((x) => x.toFixed(1)).join(' ')}, after ${r.loadAfter.map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs`);
   return rows;

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/core/package-root.js';
 import { crawlTable, runCrawlBench } from './crawl.js';
+import { formatThreadCpu } from './thread-cpu.js';
 
 const PARTS = ['crawl', 'uniq', 'frontier', 'analyze'] as const;
 type Part = (typeof PARTS)[number];
@@ -97,7 +98,8 @@ async function main(): Promise<void> {
       const perRun = result.runs.map(
         (r) =>
           `${r.tool.padEnd(8)} run ${r.run}: ${r.warc.urls} pages, ${r.wallSecs.toFixed(2)} s wall, ${r.cpuSecs.toFixed(2)} s CPU, ` +
-          `${r.peakRssMB.toFixed(0)} MB, ${r.warc.errors} WARC errors, ${r.warc.missing} missing, exit ${r.exitCode}`,
+          `${r.peakRssMB.toFixed(0)} MB, ${r.warc.errors} WARC errors, ${r.warc.missing} missing, exit ${r.exitCode}` +
+          (r.threads ? `\n           CPU by thread: ${formatThreadCpu(r.threads)}` : ''),
       );
       sections.push({
         title: `Crawl throughput: archiver vs GNU wget (${result.hosts} hosts × ${result.pagesPerHost} pages, ${result.expected} reachable URLs, delays 0, one connection per host, server latency ${latencyMs} ms)`,
