@@ -178,4 +178,51 @@ describe('WorkQueueFrontier specifics', () => {
     await f.close();
     await assert.rejects(f.schedule([uri('http://a.test/')]), { code: 'ARCHIVER_FRONTIER_CLOSED' });
   });
+
+  it('a head refill skips a scheduled URI whose put landed before the URI joined its queue', async () => {
+    // schedule() writes without the lock and adds its URIs to their queue
+    // only afterwards. Hold a schedule between the two (its batch is in
+    // LevelDB, the promise not yet resolved) and make a refill read past it:
+    // the refill must skip it, or it would be handed out twice.
+    const db = state.db;
+    const realBatch = db.batch.bind(db);
+    let landed = false;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const f = new WorkQueueFrontier({ ...init(), headBufferSize: 1 });
+    await f.schedule([uri('http://a.test/a0', 'L'), uri('http://a.test/y', 'LLL')]);
+    (db as { batch: unknown }).batch = (...args: unknown[]) => {
+      const batch = (realBatch as (...a: unknown[]) => { write: () => Promise<void> })(...args);
+      const write = batch.write.bind(batch);
+      batch.write = async () => {
+        await write();
+        landed = true;
+        await gate;
+      };
+      return batch;
+    };
+    try {
+      // Sorts between a0 and y (one hop against three), scheduled last.
+      const held = f.schedule([uri('http://a.test/x', 'L')]);
+      while (!landed) await new Promise((r) => setTimeout(r, 1));
+      const claims: string[] = [];
+      const first = await f.next();
+      claims.push(first!.uri.url);
+      const finishing = f.finished(first!, { kind: 'done', delayMs: 0 });
+      // The head is empty now: this claim refills, reading x (stored, not yet queued) before y.
+      const second = await f.next();
+      claims.push(second!.uri.url);
+      open();
+      await Promise.all([held, finishing, f.finished(second!, { kind: 'done', delayMs: 0 })]);
+      const third = await f.next();
+      claims.push(third!.uri.url);
+      await f.finished(third!, { kind: 'done', delayMs: 0 });
+      assert.deepEqual(claims, ['http://a.test/a0', 'http://a.test/y', 'http://a.test/x']);
+      assert.equal(await f.next(AbortSignal.timeout(50)), null);
+    } finally {
+      open();
+      (db as { batch: unknown }).batch = realBatch;
+      await f.close();
+    }
+  });
 });
