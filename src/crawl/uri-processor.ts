@@ -132,6 +132,13 @@ export class UriProcessor {
     if (ex.status >= 200 && ex.status < 300 && ex.body.size > 0) {
       revisitOf = (await d.dedup.originalOf(ex.payloadDigest, ex.url, date)) ?? undefined;
     }
+    // Outlinks are queued while the records are written, not after: the URI
+    // is finished (deleted from the frontier) only once both are done, and
+    // the shorter the time between its records reaching the disk and that
+    // delete, the fewer captures a crash makes the resumed crawl repeat.
+    const scheduling = found.links.length > 0 ? d.links.schedule(uri, found.links) : Promise.resolve(0);
+    // Awaited at the end; a failure while the capture is written must not count as unhandled.
+    scheduling.catch(() => {});
     const written = await d.writer.writeCapture({
       exchange: ex,
       hopPath: uri.hopPath,
@@ -174,7 +181,7 @@ export class UriProcessor {
     });
     d.stats.captured(hostOf(uri.url), ex.status, mime || 'unknown', ex.body.size, revisitOf !== undefined);
     this.#seedStatus(uri, ex);
-    if (found.links.length > 0) await d.links.schedule(uri, found.links);
+    await scheduling;
     return { kind: 'done', delayMs: prerequisite ? this.#delayAfter(ex, origin) : delayMs };
   }
 
