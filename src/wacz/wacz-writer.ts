@@ -17,6 +17,13 @@ import { ArchiverError } from '../core/errors.js';
 import { dataPackageDigestJson, dataPackageJson, sha256Hex, type DataPackageInfo, type PackagedFile } from './datapackage.js';
 import type { IndexFiles } from './cdx-blocks.js';
 
+/**
+ * WARC bytes are copied into the package in chunks this large: each chunk
+ * passes four streams (file, digest tap, yazl's CRC and byte counters, the
+ * output), so node's default 64 KiB made ~16 stream hops per MiB.
+ */
+const READ_CHUNK_BYTES = 1024 * 1024;
+
 /** The package could not be written. */
 export class WaczWriteError extends ArchiverError {
   constructor(file: string, cause: unknown) {
@@ -61,7 +68,7 @@ export async function writeWacz(outPath: string, c: WaczContents): Promise<Writt
       // Lazy: a file is opened only when yazl reaches it, so many WARCs never hold many descriptors.
       zip.addReadStreamLazy(entry.path, { compress: false, mtime }, (cb) => {
         const hash = createHash('sha256');
-        const source = createReadStream(warc);
+        const source = createReadStream(warc, { highWaterMark: READ_CHUNK_BYTES });
         // A Transform, not a 'data' listener: that would start the flow before yazl reads.
         const tap = new Transform({
           transform(chunk: Buffer, _enc, next) {
