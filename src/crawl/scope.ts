@@ -9,30 +9,37 @@
  */
 import type { CrawlUri } from '../core/crawl-uri.js';
 import type { ScopeOptions } from '../config/profile.js';
+import { plainHttpParts, type HttpUrlParts } from '../url/canonicalize.js';
 
 export type ScopeDecision = { accept: true } | { accept: false; status: number; reason: string };
 
 const ACCEPT: ScopeDecision = { accept: true };
 
 export class Scope {
-  readonly #hosts: ReadonlyArray<{ host: string; port: string | null }>;
+  /** Host entry → its ports (null: any port). A host matches its own entry or an entry of a parent domain. */
+  readonly #hosts: ReadonlyMap<string, ReadonlyArray<string | null>>;
   readonly #include: RegExp[];
   readonly #exclude: RegExp[];
   readonly #opts: ScopeOptions;
 
   constructor(opts: ScopeOptions) {
     this.#opts = opts;
-    this.#hosts = opts.hosts.map(parseHostEntry);
+    const hosts = new Map<string, (string | null)[]>();
+    for (const { host, port } of opts.hosts.map(parseHostEntry)) hosts.set(host, [...(hosts.get(host) ?? []), port]);
+    this.#hosts = hosts;
     this.#include = opts.include.map((r) => new RegExp(r));
     this.#exclude = opts.exclude.map((r) => new RegExp(r));
   }
 
   decide(uri: CrawlUri): ScopeDecision {
-    let url: URL;
-    try {
-      url = new URL(uri.url);
-    } catch {
-      return { accept: false, status: -7, reason: 'unparseable' };
+    // Links come resolved and serialized, so the quick split nearly always applies.
+    let url: HttpUrlParts | null = plainHttpParts(uri.url);
+    if (url === null) {
+      try {
+        url = new URL(uri.url);
+      } catch {
+        return { accept: false, status: -7, reason: 'unparseable' };
+      }
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return { accept: false, status: -7, reason: 'scheme' };
     if (uri.seed) return ACCEPT;
@@ -48,15 +55,21 @@ export class Scope {
     return { accept: false, status: -5000, reason: 'outOfScope' };
   }
 
-  #inFocus(url: URL, raw: string): boolean {
+  #inFocus(url: HttpUrlParts, raw: string): boolean {
     if (!this.#hostMatches(url)) return false;
     return this.#include.length === 0 || this.#include.some((re) => re.test(raw));
   }
 
-  #hostMatches(url: URL): boolean {
-    const host = url.hostname.toLowerCase();
+  /** One map lookup per label of the host (itself, then each parent domain), whatever the number of entries. */
+  #hostMatches(url: HttpUrlParts): boolean {
     const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-    return this.#hosts.some((h) => (h.port === null || h.port === port) && (host === h.host || host.endsWith('.' + h.host)));
+    for (let host = url.hostname.toLowerCase(); ; ) {
+      const ports = this.#hosts.get(host);
+      if (ports !== undefined && ports.some((p) => p === null || p === port)) return true;
+      const dot = host.indexOf('.');
+      if (dot < 0) return false;
+      host = host.slice(dot + 1);
+    }
   }
 }
 
@@ -92,7 +105,7 @@ type TrapOptions = Pick<ScopeOptions, 'maxPathDepth' | 'maxPathRepetitions' | 'm
  * The crawler-trap rule `url` breaks, or null. A limit of 0 turns its rule
  * off (a depth or repetition limit of 0 would refuse every path).
  */
-export function trapRule(url: URL, raw: string, opts: TrapOptions): string | null {
+export function trapRule(url: Pick<URL, 'pathname'>, raw: string, opts: TrapOptions): string | null {
   // Length first: it bounds the work of the two path rules.
   if (raw.length > opts.maxUrlLength) return 'maxUrlLength';
   const segments = url.pathname.split('/').slice(1);

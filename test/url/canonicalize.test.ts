@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalizeForSeen as canon, canonicalizeViaWhatwg } from '../../src/url/canonicalize.js';
+import { canonicalizeForSeen as canon, canonicalizeViaWhatwg, plainHttpParts } from '../../src/url/canonicalize.js';
 
 test('scheme and host are lowercased; the path keeps its case', () => {
   assert.equal(canon('HTTP://Example.ORG/Path/File.HTML'), 'http://example.org/Path/File.HTML');
@@ -131,7 +131,8 @@ test('the fast path agrees with the WHATWG parser on thousands of generated URLs
   const schemes = ['http://', 'https://', 'HTTP://', 'HttpS://', 'http:/', 'http:///', 'ftp://'];
   const hosts = ['example.org', 'WWW.Example.org', 'www2.example.org', 'www.', 'www.com', 'a_b.example', 'sub.www.example', '127.0.0.2',
     '127.1', '0x7f.0.0.1', 'example.123', 'example.org.', 'xn--bcher-kva.example', 'xn--invalid-.example', 'bücher.example',
-    'u:p@example.org', '[::1]', 'exa%41mple.org', ''];
+    'u:p@example.org', '[::1]', 'exa%41mple.org', '', '192.168.0.1', '0.0.0.0', '255.255.255.255', '256.1.1.1', '1.2.3.04', '01.2.3.4',
+    '1.2.3', '1.2.3.4.5', '1.2.3.4.', '1.2..4', '1.2.3.1000', '1.2.3.a', 'a.1.2.3.4', '0x1.2.3.4'];
   const ports = ['', ':80', ':443', ':8080', ':080', ':', ':65536', ':0'];
   const paths = ['', '/', '/a/b.html', '/A/B', '/a/./b', '/a/../b', '/.well-known/x', '/a%2e/b', '/%2E%2E/x', '/a b', '/a\\b',
     '/ü', '/a|b', '/a^b', '/a`b', '/{x}', '/a;jsessionid=ABC/b', '/a;type=i', "/it's", '/a%20b', '/%zz', '/a//b'];
@@ -139,12 +140,23 @@ test('the fast path agrees with the WHATWG parser on thousands of generated URLs
     '?x=1&JSESSIONID=999A9EF028317A82AC83F0FDFE59385A', '?a=1?b=2', '?q=<x>', '?q=%41', '?CFID=1&CFTOKEN=2'];
   const frags = ['', '#', '#top', '#a b'];
   let compared = 0;
+  let split = 0;
   for (let i = 0; i < 5000; i++) {
     const url = pick(schemes) + pick(hosts) + pick(ports) + pick(paths) + pick(queries) + pick(frags);
     assert.equal(canon(url), canonicalizeViaWhatwg(url), url);
     compared++;
+    const quick = plainHttpParts(url);
+    if (quick !== null) {
+      const u = new URL(url);
+      assert.deepEqual(quick, { protocol: u.protocol, hostname: u.hostname, port: u.port, pathname: u.pathname }, url);
+      split++;
+    }
   }
   assert.equal(compared, 5000);
+  // Both happen: the quick split taken (189 of these odd mixes), and refused for what the parser would change.
+  assert.ok(split > 100 && split < 4900, `split ${split}`);
+  assert.deepEqual(plainHttpParts('http://127.0.0.2:8080/a/b?q=1#f'), { protocol: 'http:', hostname: '127.0.0.2', port: '8080', pathname: '/a/b' });
+  assert.equal(plainHttpParts('http://127.1/'), null);
 });
 
 test('the one-scan path for already-canonical links agrees with the WHATWG parser near its edges', () => {
@@ -155,7 +167,8 @@ test('the one-scan path for already-canonical links agrees with the WHATWG parse
   const pick = picker(2024);
   const schemes = ['http://', 'https://', 'https://', 'http://'];
   const hosts = ['example.org', 'www.example.org', 'www1.example.org', 'www.', 'www.x', 'www', 'wwwx.org', 'a-b.c_d.example', 'xn--bcher-kva.example',
-    'axn--b.example', 'a.xn--x', 'x-n--y.org', 'a.1b', 'a.b1', '9.example.org', 'host', 'a..b', '.a', 'a.'];
+    'axn--b.example', 'a.xn--x', 'x-n--y.org', 'a.1b', 'a.b1', '9.example.org', 'host', 'a..b', '.a', 'a.',
+    '127.0.0.2', '10.0.0.255', '0.0.0.0', '1.2.3.256', '1.02.3.4', '1.2.3', '1.2.3.4.5', 'www.1.2.3.4', '1.2.3.4x', '00.1.2.3'];
   const ports = ['', '', '', ':80', ':443', ':8080', ':0', ':00', ':08', ':65535', ':65536', ':123456', ':'];
   const paths = ['', '/', '/', '/a', '/a/b.html', '/docs/api/item-12.html', '/.x', '/a/.', '/a/..', '/a.b/c.', '/a%2e', '/a%2Eb', '/%2', '/a%41',
     '/a;b', '/a;jsessionid=1', '/a b', '/ü', "/it's", '/a|b', '/a//b', '/x-n--y'];
