@@ -7,17 +7,20 @@
  * clock starts. Main-thread CPU is read from /proc/self/task/<pid>/stat
  * (Linux; 10 ms ticks, so runs last a few seconds); process CPU includes the
  * libuv pool threads (zlib, LevelDB, fs). Prints figures; asserts nothing.
- * Run: node --import tsx bench/writer.ts [captures10k] [captures100k]
+ * Run: npm run build && node dist/bench/writer.js [captures10k] [captures100k]
+ * (compiled: under tsx the capture thread cannot start and all runs in-process).
  *
  * Figures on the 2-CPU bench machine (node 20, shared with other work, so
- * captures/s is noisy; main-thread CPU is the steadier figure):
+ * captures/s is noisy; CPU per capture is the steadier figure), 10 KB bodies:
  *
- *   body    before (gzipSync, LevelDB get+put)    after (pool gzip, in-memory index)
- *   10 KB   1000-1220/s, main 740 µs/capture      660-1480/s, main 510-600 µs/capture
- *   100 KB  283-287/s,   main 3180-3260 µs        258-423/s,  main 930-1110 µs
+ *   main-thread CPU per capture   740 µs (gzipSync on the main thread, LevelDB get+put)
+ *                                 → 510-600 (pool gzip, in-memory digest index)
+ *                                 → 205-225 (capture thread builds, digests, gzips)
+ *                                 → 180-193 (synchronous appends, no WriteStreams)
+ *   process CPU per capture       1335-1436 µs → 1125-1222 (zlib's default hash
+ *                                 table and a right-sized output buffer per member)
  *
- * Process CPU per capture barely moves (10 KB: ~950 → ~950 µs; 100 KB:
- * ~3.7 → ~3.3 ms): the work moved to the second core rather than vanishing.
+ * 100 KB bodies are dominated by deflate: ~4.2-4.6 ms of process CPU each.
  */
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
