@@ -37,8 +37,11 @@ export class CaptureThread {
     if (held.length !== body.size) return here();
     const bytes = new Uint8Array(held.length);
     bytes.set(held);
-    const request: CaptureRequest = { capture: { ...c, exchange }, body: bytes, version };
-    const reply = await this.#pool.run(request, [bytes.buffer], here);
+    // Copied to its own exact-size buffer: a small Buffer is a view of node's
+    // shared 8 KiB pool, and cloning a view copies its whole backing buffer.
+    const requestHead = new Uint8Array(exchange.requestHead);
+    const request: CaptureRequest = { capture: { ...c, exchange: { ...exchange, requestHead } }, body: bytes, version };
+    const reply = await this.#pool.run(request, [bytes.buffer, requestHead.buffer], here);
     if (!('members' in reply)) return reply;
     const [main, req, metadata] = reply.members.map((m) => Buffer.from(m)) as [Buffer, Buffer, Buffer];
     return { main, request: req, metadata, mainId: reply.mainId, revisit: reply.revisit };

@@ -17,7 +17,7 @@ import type { CaptureRecordInput, WarcVersion } from './warc-records.js';
 
 /** A capture as it travels: the exchange's body as bytes, its Buffers as plain bytes. */
 export interface CaptureRequest {
-  capture: Omit<CaptureRecordInput, 'exchange'> & { exchange: Omit<CaptureRecordInput['exchange'], 'body'> };
+  capture: Omit<CaptureRecordInput, 'exchange'> & { exchange: Omit<CaptureRecordInput['exchange'], 'body' | 'requestHead'> & { requestHead: Uint8Array } };
   body: Uint8Array;
   version: WarcVersion;
 }
