@@ -91,8 +91,8 @@ const CLOSED_LINE = '{"closed":true}';
 
 export class CaptureJournal {
   readonly #file: string;
+  /** Holds the write failure (a CaptureJournalError) once there is one. */
   readonly #out: AppendFile;
-  #failure: CaptureJournalError | null = null;
   #closing: Promise<void> | null = null;
 
   private constructor(file: string, out: AppendFile) {
@@ -109,7 +109,9 @@ export class CaptureJournal {
     const rescan = await repairTail(file);
     let out: AppendFile;
     try {
-      out = await AppendFile.open(file);
+      out = await AppendFile.open(file, {
+        asFailure: (err) => new CaptureJournalError('ARCHIVER_JOURNAL_WRITE', `${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err }),
+      });
     } catch (err) {
       throw new CaptureJournalError('ARCHIVER_JOURNAL_WRITE', `cannot open ${file}`, { cause: err });
     }
@@ -144,33 +146,22 @@ export class CaptureJournal {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       try {
-        if (this.#failure === null) this.#writeLine(CLOSED_LINE);
+        if (this.#out.failure === null) this.#writeLine(CLOSED_LINE);
       } catch {
-        // Recorded in #failure; thrown below, once the descriptor is released.
+        // Kept as the file's failure; thrown below, once the descriptor is released.
       }
       try {
         this.#out.close();
-      } catch (err) {
-        this.#failed(err);
+      } catch {
+        // Kept as the file's failure (unless an earlier one is).
       }
-      if (this.#failure) throw this.#failure;
+      if (this.#out.failure !== null) throw this.#out.failure;
     })();
     return this.#closing;
   }
 
   #writeLine(line: string): void {
-    if (this.#failure) throw this.#failure;
-    try {
-      this.#out.append([Buffer.from(line + '\n', 'utf8')]);
-    } catch (err) {
-      throw this.#failed(err);
-    }
-  }
-
-  #failed(err: unknown): CaptureJournalError {
-    const why = err instanceof Error ? err.message : String(err);
-    this.#failure ??= new CaptureJournalError('ARCHIVER_JOURNAL_WRITE', `${this.#file}: ${why}`, { cause: err });
-    return this.#failure;
+    this.#out.append([Buffer.from(line + '\n', 'utf8')]);
   }
 }
 

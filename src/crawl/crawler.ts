@@ -160,7 +160,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     maxRedirects: profile.limits.maxRedirects,
     onRefused(uri: CrawlUri, status: number, reason: string) {
       stats.rejected(status);
-      void crawlLog.write({ time: new Date(now()), status, size: null, url: uri.url, hopPath: uri.hopPath, via: uri.via, mime: null, worker: null, fetchStart: null, durationMs: null, digest: null, annotations: [reason] });
+      crawlLog.write({ time: new Date(now()), status, size: null, url: uri.url, hopPath: uri.hopPath, via: uri.via, mime: null, worker: null, fetchStart: null, durationMs: null, digest: null, annotations: [reason] });
     },
   });
   const earlier = profile.dedup.against.length > 0 ? await loadEarlierCaptures(profile.dedup.against) : null;
@@ -205,7 +205,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
         try {
           stats.gaveUp(hostOf(claim.uri.url), -5);
           const code = err instanceof ArchiverError ? err.code : err instanceof Error ? err.name : 'error';
-          await crawlLog.write({ time: new Date(now()), status: -5, size: null, url: claim.uri.url, hopPath: claim.uri.hopPath, via: claim.uri.via, mime: null, worker: id, fetchStart: null, durationMs: null, digest: null, annotations: [`err:${code}`] });
+          crawlLog.write({ time: new Date(now()), status: -5, size: null, url: claim.uri.url, hopPath: claim.uri.hopPath, via: claim.uri.via, mime: null, worker: id, fetchStart: null, durationMs: null, digest: null, annotations: [`err:${code}`] });
           await frontier.finished(claim, { kind: 'done', delayMs: 0 });
         } catch (failure) {
           fatal ??= failure;

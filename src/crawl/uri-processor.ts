@@ -165,7 +165,7 @@ export class UriProcessor {
     if (uri.retries > 0) annotations.push(`${uri.retries + 1}t`);
     if (ex.truncated) annotations.push(`truncated:${ex.truncated}`);
     if (revisitOf) annotations.push('duplicate:digest');
-    await d.crawlLog.write({
+    d.crawlLog.write({
       time: new Date(d.now()),
       status: ex.status,
       size: ex.body.size,
@@ -244,7 +244,7 @@ export class UriProcessor {
 
   async #logFailure(uri: CrawlUri, status: number, worker: number, annotations: string[]): Promise<void> {
     const d = this.#d;
-    await d.crawlLog.write({
+    d.crawlLog.write({
       time: new Date(d.now()),
       status,
       size: null,

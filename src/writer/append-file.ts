@@ -23,19 +23,27 @@ const openFd = promisify(open);
 export interface AppendFileOptions {
   /** Start from an empty file if one exists (default false: keep its bytes and append after them). */
   replace?: boolean;
+  /**
+   * What a write or close error becomes (a writer's own error class, with
+   * the fs error as its cause); kept as `failure` and thrown again by every
+   * later append. Default: the fs error as thrown.
+   */
+  asFailure?: (err: unknown) => unknown;
 }
 
 export class AppendFile {
   readonly path: string;
   #fd: number | null;
   #size: number;
-  /** The first write error; every later append throws it again. */
+  readonly #asFailure: (err: unknown) => unknown;
+  /** The first write or close error (as asFailure made it); every later append throws it again. */
   #failure: unknown = null;
 
-  private constructor(file: string, fd: number, size: number) {
+  private constructor(file: string, fd: number, size: number, asFailure: (err: unknown) => unknown) {
     this.path = file;
     this.#fd = fd;
     this.#size = size;
+    this.#asFailure = asFailure;
   }
 
   /** Open (creating it if missing) for appending; open errors (ENOENT, EACCES…) reject here, as thrown by fs. */
@@ -49,7 +57,12 @@ export class AppendFile {
       closeSync(fd);
       throw err;
     }
-    return new AppendFile(file, fd, size);
+    return new AppendFile(file, fd, size, opts.asFailure ?? ((err) => err));
+  }
+
+  /** The first write or close error (see AppendFileOptions.asFailure), or null. */
+  get failure(): unknown {
+    return this.#failure;
   }
 
   /** The file's length as this writer knows it: its length when opened plus every byte appended, or the last truncate(). */
@@ -60,12 +73,12 @@ export class AppendFile {
   /**
    * Append the chunks, in order, with one writev when the kernel takes them
    * all (it may take fewer: we go on from where it stopped). Throws the fs
-   * error (ENOSPC, EIO…) as thrown; `size` then counts the bytes that did
-   * reach the file, and every later append throws the same error.
+   * error (ENOSPC, EIO…) as asFailure makes it; `size` then counts the bytes
+   * that did reach the file, and every later append throws the same error.
    */
   append(chunks: readonly Uint8Array[]): void {
-    const fd = this.#openFd();
     if (this.#failure !== null) throw this.#failure;
+    const fd = this.#openFd();
     let left = 0;
     for (const c of chunks) left += c.length;
     let rest = chunks;
@@ -75,8 +88,7 @@ export class AppendFile {
         written = writevSync(fd, rest);
         if (written <= 0) throw new ArchiverError('ARCHIVER_SHORT_WRITE', `${this.path}: the kernel took 0 of ${left} bytes`);
       } catch (err) {
-        this.#failure = err;
-        throw err;
+        throw this.#failed(err);
       }
       this.#size += written;
       left -= written;
@@ -90,12 +102,21 @@ export class AppendFile {
     this.#size = sizeBytes;
   }
 
-  /** Release the descriptor. Idempotent; a close error (EIO on some file systems) is thrown once, the descriptor is gone either way. */
+  /** Release the descriptor. Idempotent; a close error (EIO on some file systems) is thrown once and kept as `failure`; the descriptor is gone either way. */
   close(): void {
     const fd = this.#fd;
     if (fd === null) return;
     this.#fd = null;
-    closeSync(fd);
+    try {
+      closeSync(fd);
+    } catch (err) {
+      throw this.#failed(err);
+    }
+  }
+
+  #failed(err: unknown): unknown {
+    this.#failure ??= this.#asFailure(err);
+    return this.#failure;
   }
 
   get closed(): boolean {

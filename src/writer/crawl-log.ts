@@ -78,16 +78,15 @@ export function formatCrawlLogLine(e: CrawlLogEntry): string {
 
 /**
  * An append-only crawl.log. Opening appends, so a resumed crawl continues
- * the same log. write() writes the line before it returns, so callers may
- * fire and forget; the promise it returns is already resolved (kept so
- * callers written for back-pressure need not change). It throws
- * FatalCrawlError(ARCHIVER_LOG_WRITE), synchronously, when the line could
- * not be written, and so do every later write() and close().
+ * the same log. write() writes the line before it returns, so callers just
+ * call it; it throws FatalCrawlError(ARCHIVER_LOG_WRITE), synchronously,
+ * when the line could not be written, and so do every later write() and
+ * close().
  */
 export class CrawlLog {
   readonly path: string;
+  /** Holds the write failure (a FatalCrawlError) once there is one. */
   readonly #out: AppendFile;
-  #failure: FatalCrawlError | null = null;
   #closed = false;
 
   private constructor(file: string, out: AppendFile) {
@@ -99,22 +98,19 @@ export class CrawlLog {
     let out: AppendFile;
     try {
       await mkdir(path.dirname(file), { recursive: true });
-      out = await AppendFile.open(file);
+      out = await AppendFile.open(file, {
+        asFailure: (err) => new FatalCrawlError('ARCHIVER_LOG_WRITE', `crawl.log write failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err }),
+      });
     } catch (err) {
       throw new FatalCrawlError('ARCHIVER_LOG_WRITE', `cannot open ${file}`, { cause: err });
     }
     return new CrawlLog(file, out);
   }
 
-  write(entry: CrawlLogEntry): Promise<void> {
-    if (this.#failure) throw this.#failure;
+  write(entry: CrawlLogEntry): void {
+    if (this.#out.failure !== null) throw this.#out.failure;
     if (this.#closed) throw new FatalCrawlError('ARCHIVER_LOG_WRITE', 'crawl.log is closed');
-    try {
-      this.#out.append([Buffer.from(formatCrawlLogLine(entry), 'utf8')]);
-    } catch (err) {
-      throw this.#failed(err);
-    }
-    return Promise.resolve();
+    this.#out.append([Buffer.from(formatCrawlLogLine(entry), 'utf8')]);
   }
 
   /** Close; throws the write failure if one happened. Idempotent. */
@@ -123,16 +119,10 @@ export class CrawlLog {
       this.#closed = true;
       try {
         this.#out.close();
-      } catch (err) {
-        this.#failed(err);
+      } catch {
+        // Kept as the file's failure, thrown below.
       }
     }
-    if (this.#failure) throw this.#failure;
-  }
-
-  #failed(err: unknown): FatalCrawlError {
-    const why = err instanceof Error ? err.message : String(err);
-    this.#failure ??= new FatalCrawlError('ARCHIVER_LOG_WRITE', `crawl.log write failed: ${why}`, { cause: err });
-    return this.#failure;
+    if (this.#out.failure !== null) throw this.#out.failure;
   }
 }

@@ -29,9 +29,9 @@ export class WarcFile {
   readonly name: string;
   readonly finalPath: string;
   readonly openPath: string;
+  /** Holds the first write error once there is one: every later write refuses with it. */
   readonly #out: AppendFile;
   #durableSize = 0;
-  #failure: unknown = null;
   #closed = false;
   #aborting: Promise<void> | null = null;
   /** Set by abort(): the size the file was cut back to (tried), whatever the descriptor could do. */
@@ -94,18 +94,11 @@ export class WarcFile {
   }
 
   #append(chunks: readonly Uint8Array[]): void {
-    if (chunks.length === 0) return;
-    this.#check();
-    try {
-      this.#out.append(chunks);
-    } catch (err) {
-      this.#failure ??= err;
-      throw err;
-    }
+    if (chunks.length > 0) this.#out.append(chunks);
   }
 
   #check(): void {
-    if (this.#failure !== null) throw this.#failure;
+    if (this.#out.failure !== null) throw this.#out.failure;
   }
 
   /**
@@ -115,7 +108,7 @@ export class WarcFile {
    * failed write.
    */
   flushed(): Promise<void> {
-    if (this.#failure !== null) return Promise.reject(this.#failure);
+    if (this.#out.failure !== null) return Promise.reject(this.#out.failure);
     if (this.size > this.#durableSize) this.#durableSize = this.size;
     return Promise.resolve();
   }

@@ -126,6 +126,17 @@ describe('AppendFile', () => {
     out.close();
   });
 
+  test('asFailure: the error becomes the writer\'s own, is kept as `failure`, and is what a closed file throws too', { skip: !existsSync('/dev/full') }, async () => {
+    class LogError extends Error {}
+    const out = await AppendFile.open('/dev/full', { asFailure: (err) => new LogError('log failed', { cause: err }) });
+    assert.equal(out.failure, null);
+    assert.throws(() => out.append([bytes('record')]), (err) => err instanceof LogError && (err.cause as NodeJS.ErrnoException).code === 'ENOSPC');
+    const kept: unknown = out.failure;
+    assert.ok((kept as object) instanceof LogError);
+    out.close();
+    assert.throws(() => out.append([bytes('again')]), (err) => err === kept);
+  });
+
   test('a disk filling up mid-append (real tmpfs): ENOSPC, size = the bytes that reached the file, cut back with truncate', async (t) => {
     if (!mounted) {
       t.skip('cannot mount a tmpfs here (needs root)');
