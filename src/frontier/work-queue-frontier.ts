@@ -164,32 +164,32 @@ export class WorkQueueFrontier implements Frontier {
    * them from the store skips it; it joins its queue once its put landed.
    */
   async schedule(uris: readonly CrawlUri[]): Promise<void> {
-    const items = await this.#exclusive(async () => {
+    const { items, keys } = await this.#exclusive(async () => {
       this.#checkOpen();
       const made = uris.map((uri) => this.#item(uri, undefined));
-      for (const [, item] of made) this.#arriving.add(item.key.toString('hex'));
-      return made;
+      const hex = made.map(([, item]) => item.key.toString('hex'));
+      for (const key of hex) this.#arriving.add(key);
+      return { items: made, keys: hex };
     });
+    let stored = false;
     try {
       await this.#store.putMany(items.map(([, item]) => [item.key, item.stored] as StoredEntry));
-    } catch (err) {
+      stored = true;
+    } finally {
       await this.#exclusive(async () => {
-        for (const [, item] of items) this.#arriving.delete(item.key.toString('hex'));
+        for (const key of keys) this.#arriving.delete(key);
+        if (!stored) return;
+        const touched = new Set<WorkQueue>();
+        for (const [queue, item] of items) {
+          // A refill may have read it meanwhile and skipped it: it is in no head, and never in flight.
+          this.#add(queue, item);
+          touched.add(queue);
+        }
+        const now = this.#now();
+        for (const queue of touched) this.#settle(queue, now);
+        this.#changes.notify();
       });
-      throw err;
     }
-    await this.#exclusive(async () => {
-      const touched = new Set<WorkQueue>();
-      for (const [queue, item] of items) {
-        this.#arriving.delete(item.key.toString('hex'));
-        // A refill may have read it meanwhile and skipped it: it is in no head, and never in flight.
-        this.#add(queue, item);
-        touched.add(queue);
-      }
-      const now = this.#now();
-      for (const queue of touched) this.#settle(queue, now);
-      this.#changes.notify();
-    });
   }
 
   async next(signal?: AbortSignal): Promise<Claim | null> {
