@@ -128,10 +128,7 @@ function quickCanonical(url: string): string | null {
     }
   }
   const hostEnd = i;
-  // Empty host, trailing dot, or a numeric last label (IPv4 rules) other than a canonical address.
-  if (hostEnd === hostStart || labelStart >= hostEnd) return null;
-  const first = url.charCodeAt(labelStart);
-  if (first >= 48 && first <= 57 && !isCanonicalIpv4(url, hostStart, hostEnd)) return null;
+  if (!hostParserKeeps(url, hostStart, labelStart, hostEnd)) return null;
   if (c === 58 /* : */ && i < n) {
     const portStart = ++i;
     let port = 0;
@@ -228,6 +225,19 @@ function stripWwwN(authority: string): string {
 }
 
 /**
+ * Whether the host `url[start, end)`, whose last label starts at
+ * `lastLabel`, is one the WHATWG parser leaves as it is (as far as the two
+ * quick paths can tell from its shape): not empty, no trailing dot, and a
+ * last label that is not a number (IPv4 rules) unless the whole host is a
+ * canonical IPv4 address.
+ */
+function hostParserKeeps(url: string, start: number, lastLabel: number, end: number): boolean {
+  if (end === start || lastLabel >= end) return false;
+  const first = url.charCodeAt(lastLabel);
+  return !(first >= 48 && first <= 57) || isCanonicalIpv4(url, start, end);
+}
+
+/**
  * Whether `url[start, end)` is an IPv4 address as WHATWG serializes it —
  * four decimal parts of 0-255 without leading zeros — so parsing leaves it
  * as it is. Other numeric hosts (127.1, 0x7f.0.0.1, 010.0.0.1, 1.2.3.256,
@@ -291,17 +301,13 @@ function fastParts(url: string): Parts | null {
     }
   }
   const hostEnd = portStart >= 0 ? portStart - 1 : i;
-  // Empty host, trailing dot, a numeric last label (IPv4 rules) or punycode
-  // (needs validation) are left to the WHATWG parser.
-  if (hostEnd === hostStart || labelStart >= hostEnd) return null;
-  const first = url.charCodeAt(labelStart);
-  if (first >= 48 && first <= 57 && !isCanonicalIpv4(url, hostStart, hostEnd)) return null;
+  if (!hostParserKeeps(url, hostStart, labelStart, hostEnd)) return null;
   let host = url.slice(hostStart, hostEnd);
   if (upper) {
     host = host.toLowerCase();
     exact = false;
   }
-  if (host.includes('xn--')) return null;
+  if (host.includes('xn--')) return null; // punycode needs validation: the WHATWG parser's
 
   let authority = host;
   if (portStart >= 0) {
