@@ -3,13 +3,20 @@
  * `{ id, input }`; every input goes through `handle`, and one reply carries
  * all the answers (`{ id, output }`, or `{ id, error }` when `handle`
  * throws, so the caller's fallback redoes that one). `transfers` names the
- * buffers of an output to move rather than copy.
+ * buffers of an output to move rather than copy. The thread takes
+ * `threadName` (thread-name.ts), so `top -H` and the bench can tell it apart.
  */
 import { parentPort, type TransferListItem } from 'node:worker_threads';
+import { nameThisThread } from './thread-name.js';
 
-export function serveBatches<In, Out>(handle: (input: In) => Out | Promise<Out>, transfers: (output: Out) => TransferListItem[] = () => []): void {
+export function serveBatches<In, Out>(
+  threadName: string,
+  handle: (input: In) => Out | Promise<Out>,
+  transfers: (output: Out) => TransferListItem[] = () => [],
+): void {
   const port = parentPort;
   if (port === null) throw new Error('serveBatches: not running on a worker thread');
+  nameThisThread(threadName);
   port.on('message', async (requests: { id: number; input: In }[]) => {
     const replies: ({ id: number; output: Out } | { id: number; error: string })[] = [];
     const moved: TransferListItem[] = [];

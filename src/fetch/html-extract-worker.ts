@@ -4,7 +4,6 @@
  * both ways, so structured cloning carries it.
  */
 import { serveBatches } from '../core/batch-server.js';
-import { nameThisThread } from '../core/thread-name.js';
 import { extractHtml } from './link-extractor.js';
 
 export interface HtmlExtractRequest {
@@ -12,5 +11,4 @@ export interface HtmlExtractRequest {
   url: string;
 }
 
-nameThisThread('arch-extract');
-serveBatches((input: HtmlExtractRequest) => extractHtml(input.html, input.url));
+serveBatches('arch-extract', (input: HtmlExtractRequest) => extractHtml(input.html, input.url));

@@ -9,7 +9,6 @@
  */
 import { gzipSync } from 'node:zlib';
 import { serveBatches } from '../core/batch-server.js';
-import { nameThisThread } from '../core/thread-name.js';
 import { bufferBody } from '../core/buffer-body.js';
 import { captureMembers } from './capture-members.js';
 import { gzipOptionsFor, type MemberCompressor } from './gzip-member.js';
@@ -48,5 +47,4 @@ async function build(req: CaptureRequest): Promise<CaptureReply> {
   return { members, mainId: m.mainId, revisit: m.revisit };
 }
 
-nameThisThread('arch-capture');
-serveBatches(build, (reply) => reply.members);
+serveBatches('arch-capture', build, (reply) => reply.members);
