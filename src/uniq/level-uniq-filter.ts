@@ -50,6 +50,11 @@ const FORGET_CHUNK_KEYS = 10_000;
 const WARM_CHUNK_KEYS = 10_000;
 /** Keys that may wait for their write before a batch has to wait too. */
 const MAX_UNWRITTEN_KEYS = 50_000;
+/**
+ * Keys waiting for the next write beyond which a batch waits for the write in
+ * flight, so the next one starts as soon as it lands (see SeenStoreWrites).
+ */
+export const HANDOFF_KEYS = 8192;
 /** 12M keys fit a 2^24-slot table: 128 MiB. */
 const DEFAULT_MEMORY_KEYS = 12_000_000;
 
@@ -99,6 +104,8 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
   /** Every store write goes through here, in order; set once the count is read. */
   #writes!: SeenStoreWrites;
   readonly #scratch: Fp64 = { hi: 0, lo: 0 };
+  /** A batch's keys as (hi, lo) pairs, reused by every batch (filled and read before any await). */
+  #halves = new Uint32Array(128);
   readonly #countKey: Buffer;
 
   /**
@@ -256,11 +263,21 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     const known = this.#known;
     const inFlight = this.#inFlight;
     const scratch = this.#scratch;
+    // Every key first, then every lookup: the lookups are cache misses in a
+    // big table, and a loop of nothing but lookups lets the processor wait
+    // for several of them at once.
+    if (this.#halves.length < 2 * n) this.#halves = new Uint32Array(2 * n);
+    const halves = this.#halves;
+    for (let i = 0; i < n; i++) {
+      keyInto(canonicalizeForSeen(urls[i] as string), scratch);
+      halves[2 * i] = scratch.hi;
+      halves[2 * i + 1] = scratch.lo;
+    }
     const claimed: PendingKey[] = [];
     const claimedIndex: number[] = [];
     for (let i = 0; i < n; i++) {
-      keyInto(canonicalizeForSeen(urls[i] as string), scratch);
-      const { hi, lo } = scratch;
+      const hi = halves[2 * i] as number;
+      const lo = halves[2 * i + 1] as number;
       // Stored, or claimed by this batch (a repeat) or a running one: not new.
       if (known.has(hi, lo) || !inFlight.add(hi, lo)) continue;
       claimed.push({ key: EMPTY, hi, lo });
@@ -309,7 +326,11 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
           written.then(release, release);
         }
         if (this.#writes.pendingKeys > MAX_UNWRITTEN_KEYS) await written;
-        else written.catch(() => undefined); // reported by the next operation
+        else {
+          written.catch(() => undefined); // reported by the next operation
+          // Hand the waiting keys to the store as soon as its current write lands.
+          if (this.#writes.waitingKeys > HANDOFF_KEYS) await this.#writes.inFlightLanded();
+        }
       }
       return result;
     } finally {

@@ -8,6 +8,14 @@
  *
  * The first failed write is kept; every later request, and allWritten(),
  * rejects with it.
+ *
+ * A caller producing keys faster than the store takes them should wait for
+ * the write in flight (`inFlightLanded`) once `waitingKeys` grows, rather than
+ * for its own: that hands the waiting group to the store at once, so the
+ * next group builds up while the store writes this one. A caller that never
+ * yields to the event loop otherwise (every answer from memory) would not
+ * see a finished write until it waited, and the store would sit idle while
+ * it works.
  */
 import type { Keyspace } from '../store/keyspace.js';
 
@@ -28,6 +36,10 @@ export class SeenStoreWrites {
   #writing = false;
   /** Keys put or deleted by requests not yet in the store. */
   #pendingKeys = 0;
+  /** Keys in the write now in flight (the rest of #pendingKeys waits for the next one). */
+  #inFlightKeys = 0;
+  /** Settles when the write now in flight lands, whatever its outcome. */
+  #landed: Promise<void> = Promise.resolve();
   #failure: unknown = undefined;
 
   /** `countKey`: the full store key of the count; `count`: the count stored now. */
@@ -45,6 +57,16 @@ export class SeenStoreWrites {
   /** Keys asked to be written or deleted and not in the store yet. */
   get pendingKeys(): number {
     return this.#pendingKeys;
+  }
+
+  /** Keys asked to be written or deleted that wait for the next write (none are in flight). */
+  get waitingKeys(): number {
+    return this.#pendingKeys - this.#inFlightKeys;
+  }
+
+  /** Resolves (never rejects) when the write in flight now has landed; at once if none is. */
+  inFlightLanded(): Promise<void> {
+    return this.#landed;
   }
 
   /** The first failed write, if any. */
@@ -88,6 +110,7 @@ export class SeenStoreWrites {
         delta += r.puts.length - r.dels.length;
         keys += r.puts.length + r.dels.length;
       }
+      this.#inFlightKeys = keys;
       try {
         const batch = this.#space.db.batch();
         for (const r of group) {
@@ -95,7 +118,12 @@ export class SeenStoreWrites {
           for (const key of r.dels) batch.del(key);
         }
         batch.put(this.#countKey, Buffer.from(String(this.#count + delta), 'latin1'));
-        await batch.write();
+        const write = batch.write();
+        this.#landed = write.then(
+          () => undefined,
+          () => undefined,
+        );
+        await write;
         this.#count += delta;
         for (const r of group) r.done();
       } catch (err) {
@@ -103,6 +131,7 @@ export class SeenStoreWrites {
         for (const r of group) r.failed(err);
       }
       this.#pendingKeys -= keys;
+      this.#inFlightKeys = 0;
     }
     this.#writing = false;
   }

@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
-import { LevelUriUniqFilter, COUNT_KEY } from '../../src/uniq/level-uniq-filter.js';
+import { LevelUriUniqFilter, COUNT_KEY, HANDOFF_KEYS } from '../../src/uniq/level-uniq-filter.js';
 import { keyBytes } from '../../src/uniq/heritrix-key.js';
 import { Keyspace } from '../../src/store/keyspace.js';
 import { canonicalizeForSeen } from '../../src/url/canonicalize.js';
@@ -189,4 +189,31 @@ test('a write that fails behind the caller is reported by the next call and by c
   await assert.rejects(filter.add('http://fail.test/3'), { code: 'ARCHIVER_UNIQ_STORE' });
   await assert.rejects(filter.count(), { code: 'ARCHIVER_UNIQ_STORE' });
   await assert.rejects(filter.close(), { code: 'ARCHIVER_UNIQ_STORE' });
+});
+
+test('a caller that never yields still has its keys written in steps while it goes on', async () => {
+  const db = new ClassicLevel<Buffer, Buffer>(freshDir(), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  await db.open();
+  const writes: number[] = [];
+  db.on('write', (ops: unknown[]) => writes.push(ops.length));
+  const filter = new LevelUriUniqFilter(new Keyspace(db, 'seen'));
+  // Every answer comes from memory, so these batches follow one another
+  // through promise reactions alone: the event loop never turns unless the
+  // filter waits for the store.
+  const batch = 1000;
+  const batches = 30;
+  let fresh = 0;
+  for (let b = 0; b < batches; b++) {
+    const answers = await filter.addMany(Array.from({ length: batch }, (_, i) => `http://steps.test/${b}/${i}`));
+    fresh += answers.filter(Boolean).length;
+  }
+  assert.equal(fresh, batch * batches);
+  assert.equal(await filter.count(), batch * batches);
+  // Each write is one group of keys plus the count. Waiting for their own
+  // write only past 50,000 unwritten keys, the batches would leave all but
+  // the first in one write of 29,001 operations.
+  assert.ok(writes.length >= 3, `writes: ${writes.join(', ')}`);
+  for (const ops of writes) assert.ok(ops <= HANDOFF_KEYS + batch + 1, `a write of ${ops} operations (writes: ${writes.join(', ')})`);
+  await filter.close();
+  await db.close();
 });
