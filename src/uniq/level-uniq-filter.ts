@@ -17,10 +17,11 @@
  * at once and reach LevelDB in the next group write, after the caller's
  * beforeCommit has queued their URIs, so a crash can at worst repeat a URL,
  * never lose one. All writes go through SeenStoreWrites, one batch at a
- * time, in order, with the exact count; up to MAX_UNWRITTEN_KEYS may wait, beyond
- * that a batch waits for its write (backpressure). A failed write is
- * reported by every later call and by close(). count() and the forgets wait
- * for every earlier write.
+ * time, in order, with the exact count. Past HANDOFF_KEYS waiting keys a
+ * batch waits for the write in flight, so the waiting ones go to the store
+ * as soon as it is free; past MAX_UNWRITTEN_KEYS it waits for its own write
+ * (backpressure). A failed write is reported by every later call and by
+ * close(). count() and the forgets wait for every earlier write.
  *
  * Concurrency: batches from many workers overlap; a key being checked or
  * written by one batch answers false to every other batch at once (the
