@@ -2,7 +2,10 @@
  * DigestIndex conformance: the memory and LevelDB backends run one suite.
  * The LevelDB one is also run on a sublevel with default (utf8/json)
  * encodings, since the crawl hands it a buffer-encoded sublevel and tests
- * another: explicit encodings must make both work.
+ * another: explicit encodings must make both work. It also runs past its
+ * memory cap and with every fingerprint colliding, where answers must come
+ * from the store and stay exact. The LevelDigestIndex tests then check what
+ * the fingerprint table is for: unknown digests answered without a read.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,7 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ClassicLevel } from 'classic-level';
-import { LevelDigestIndex, MemoryDigestIndex, type DigestIndex } from '../../src/writer/digest-index.js';
+import { LevelDigestIndex, MemoryDigestIndex, type DigestIndex, type DigestLevel } from '../../src/writer/digest-index.js';
+import type { Fp64 } from '../../src/uniq/rabin.js';
 
 function conformance(name: string, make: () => Promise<DigestIndex>): void {
   describe(`DigestIndex conformance: ${name}`, () => {
@@ -64,6 +68,38 @@ conformance('classic-level, json sublevel', async () => new LevelDigestIndex(utf
 conformance('classic-level, batches of one', async () =>
   new LevelDigestIndex(db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' }), { writeBatchEntries: 1 }),
 );
+conformance('classic-level, past its memory cap', async () =>
+  new LevelDigestIndex(db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' }), { writeBatchEntries: 1, memoryDigests: 1 }),
+);
+conformance('classic-level, every fingerprint colliding', async () =>
+  new LevelDigestIndex(db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' }), { writeBatchEntries: 1, fingerprint: oneFingerprint }),
+);
+
+/** A fingerprint every digest shares: only the store can tell them apart. */
+function oneFingerprint(_digest: string, out: Fp64): Fp64 {
+  out.hi = 0x12345678;
+  out.lo = 0x9abcdef0;
+  return out;
+}
+
+/** A DigestLevel that forwards to a real sublevel and counts the reads of single entries. */
+class CountingLevel implements DigestLevel {
+  reads = 0;
+  constructor(readonly inner: DigestLevel) {}
+  batch(...args: Parameters<DigestLevel['batch']>): Promise<void> {
+    return this.inner.batch(...args);
+  }
+  get(...args: Parameters<DigestLevel['get']>): Promise<Buffer | undefined> {
+    this.reads++;
+    return this.inner.get(...args);
+  }
+  keys(...args: Parameters<DigestLevel['keys']>): ReturnType<DigestLevel['keys']> {
+    return this.inner.keys(...args);
+  }
+}
+
+const captureOf = (i: number) => ({ url: `http://h${i % 7}.test/ünï/${i}`, date: `2026-11-29T12:${String(i % 60).padStart(2, '0')}:00.000Z` });
+
 
 /** What the store itself holds, read past the index. */
 async function stored(sub: { iterator(o: { keyEncoding: 'utf8'; valueEncoding: 'utf8' }): AsyncIterable<[string, string]> }): Promise<Map<string, unknown>> {
@@ -142,5 +178,104 @@ describe('LevelDigestIndex', () => {
     await closed.close();
     await assert.rejects(idx.lookup('sha1:EEEE'), { code: 'ARCHIVER_DIGEST_INDEX', name: 'FatalCrawlError' });
     await assert.rejects(idx.remember('sha1:EEEE', 'http://a.test/', 'x'), { code: 'ARCHIVER_DIGEST_INDEX' });
+  });
+
+  it('a reopened database answers every flushed digest and null for unknown ones, reading keys only on resume', async () => {
+    const loc = path.join(root, 'resume-many');
+    const N = 2000;
+    const first = new ClassicLevel<Buffer, Buffer>(loc, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    const idx = new LevelDigestIndex(first.sublevel('digests'), { writeBatchEntries: 64 });
+    for (let i = 0; i < N; i++) await idx.remember(`sha1:M${i}`, captureOf(i).url, captureOf(i).date);
+    await idx.flush();
+    await first.close();
+    const second = new ClassicLevel<Buffer, Buffer>(loc, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    try {
+      const counting = new CountingLevel(second.sublevel('digests'));
+      const resumed = new LevelDigestIndex(counting);
+      for (let i = N; i < 2 * N; i++) assert.equal(await resumed.lookup(`sha1:M${i}`), null);
+      assert.equal(counting.reads, 0, 'the table filled from the keys holds every digest: unknown ones need no read');
+      assert.equal(resumed.memory.digests, N);
+      assert.equal(resumed.memory.complete, true);
+      for (let i = 0; i < N; i++) assert.deepEqual(await resumed.lookup(`sha1:M${i}`), captureOf(i));
+      assert.equal(counting.reads, N, 'one read per duplicate');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('resumes on a sublevel with default (utf8/json) encodings too', async () => {
+    const sub = utf8Db.sublevel<string, unknown>(`d${n++}`, { valueEncoding: 'json' });
+    const earlier = new LevelDigestIndex(sub, { writeBatchEntries: 3 });
+    for (let i = 0; i < 20; i++) await earlier.remember(`sha1:J${i}`, captureOf(i).url, captureOf(i).date);
+    await earlier.flush();
+    const resumed = new LevelDigestIndex(sub);
+    for (let i = 0; i < 20; i++) assert.deepEqual(await resumed.lookup(`sha1:J${i}`), captureOf(i));
+    assert.equal(await resumed.lookup('sha1:J20'), null);
+    assert.equal(resumed.memory.digests, 20);
+  });
+
+  it('lookups of unknown digests do not read the store while the table is complete', async () => {
+    const counting = new CountingLevel(db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' }));
+    const idx = new LevelDigestIndex(counting, { writeBatchEntries: 8 });
+    for (let i = 0; i < 100; i++) await idx.remember(`sha1:U${i}`, captureOf(i).url, captureOf(i).date);
+    await idx.flush();
+    for (let i = 100; i < 1100; i++) assert.equal(await idx.lookup(`sha1:U${i}`), null);
+    assert.equal(counting.reads, 0);
+    assert.deepEqual(await idx.lookup('sha1:U5'), captureOf(5));
+    assert.equal(counting.reads, 1);
+  });
+
+  it('a fingerprint collision never makes a false revisit', async () => {
+    // Two different digests, one fingerprint: the table says "maybe", the full key in the store says no.
+    const sub = db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    const counting = new CountingLevel(sub);
+    const idx = new LevelDigestIndex(counting, { writeBatchEntries: 1, fingerprint: oneFingerprint });
+    await idx.remember('sha1:COLLIDEA', 'http://a.test/a', '2026-11-29T12:00:00.000Z');
+    await idx.flush();
+    assert.equal(await idx.lookup('sha1:COLLIDEB'), null);
+    assert.equal(counting.reads, 1, 'the collision was confirmed in the store');
+    await idx.remember('sha1:COLLIDEB', 'http://b.test/b', '2026-11-29T12:00:01.000Z');
+    await idx.flush();
+    assert.deepEqual(await idx.lookup('sha1:COLLIDEA'), { url: 'http://a.test/a', date: '2026-11-29T12:00:00.000Z' });
+    assert.deepEqual(await idx.lookup('sha1:COLLIDEB'), { url: 'http://b.test/b', date: '2026-11-29T12:00:01.000Z' });
+    // And after a resume, where the table is filled from the keys.
+    const resumed = new LevelDigestIndex(sub, { fingerprint: oneFingerprint });
+    assert.equal(await resumed.lookup('sha1:COLLIDEC'), null);
+    assert.deepEqual(await resumed.lookup('sha1:COLLIDEB'), { url: 'http://b.test/b', date: '2026-11-29T12:00:01.000Z' });
+  });
+
+  it('past its memory cap, answers stay exact (misses are confirmed in the store)', async () => {
+    const sub = db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    const counting = new CountingLevel(sub);
+    const idx = new LevelDigestIndex(counting, { writeBatchEntries: 7, memoryDigests: 10 });
+    for (let i = 0; i < 100; i++) await idx.remember(`sha1:P${i}`, captureOf(i).url, captureOf(i).date);
+    assert.equal(idx.memory.digests, 10);
+    assert.equal(idx.memory.complete, false);
+    // Some still pending, the rest in the store: both answered.
+    for (let i = 0; i < 100; i++) assert.deepEqual(await idx.lookup(`sha1:P${i}`), captureOf(i));
+    await idx.flush();
+    for (let i = 0; i < 100; i++) assert.deepEqual(await idx.lookup(`sha1:P${i}`), captureOf(i));
+    const before = counting.reads;
+    for (let i = 100; i < 150; i++) assert.equal(await idx.lookup(`sha1:P${i}`), null);
+    assert.ok(counting.reads > before, 'an incomplete table sends unknown digests to the store');
+    // A resumed index with the same cap fills up on load and stays exact too.
+    const resumed = new LevelDigestIndex(sub, { memoryDigests: 10 });
+    for (let i = 0; i < 100; i++) assert.deepEqual(await resumed.lookup(`sha1:P${i}`), captureOf(i));
+    for (let i = 100; i < 150; i++) assert.equal(await resumed.lookup(`sha1:P${i}`), null);
+    assert.equal(resumed.memory.complete, false);
+  });
+
+  it('answers entries not yet written from memory', async () => {
+    const sub = db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    const idx = new LevelDigestIndex(sub, { writeBatchEntries: 1000 });
+    for (let i = 0; i < 50; i++) await idx.remember(`sha1:Q${i}`, captureOf(i).url, captureOf(i).date);
+    assert.equal((await stored(sub)).size, 0, 'nothing written yet');
+    for (let i = 0; i < 50; i++) assert.deepEqual(await idx.lookup(`sha1:Q${i}`), captureOf(i));
+    assert.equal(await idx.lookup('sha1:Q50'), null);
+  });
+
+  it('rejects a bad memory cap with ARCHIVER_INVALID_OPTION', () => {
+    assert.throws(() => new LevelDigestIndex(db.sublevel('x'), { memoryDigests: -1 }), { code: 'ARCHIVER_INVALID_OPTION' });
+    assert.throws(() => new LevelDigestIndex(db.sublevel('x'), { memoryDigests: 1.5 }), { code: 'ARCHIVER_INVALID_OPTION' });
   });
 });
