@@ -3,8 +3,9 @@
  * a job (to `<job>/indexes/index.cdxj`) or of WARC files (to --output, or
  * stdout). `run` does the same at the end of every crawl.
  */
+import { once } from 'node:events';
 import { UsageError } from '../core/errors.js';
-import { indexWarcs, sortedCdxjLines, writeLinesAtomically } from '../index/build-index.js';
+import { sortCdxjOf, writeCdxj } from '../index/build-index.js';
 import { jobIndexPath } from '../index/earlier-captures.js';
 import { resolveInputs } from '../index/inputs.js';
 import type { CliIo } from './io.js';
@@ -34,14 +35,21 @@ export async function indexMain(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length === 0) throw new UsageError('index takes a job directory or WARC files (see archiver index --help)');
   const inputs = await resolveInputs(positionals);
   if (inputs.waczs.length > 0) throw new UsageError('index reads WARC files and job directories, not WACZ packages (they carry their index)');
-  const lines = sortedCdxjLines(await indexWarcs(inputs.warcs));
   const onlyJob = inputs.jobs.length === 1 && positionals.length === 1 ? inputs.jobs[0] : undefined;
   const out = values.output ?? (onlyJob !== undefined ? jobIndexPath(onlyJob) : undefined);
-  if (out === undefined) {
-    for (const line of lines) io.stdout.write(line + '\n');
+  if (out !== undefined) {
+    // Sorted runs go beside the output: the same disk, not a /tmp that may live in RAM.
+    const { lines } = await writeCdxj(inputs.warcs, out);
+    io.stderr.write(`archiver: indexed ${lines} captures of ${inputs.warcs.length} WARC file(s) → ${out}\n`);
     return ExitCode.ok;
   }
-  await writeLinesAtomically(out, lines);
-  io.stderr.write(`archiver: indexed ${lines.length} captures of ${inputs.warcs.length} WARC file(s) → ${out}\n`);
+  const sorter = await sortCdxjOf(inputs.warcs);
+  try {
+    for await (const batch of sorter.batches()) {
+      if (!io.stdout.write(batch.join('\n') + '\n')) await once(io.stdout, 'drain');
+    }
+  } finally {
+    await sorter.close();
+  }
   return ExitCode.ok;
 }

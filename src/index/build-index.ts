@@ -1,12 +1,19 @@
 /**
  * Builds the CDXJ index of a set of WARC files and writes it atomically
- * (temp file, then rename), sorted bytewise. Entries are held in memory
- * while sorting: about 250 bytes per capture, so a million-capture job
- * needs a few hundred MB; an external merge sort would lift that.
+ * (temp file, then rename), sorted bytewise.
+ *
+ * Two paths. The streaming one (writeCdxj, `archiver index`, the end of a
+ * crawl) pushes each line into a LineSorter, which spills sorted runs to
+ * disk past its buffer bound and merges them on the way out, so memory is
+ * the bound plus one WARC file's entries, whatever the job's size. The
+ * array one (indexWarcs, sortedCdxjLines, writeLinesAtomically) holds every
+ * entry, about 250 bytes per capture, for callers that want them all
+ * (dedup across crawls reads entries, not lines).
  */
-import { rename, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { compareCdxjLines, formatCdxjLine, type CdxjEntry } from './cdxj.js';
+import { LineSorter, type LineSorterOptions } from './line-sorter.js';
 import { indexWarcFile, type IndexFileOptions } from './warc-index.js';
 
 /** Index several WARCs; the visitors see every file's records in file order. */
@@ -33,8 +40,102 @@ export async function writeLinesAtomically(outPath: string, lines: readonly stri
   await rename(tmp, outPath);
 }
 
-export async function writeCdxj(files: readonly string[], outPath: string): Promise<{ lines: number }> {
-  const lines = sortedCdxjLines(await indexWarcs(files));
-  await writeLinesAtomically(outPath, lines);
-  return { lines: lines.length };
+/**
+ * A file of lines written a batch at a time to a temp name beside
+ * `outPath`, renamed into place by commit(); abort() removes the temp file.
+ */
+export class AtomicLineFile {
+  readonly #outPath: string;
+  readonly #tmp: string;
+  readonly #fh: FileHandle;
+  #lines = 0;
+
+  private constructor(outPath: string, tmp: string, fh: FileHandle) {
+    this.#outPath = outPath;
+    this.#tmp = tmp;
+    this.#fh = fh;
+  }
+
+  static async open(outPath: string): Promise<AtomicLineFile> {
+    await mkdir(path.dirname(outPath), { recursive: true });
+    const tmp = `${outPath}.tmp-${process.pid}`;
+    return new AtomicLineFile(outPath, tmp, await open(tmp, 'w'));
+  }
+
+  /** Lines written so far. */
+  get lines(): number {
+    return this.#lines;
+  }
+
+  /** Append lines (without their newlines). */
+  async write(lines: readonly string[]): Promise<void> {
+    if (lines.length === 0) return;
+    await this.#fh.write(lines.join('\n') + '\n');
+    this.#lines += lines.length;
+  }
+
+  async commit(): Promise<void> {
+    await this.#fh.close();
+    await rename(this.#tmp, this.#outPath);
+  }
+
+  /** Drop the temp file (after a failure); safe to call after commit() failed. */
+  async abort(): Promise<void> {
+    await this.#fh.close().catch(() => {});
+    await rm(this.#tmp, { force: true });
+  }
+}
+
+/**
+ * Write the sorter's distinct lines to `outPath` atomically, one batch at a
+ * time; the sorter is read (and its temp files removed) either way.
+ */
+export async function writeSortedAtomically(outPath: string, sorter: LineSorter): Promise<{ lines: number }> {
+  let out: AtomicLineFile;
+  try {
+    out = await AtomicLineFile.open(outPath);
+  } catch (err) {
+    await sorter.close();
+    throw err;
+  }
+  try {
+    for await (const batch of sorter.batches()) await out.write(batch);
+    await out.commit();
+  } catch (err) {
+    await out.abort();
+    throw err;
+  } finally {
+    await sorter.close();
+  }
+  return { lines: out.lines };
+}
+
+/**
+ * The index lines of WARC files in a LineSorter, ready to read; the caller
+ * reads or closes it. Holds one file's entries at a time.
+ */
+export async function sortCdxjOf(files: readonly string[], opts: LineSorterOptions = {}): Promise<LineSorter> {
+  const sorter = new LineSorter(opts);
+  try {
+    for (const file of files) {
+      for (const e of await indexWarcFile(file)) {
+        if (!sorter.add(formatCdxjLine(e))) await sorter.spill();
+      }
+    }
+  } catch (err) {
+    await sorter.close();
+    throw err;
+  }
+  return sorter;
+}
+
+/** The index of WARC files, sorted outside memory (runs go to a temp directory beside `outPath`). */
+export async function writeCdxj(
+  files: readonly string[],
+  outPath: string,
+  opts: Pick<LineSorterOptions, 'maxBufferedBytes'> = {},
+): Promise<{ lines: number }> {
+  await mkdir(path.dirname(outPath), { recursive: true });
+  const sorter = await sortCdxjOf(files, { ...opts, tmpDir: path.dirname(outPath) });
+  return writeSortedAtomically(outPath, sorter);
 }

@@ -9,17 +9,23 @@
  * does not cover — a job begun by an older version, or the files a killed
  * run was writing — are indexed from their bytes, as is the whole job when
  * it has no journal.
+ *
+ * Index lines go through an external sort (LineSorter: sorted runs spilled
+ * to a work directory under `indexes/`), and the merged lines are streamed
+ * once, into index.cdxj and into the WACZ's blocked index at the same time,
+ * so the index never sits in memory whole.
  */
-import { stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NoInputError } from '../core/errors.js';
 import { captureJournalPath, readCaptureJournal, type JournaledCapture } from '../crawl/capture-journal.js';
-import { sortedCdxjLines, writeLinesAtomically } from '../index/build-index.js';
-import { entryFor, REVISIT_MIME, type CdxjEntry } from '../index/cdxj.js';
+import { AtomicLineFile } from '../index/build-index.js';
+import { entryFor, formatCdxjLine, REVISIT_MIME, type CdxjEntry } from '../index/cdxj.js';
 import { jobIndexPath } from '../index/earlier-captures.js';
 import { jobWarcs } from '../index/inputs.js';
+import { LineSorter } from '../index/line-sorter.js';
 import { indexWarcFile } from '../index/warc-index.js';
-import { blockedIndex, DEFAULT_BLOCK_LINES, plainIndex } from './cdx-blocks.js';
+import { BlockedIndexBuilder, DEFAULT_BLOCK_LINES, plainIndex, type IndexFiles } from './cdx-blocks.js';
 import { PageCollector } from './pages.js';
 import { writeWacz } from './wacz-writer.js';
 
@@ -39,6 +45,8 @@ export interface FinalizeJobOptions {
   compressedIndexAboveLines?: number;
   /** Lines per gzip block of index.cdx.gz. Default 3000. */
   indexBlockLines?: number;
+  /** Index lines held in memory before a sorted run is spilled to disk (see LineSorter). Default 64 MiB. */
+  sortBufferBytes?: number;
   /** Ignore the capture journal and read every WARC (tests compare the two paths). Default false. */
   ignoreJournal?: boolean;
 }
@@ -63,37 +71,85 @@ export function waczFileName(name: string): string {
 export async function finalizeJob(opts: FinalizeJobOptions): Promise<FinalizedJob> {
   const warcs = await jobWarcs(opts.jobDir);
   if (warcs.length === 0) throw new NoInputError(`${opts.jobDir}: no WARC files to index and package`);
-  const { entries, pages, warcsRead } = await collect(opts.jobDir, warcs, opts.ignoreJournal ?? false);
-  const lines = sortedCdxjLines(entries);
   const cdxj = jobIndexPath(opts.jobDir);
-  await writeLinesAtomically(cdxj, lines);
+  const indexDir = path.dirname(cdxj);
+  await mkdir(indexDir, { recursive: true });
+  await removeStaleWork(indexDir);
+  // Sorted runs and the blocked index go here: the job's disk, not a /tmp that may live in RAM.
+  const work = await mkdtemp(path.join(indexDir, WORK_PREFIX));
+  const sorter = new LineSorter({ tmpDir: work, ...(opts.sortBufferBytes !== undefined ? { maxBufferedBytes: opts.sortBufferBytes } : {}) });
+  try {
+    const { pages, warcsRead } = await collect(opts.jobDir, warcs, opts.ignoreJournal ?? false, sorter);
+    const { index, lines } = await writeIndexes(sorter, cdxj, work, opts);
+    const main = pages.mainPage(opts.seeds);
+    const wacz = path.join(opts.jobDir, waczFileName(opts.name));
+    await writeWacz(wacz, {
+      warcs,
+      index,
+      pagesJsonl: Buffer.from(pages.jsonl(), 'utf8'),
+      info: {
+        title: opts.title ?? opts.name,
+        created: (opts.created ?? new Date()).toISOString(),
+        software: opts.software,
+        ...(main ? { mainPageUrl: main.url, mainPageDate: main.ts } : {}),
+      },
+    });
+    return { cdxj, wacz, captures: lines, pages: pages.pages.length, warcsRead };
+  } finally {
+    await sorter.close();
+    await rm(work, { recursive: true, force: true });
+  }
+}
 
+/** Work directories are `indexes/.finalize-XXXXXX`. */
+const WORK_PREFIX = '.finalize-';
+
+/** A finalize killed part-way leaves its work directory behind; the next one clears it. */
+async function removeStaleWork(indexDir: string): Promise<void> {
+  for (const name of await readdir(indexDir)) {
+    if (name.startsWith(WORK_PREFIX)) await rm(path.join(indexDir, name), { recursive: true, force: true });
+  }
+}
+
+/**
+ * One pass over the sorted lines: index.cdxj (atomically) and, when the
+ * package needs the blocked layout, its blocks. The layout depends on the
+ * count of distinct lines, known only after the merge; the count added
+ * (duplicates included: they arise only when a WARC is indexed twice) is an
+ * upper bound, so the blocks are built whenever it is above the threshold
+ * and dropped in the rare case the distinct count is not. The plain layout
+ * is index.cdxj itself, read back by the ZIP writer.
+ */
+async function writeIndexes(sorter: LineSorter, cdxj: string, work: string, opts: FinalizeJobOptions): Promise<{ index: IndexFiles; lines: number }> {
   const above = opts.compressedIndexAboveLines ?? DEFAULT_COMPRESSED_INDEX_ABOVE_LINES;
-  const index = lines.length > above ? blockedIndex(lines, opts.indexBlockLines ?? DEFAULT_BLOCK_LINES) : plainIndex(lines);
-  const main = pages.mainPage(opts.seeds);
-  const wacz = path.join(opts.jobDir, waczFileName(opts.name));
-  await writeWacz(wacz, {
-    warcs,
-    index,
-    pagesJsonl: Buffer.from(pages.jsonl(), 'utf8'),
-    info: {
-      title: opts.title ?? opts.name,
-      created: (opts.created ?? new Date()).toISOString(),
-      software: opts.software,
-      ...(main ? { mainPageUrl: main.url, mainPageDate: main.ts } : {}),
-    },
-  });
-  return { cdxj, wacz, captures: lines.length, pages: pages.pages.length, warcsRead };
+  const out = await AtomicLineFile.open(cdxj);
+  let blocked: BlockedIndexBuilder | null = null;
+  try {
+    if (sorter.added > above) blocked = await BlockedIndexBuilder.open(path.join(work, 'index.cdx.gz'), opts.indexBlockLines ?? DEFAULT_BLOCK_LINES);
+    for await (const batch of sorter.batches()) {
+      // Settled both, so neither write is still running when a failure aborts them.
+      const [a, b] = await Promise.allSettled([out.write(batch), blocked?.add(batch)]);
+      if (a.status === 'rejected') throw a.reason;
+      if (b.status === 'rejected') throw b.reason;
+    }
+    await out.commit();
+  } catch (err) {
+    await out.abort();
+    await blocked?.abort();
+    throw err;
+  }
+  if (blocked !== null && out.lines > above) return { index: await blocked.finish(), lines: out.lines };
+  await blocked?.abort();
+  return { index: plainIndex(cdxj), lines: out.lines };
 }
 
 interface Collected {
-  entries: CdxjEntry[];
   pages: PageCollector;
   warcsRead: number;
 }
 
-/** Index entries and pages of every WARC: from the journal where it covers a file, else from the file. */
-async function collect(jobDir: string, warcs: readonly string[], ignoreJournal: boolean): Promise<Collected> {
+/** Index lines (into `sorter`) and pages of every WARC: from the journal where it covers a file, else from the file. */
+async function collect(jobDir: string, warcs: readonly string[], ignoreJournal: boolean, sorter: LineSorter): Promise<Collected> {
   const names = warcs.map((w) => path.basename(w));
   const pages = new PageCollector({ files: names });
   const sizes = new Map<string, number>();
@@ -105,18 +161,19 @@ async function collect(jobDir: string, warcs: readonly string[], ignoreJournal: 
     if (list) list.push(c);
     else byFile.set(c.filename, [c]);
   }
-  const entries: CdxjEntry[] = [];
   let warcsRead = 0;
   for (const warc of warcs) {
     const name = path.basename(warc);
     const journaled = byFile.get(name);
     if (journal === null || journaled === undefined || journal.rescan.has(name)) {
       warcsRead++;
-      for (const e of await indexWarcFile(warc, { onIndexed: pages.onIndexed, onRecord: pages.onRecord })) entries.push(e);
+      for (const e of await indexWarcFile(warc, { onIndexed: pages.onIndexed, onRecord: pages.onRecord })) {
+        if (!sorter.add(formatCdxjLine(e))) await sorter.spill();
+      }
       continue;
     }
     for (const c of journaled) {
-      entries.push(cdxjEntryOf(c));
+      if (!sorter.add(formatCdxjLine(cdxjEntryOf(c)))) await sorter.spill();
       if (c.seed) pages.addSeed(c.url);
       if (!c.page) continue;
       pages.add({
@@ -131,7 +188,7 @@ async function collect(jobDir: string, warcs: readonly string[], ignoreJournal: 
       });
     }
   }
-  return { entries, pages, warcsRead };
+  return { pages, warcsRead };
 }
 
 /** The CDXJ entry of a journaled capture: what indexWarcFile reads from the record. */

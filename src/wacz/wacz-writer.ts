@@ -2,8 +2,9 @@
  * Writes a WACZ 1.1.1 package with yazl: the WARCs under `archive/`
  * (stored, never deflated, so a viewer reads records by byte range), the
  * index, `pages/pages.jsonl`, then `datapackage.json` and its digest. Each
- * WARC's sha256 is computed as yazl streams it into the ZIP — one read per
- * file — which is why datapackage.json goes in last. Written to a temp name
+ * file taken from disk (the WARCs, and index files too large to hold) is
+ * hashed as yazl streams it into the ZIP — one read per file — which is
+ * why datapackage.json goes in last. Written to a temp name
  * and renamed, so a reader never opens half a package.
  */
 import { createHash } from 'node:crypto';
@@ -18,7 +19,7 @@ import { dataPackageDigestJson, dataPackageJson, sha256Hex, type DataPackageInfo
 import type { IndexFiles } from './cdx-blocks.js';
 
 /**
- * WARC bytes are copied into the package in chunks this large: each chunk
+ * WARC (and on-disk index) bytes are copied into the package in chunks this large: each chunk
  * passes four streams (file, digest tap, yazl's CRC and byte counters, the
  * output), so node's default 64 KiB made ~16 stream hops per MiB.
  */
@@ -56,46 +57,21 @@ export async function writeWacz(outPath: string, c: WaczContents): Promise<Writt
     // Observed below; this only keeps an early failure from counting as unhandled.
     written.catch(() => {});
     const hashed: Promise<void>[] = [];
-    for (const warc of c.warcs) {
-      const entry: PackagedFile = { path: `archive/${path.basename(warc)}`, hash: '', bytes: 0 };
+    const addFile = (p: string, file: string, compress: boolean): void => {
+      const entry: PackagedFile = { path: p, hash: '', bytes: 0 };
       files.push(entry);
-      let done!: () => void;
-      let failed!: (err: unknown) => void;
-      hashed.push(new Promise<void>((resolve, reject) => {
-        done = resolve;
-        failed = reject;
-      }));
-      // Lazy: a file is opened only when yazl reaches it, so many WARCs never hold many descriptors.
-      zip.addReadStreamLazy(entry.path, { compress: false, mtime }, (cb) => {
-        const hash = createHash('sha256');
-        const source = createReadStream(warc, { highWaterMark: READ_CHUNK_BYTES });
-        // A Transform, not a 'data' listener: that would start the flow before yazl reads.
-        const tap = new Transform({
-          transform(chunk: Buffer, _enc, next) {
-            hash.update(chunk);
-            entry.bytes += chunk.length;
-            next(null, chunk);
-          },
-          flush(next) {
-            entry.hash = `sha256:${hash.digest('hex')}`;
-            done();
-            next();
-          },
-        });
-        source.on('error', (err) => {
-          failed(err);
-          tap.destroy(err);
-        });
-        source.pipe(tap);
-        cb(null, tap);
-      });
-    }
-    const add = (p: string, data: Buffer, compress: boolean): void => {
+      hashed.push(addHashedFile(zip, entry, file, { compress, mtime }));
+    };
+    const addData = (p: string, data: Buffer, compress: boolean): void => {
       files.push({ path: p, hash: `sha256:${sha256Hex(data)}`, bytes: data.length });
       zip.addBuffer(data, p, { compress, mtime });
     };
-    for (const f of c.index.files) add(f.path, f.data, f.compress);
-    add('pages/pages.jsonl', c.pagesJsonl, true);
+    for (const warc of c.warcs) addFile(`archive/${path.basename(warc)}`, warc, false);
+    for (const f of c.index.files) {
+      if ('file' in f) addFile(f.path, f.file, f.compress);
+      else addData(f.path, f.data, f.compress);
+    }
+    addData('pages/pages.jsonl', c.pagesJsonl, true);
     await Promise.race([Promise.all(hashed), written]);
     await Promise.all(hashed);
     const dataPackage = dataPackageJson(c.info, files);
@@ -109,4 +85,37 @@ export async function writeWacz(outPath: string, c: WaczContents): Promise<Writt
     throw err instanceof ArchiverError ? err : new WaczWriteError(outPath, err);
   }
   return { path: outPath, files };
+}
+
+/**
+ * Queue a file on disk into the ZIP, hashing it as yazl streams it; the
+ * promise settles (filling `entry`) once the whole file went through.
+ */
+function addHashedFile(zip: yazl.ZipFile, entry: PackagedFile, file: string, opts: { compress: boolean; mtime: Date }): Promise<void> {
+  return new Promise<void>((done, failed) => {
+    // Lazy: a file is opened only when yazl reaches it, so many WARCs never hold many descriptors.
+    zip.addReadStreamLazy(entry.path, opts, (cb) => {
+      const hash = createHash('sha256');
+      const source = createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
+      // A Transform, not a 'data' listener: that would start the flow before yazl reads.
+      const tap = new Transform({
+        transform(chunk: Buffer, _enc, next) {
+          hash.update(chunk);
+          entry.bytes += chunk.length;
+          next(null, chunk);
+        },
+        flush(next) {
+          entry.hash = `sha256:${hash.digest('hex')}`;
+          done();
+          next();
+        },
+      });
+      source.on('error', (err) => {
+        failed(err);
+        tap.destroy(err);
+      });
+      source.pipe(tap);
+      cb(null, tap);
+    });
+  });
 }

@@ -8,7 +8,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -128,6 +128,37 @@ describe('large-crawl index layout', () => {
       rebuilt.push(...lines);
     }
     assert.deepEqual(rebuilt, all);
+  });
+
+  test('a sort buffer of a few lines (many spilled runs) gives the same index.cdxj and package contents; no work files left', async () => {
+    const created = new Date('2026-01-02T03:04:05Z');
+    const build = async (sortBufferBytes: number | undefined, above: number) => {
+      const job = await finalizeJob({
+        jobDir: dir, name: 'spill', software: 'archiver-test', created, compressedIndexAboveLines: above, indexBlockLines: 4,
+        ...(sortBufferBytes !== undefined ? { sortBufferBytes } : {}),
+      });
+      const zip = readZip(await readFile(job.wacz)).map((e) => [e.name, e.data.toString('base64')] as const);
+      return { cdxj: await readFile(job.cdxj, 'utf8'), zip, captures: job.captures };
+    };
+    for (const above of [0, 1_000_000]) {
+      const inMemory = await build(undefined, above);
+      const spilled = await build(1500, above);
+      assert.equal(inMemory.cdxj, cdxj, 'the job CDXJ as the crawl built it');
+      assert.equal(spilled.cdxj, cdxj);
+      assert.equal(spilled.captures, cdxj.trimEnd().split('\n').length);
+      const names = spilled.zip.map(([n]) => n);
+      assert.ok(names.includes(above === 0 ? 'indexes/index.cdx.gz' : 'indexes/index.cdx'), `${above}: ${names.join(' ')}`);
+      assert.deepEqual(spilled.zip, inMemory.zip, `above ${above}`);
+    }
+    assert.deepEqual((await readdir(path.join(dir, 'indexes'))).filter((n) => n.startsWith('.') || n.includes('tmp')), []);
+  });
+
+  test('a work directory left by a finalize that was killed is cleared by the next one', async () => {
+    const stale = path.join(dir, 'indexes', '.finalize-KILLED');
+    await mkdir(stale, { recursive: true });
+    await writeFile(path.join(stale, 'run-0'), 'half a run\n');
+    await finalizeJob({ jobDir: dir, name: 'stale', software: 'archiver-test' });
+    assert.deepEqual((await readdir(path.join(dir, 'indexes'))).filter((n) => n.startsWith('.')), []);
   });
 
   test('archiver wacz <job> rebuilds the package under its existing name', async () => {

@@ -1,0 +1,324 @@
+/**
+ * Sorts more lines than fit in memory (an external merge sort), for the
+ * CDXJ index of a large job: lines are buffered up to a bound, then the
+ * buffer is sorted and spilled to a temp file (a "run"); reading merges the
+ * runs and what is still buffered with a small binary heap, in bytewise
+ * order (compareCdxjLines), dropping exact duplicate lines. Memory is the
+ * buffer plus one read chunk per run; with no spill nothing touches disk.
+ *
+ * Lines must not contain '\n' (the run files are newline-separated UTF-8).
+ * Runs are read back with a chunked reader of our own rather than readline:
+ * it splits on the newline byte only (readline also cuts at a lone '\r') and
+ * hands out a whole chunk's lines at once, so the merge awaits once per
+ * chunk, not once per line (reading a 300 MB run: ~0.5 s this way, ~1.4 s
+ * with readline; 64 KiB chunks read as fast as 1 MiB ones).
+ */
+import { open, mkdtemp, rm, type FileHandle } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ArchiverError } from '../core/errors.js';
+import { compareCdxjLines } from './cdxj.js';
+
+/** A line could not be sorted (it holds a newline) or a run could not be written or read. */
+export class LineSortError extends ArchiverError {
+  constructor(code: 'ARCHIVER_SORT_LINE' | 'ARCHIVER_SORT_IO', message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+export interface LineSorterOptions {
+  /**
+   * Spill the buffer once the lines held reach this many bytes, counted as
+   * string length plus LINE_OVERHEAD_BYTES per line (roughly their heap
+   * cost for ASCII lines). Default 64 MiB.
+   */
+  maxBufferedBytes?: number;
+  /** Where the sorter makes its own temp directory (fs.mkdtemp) at the first spill. Default os.tmpdir(). */
+  tmpDir?: string;
+  /** Lines per batch handed out by batches(). Default 4096. */
+  batchLines?: number;
+}
+
+export const DEFAULT_SORT_BUFFER_BYTES = 64 * 1024 * 1024;
+
+/** Heap cost of a buffered line beyond its characters: string header and the array slot. */
+const LINE_OVERHEAD_BYTES = 32;
+
+/**
+ * UTF-16 unit order (what `<` on strings gives, natively and about twice as
+ * fast as compareCdxjLines) is bytewise UTF-8 order unless a line holds a
+ * surrogate; a buffer without one is sorted that way, and the runs are
+ * merged that way when no line had one.
+ */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+const compareUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Bytes read from a run file at a time; the merge holds one chunk's lines per run. */
+const READ_CHUNK_BYTES = 64 * 1024;
+
+/** A spill is written in pieces about this long, so it never builds one string of the whole buffer. */
+const WRITE_CHUNK_CHARS = 1024 * 1024;
+
+export class LineSorter {
+  readonly #maxBufferedBytes: number;
+  readonly #tmpParent: string;
+  readonly #batchLines: number;
+  #buffer: string[] = [];
+  #bufferedBytes = 0;
+  /** Some buffered line holds a surrogate: the buffer needs compareCdxjLines. */
+  #bufferHasSurrogates = false;
+  /** Some line ever added holds one: the merge needs compareCdxjLines. */
+  #sawSurrogates = false;
+  #added = 0;
+  #dir: string | null = null;
+  readonly #runs: string[] = [];
+  #reading = false;
+  #closed = false;
+
+  constructor(opts: LineSorterOptions = {}) {
+    this.#maxBufferedBytes = opts.maxBufferedBytes ?? DEFAULT_SORT_BUFFER_BYTES;
+    this.#tmpParent = opts.tmpDir ?? os.tmpdir();
+    this.#batchLines = opts.batchLines ?? 4096;
+    if (!(this.#maxBufferedBytes > 0)) throw new RangeError('maxBufferedBytes must be positive');
+    if (!(Number.isInteger(this.#batchLines) && this.#batchLines > 0)) throw new RangeError('batchLines must be a positive integer');
+  }
+
+  /** Lines added so far, duplicates included: an upper bound on what sorted() yields. */
+  get added(): number {
+    return this.#added;
+  }
+
+  /** Runs spilled to disk so far. */
+  get runs(): number {
+    return this.#runs.length;
+  }
+
+  /**
+   * Buffer one line. Returns false once the buffer is full: the caller then
+   * awaits spill() before adding more (as with a stream's write() and
+   * 'drain'); a caller that does not just lets the buffer grow.
+   */
+  add(line: string): boolean {
+    if (this.#reading || this.#closed) throw new LineSortError('ARCHIVER_SORT_LINE', 'lines added after sorting began');
+    if (line.includes('\n')) throw new LineSortError('ARCHIVER_SORT_LINE', `line holds a newline: ${line.slice(0, 120)}`);
+    if (!this.#bufferHasSurrogates && SURROGATE.test(line)) this.#bufferHasSurrogates = this.#sawSurrogates = true;
+    this.#buffer.push(line);
+    this.#bufferedBytes += line.length + LINE_OVERHEAD_BYTES;
+    this.#added++;
+    return this.#bufferedBytes < this.#maxBufferedBytes;
+  }
+
+  /** Sort the buffer and write it out as a run, freeing it. Nothing happens when the buffer is empty. */
+  async spill(): Promise<void> {
+    if (this.#buffer.length === 0) return;
+    const lines = this.#takeSortedBuffer();
+    try {
+      this.#dir ??= await mkdtemp(path.join(this.#tmpParent, 'archiver-sort-'));
+      const file = path.join(this.#dir, `run-${this.#runs.length}`);
+      this.#runs.push(file);
+      await writeRun(file, lines);
+    } catch (err) {
+      throw new LineSortError('ARCHIVER_SORT_IO', `cannot spill sorted lines under ${this.#tmpParent}`, { cause: err });
+    }
+  }
+
+  /**
+   * Every distinct line, in bytewise order, in batches (arrays of up to
+   * batchLines lines; the caller may keep them). Can be run once; the temp
+   * files are removed when it ends, is broken out of, or fails.
+   */
+  async *batches(): AsyncGenerator<string[], void, undefined> {
+    if (this.#reading || this.#closed) throw new LineSortError('ARCHIVER_SORT_LINE', 'a LineSorter is read once');
+    this.#reading = true;
+    const readers: RunReader[] = [];
+    try {
+      for (const file of this.#runs) readers.push(await RunReader.open(file));
+      const cursors: Cursor[] = [];
+      for (const r of readers) {
+        const lines = await r.nextLines();
+        if (lines !== null) cursors.push({ lines, at: 0, reader: r });
+      }
+      const rest = this.#takeSortedBuffer();
+      if (rest.length > 0) cursors.push({ lines: rest, at: 0, reader: null });
+      const heap = new CursorHeap(cursors, this.#sawSurrogates ? compareCdxjLines : compareUnits);
+      let batch: string[] = [];
+      let last: string | null = null;
+      for (;;) {
+        const top = heap.top();
+        if (top === undefined) break;
+        const line = top.lines[top.at++]!;
+        if (line !== last) {
+          batch.push(line);
+          last = line;
+          if (batch.length >= this.#batchLines) {
+            yield batch;
+            batch = [];
+          }
+        }
+        if (top.at < top.lines.length) {
+          heap.siftDown();
+          continue;
+        }
+        const more = top.reader === null ? null : await top.reader.nextLines();
+        if (more === null) {
+          heap.pop();
+        } else {
+          top.lines = more;
+          top.at = 0;
+          heap.siftDown();
+        }
+      }
+      if (batch.length > 0) yield batch;
+    } catch (err) {
+      throw err instanceof ArchiverError ? err : new LineSortError('ARCHIVER_SORT_IO', 'cannot read back sorted runs', { cause: err });
+    } finally {
+      for (const r of readers) await r.close().catch(() => {});
+      await this.close();
+    }
+  }
+
+  /** Every distinct line, in bytewise order, one at a time (see batches()). */
+  async *sorted(): AsyncGenerator<string, void, undefined> {
+    for await (const batch of this.batches()) yield* batch;
+  }
+
+  #takeSortedBuffer(): string[] {
+    const lines = this.#buffer.sort(this.#bufferHasSurrogates ? compareCdxjLines : compareUnits);
+    this.#buffer = [];
+    this.#bufferedBytes = 0;
+    this.#bufferHasSurrogates = false;
+    return lines;
+  }
+
+  /** Drop what is buffered and remove the temp files. Idempotent; sorted() does it when it ends. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#buffer = [];
+    const dir = this.#dir;
+    this.#dir = null;
+    if (dir !== null) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Write sorted lines as one run, dropping neighbours that repeat. */
+async function writeRun(file: string, lines: readonly string[]): Promise<void> {
+  const fh = await open(file, 'wx');
+  try {
+    let piece: string[] = [];
+    let chars = 0;
+    let last: string | null = null;
+    for (const line of lines) {
+      if (line === last) continue;
+      last = line;
+      piece.push(line);
+      chars += line.length + 1;
+      if (chars >= WRITE_CHUNK_CHARS) {
+        await fh.write(piece.join('\n') + '\n');
+        piece = [];
+        chars = 0;
+      }
+    }
+    if (piece.length > 0) await fh.write(piece.join('\n') + '\n');
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A run file read back a chunk at a time, cut at newline bytes (which never occur inside a UTF-8 sequence). */
+class RunReader {
+  readonly #fh: FileHandle;
+  /** Bytes of a line cut by the end of the previous chunk. */
+  #carry: Buffer = Buffer.alloc(0);
+  #eof = false;
+
+  private constructor(fh: FileHandle) {
+    this.#fh = fh;
+  }
+
+  static async open(file: string): Promise<RunReader> {
+    return new RunReader(await open(file, 'r'));
+  }
+
+  /** The next lines (at least one), or null at the end of the run. */
+  async nextLines(): Promise<string[] | null> {
+    while (!this.#eof) {
+      const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+      const { bytesRead } = await this.#fh.read(chunk, 0, READ_CHUNK_BYTES, null);
+      if (bytesRead === 0) {
+        this.#eof = true;
+        break;
+      }
+      const data = this.#carry.length > 0 ? Buffer.concat([this.#carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      const end = data.lastIndexOf(0x0a);
+      if (end < 0) {
+        this.#carry = Buffer.from(data);
+        continue;
+      }
+      // Copied: a subarray would keep the whole chunk alive for a few bytes.
+      this.#carry = Buffer.from(data.subarray(end + 1));
+      return data.toString('utf8', 0, end).split('\n');
+    }
+    if (this.#carry.length > 0) throw new LineSortError('ARCHIVER_SORT_IO', 'a sorted run ends without a newline');
+    return null;
+  }
+
+  close(): Promise<void> {
+    return this.#fh.close();
+  }
+}
+
+interface Cursor {
+  lines: string[];
+  at: number;
+  /** null for the in-memory remainder. */
+  reader: RunReader | null;
+}
+
+/** A binary min-heap of cursors, ordered by each one's current line. */
+class CursorHeap {
+  readonly #items: Cursor[];
+  readonly #compare: (a: string, b: string) => number;
+
+  constructor(items: Cursor[], compare: (a: string, b: string) => number) {
+    this.#items = items;
+    this.#compare = compare;
+    for (let i = (items.length >> 1) - 1; i >= 0; i--) this.#down(i);
+  }
+
+  top(): Cursor | undefined {
+    return this.#items[0];
+  }
+
+  /** The top's current line changed: restore the order. */
+  siftDown(): void {
+    this.#down(0);
+  }
+
+  pop(): void {
+    const last = this.#items.pop()!;
+    if (this.#items.length === 0) return;
+    this.#items[0] = last;
+    this.#down(0);
+  }
+
+  #less(a: Cursor, b: Cursor): boolean {
+    return this.#compare(a.lines[a.at]!, b.lines[b.at]!) < 0;
+  }
+
+  #down(i: number): void {
+    const items = this.#items;
+    const n = items.length;
+    const item = items[i]!;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const child = r < n && this.#less(items[r]!, items[l]!) ? r : l;
+      if (!this.#less(items[child]!, item)) break;
+      items[i] = items[child]!;
+      i = child;
+    }
+    items[i] = item;
+  }
+}
