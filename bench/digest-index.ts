@@ -75,7 +75,7 @@ async function main(): Promise<void> {
 
     const resumed = new LevelDigestIndex(sub());
     t = performance.now();
-    await resumed.lookup(unknown[0] as string);
+    await resumed.loaded();
     console.log(`resume: table filled from ${resumed.memory.digests} keys in ${((performance.now() - t) / 1000).toFixed(2)} s`);
   } finally {
     await db.close();

@@ -159,8 +159,9 @@ describe('LevelDigestIndex', () => {
     await closing.open();
     const idx = new LevelDigestIndex(closing.sublevel('digests'), { writeBatchEntries: 2 });
     await idx.remember('sha1:F1', 'http://a.test/1', '2026-11-29T12:00:00.000Z');
+    // Closed under an index whose table is filled, so only the batch write can fail.
+    await idx.loaded();
     await closing.close();
-    // Loaded already, so this only fails when its batch is written.
     await idx.remember('sha1:F2', 'http://a.test/2', '2026-11-29T12:00:00.000Z');
     await assert.rejects(idx.flush(), { code: 'ARCHIVER_DIGEST_INDEX', name: 'FatalCrawlError' });
     await assert.rejects(idx.lookup('sha1:F1'), { code: 'ARCHIVER_DIGEST_INDEX' });
@@ -192,6 +193,11 @@ describe('LevelDigestIndex', () => {
     try {
       const counting = new CountingLevel(second.sublevel('digests'));
       const resumed = new LevelDigestIndex(counting);
+      // Answered at once, while the table fills in the background: confirmed in the store.
+      assert.deepEqual(await Promise.all([resumed.lookup('sha1:M0'), resumed.lookup(`sha1:M${N}`)]), [captureOf(0), null]);
+      assert.equal(counting.reads, 2, 'before the fill is over, misses are confirmed in the store');
+      await resumed.loaded();
+      counting.reads = 0;
       for (let i = N; i < 2 * N; i++) assert.equal(await resumed.lookup(`sha1:M${i}`), null);
       assert.equal(counting.reads, 0, 'the table filled from the keys holds every digest: unknown ones need no read');
       assert.equal(resumed.memory.digests, N);
@@ -211,7 +217,9 @@ describe('LevelDigestIndex', () => {
     const resumed = new LevelDigestIndex(sub);
     for (let i = 0; i < 20; i++) assert.deepEqual(await resumed.lookup(`sha1:J${i}`), captureOf(i));
     assert.equal(await resumed.lookup('sha1:J20'), null);
+    await resumed.loaded();
     assert.equal(resumed.memory.digests, 20);
+    assert.equal(resumed.memory.complete, true);
   });
 
   it('lookups of unknown digests do not read the store while the table is complete', async () => {
@@ -260,6 +268,7 @@ describe('LevelDigestIndex', () => {
     assert.ok(counting.reads > before, 'an incomplete table sends unknown digests to the store');
     // A resumed index with the same cap fills up on load and stays exact too.
     const resumed = new LevelDigestIndex(sub, { memoryDigests: 10 });
+    await resumed.loaded();
     for (let i = 0; i < 100; i++) assert.deepEqual(await resumed.lookup(`sha1:P${i}`), captureOf(i));
     for (let i = 100; i < 150; i++) assert.equal(await resumed.lookup(`sha1:P${i}`), null);
     assert.equal(resumed.memory.complete, false);
