@@ -6,13 +6,13 @@
  * crawl) pushes each line into a LineSorter, which spills sorted runs to
  * disk past its buffer bound and merges them on the way out, so memory is
  * the bound plus one WARC file's entries, whatever the job's size. The
- * array one (indexWarcs, sortedCdxjLines, writeLinesAtomically) holds every
- * entry, about 250 bytes per capture, for callers that want them all
- * (dedup across crawls reads entries, not lines).
+ * array one (indexWarcs) holds every entry, about 250 bytes per capture,
+ * for callers that want them all (dedup across crawls reads entries, not
+ * lines).
  */
-import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { compareCdxjLines, formatCdxjLine, type CdxjEntry } from './cdxj.js';
+import { formatCdxjLine, type CdxjEntry } from './cdxj.js';
 import { LineSorter, type LineSorterOptions } from './line-sorter.js';
 import { indexWarcFile, type IndexFileOptions } from './warc-index.js';
 
@@ -24,20 +24,6 @@ export async function indexWarcs(files: readonly string[], visit: Omit<IndexFile
     for (const e of entries) all.push(e);
   }
   return all;
-}
-
-/** Lines in bytewise order; duplicates (the same WARC given twice) are dropped. */
-export function sortedCdxjLines(entries: readonly CdxjEntry[]): string[] {
-  const lines = entries.map(formatCdxjLine).sort(compareCdxjLines);
-  return lines.filter((line, i) => i === 0 || line !== lines[i - 1]);
-}
-
-/** Write lines (each ending in \n) to `outPath` via a temp file, so a reader never sees half an index. */
-export async function writeLinesAtomically(outPath: string, lines: readonly string[]): Promise<void> {
-  await mkdir(path.dirname(outPath), { recursive: true });
-  const tmp = `${outPath}.tmp-${process.pid}`;
-  await writeFile(tmp, lines.length === 0 ? '' : lines.join('\n') + '\n');
-  await rename(tmp, outPath);
 }
 
 /**
