@@ -163,7 +163,8 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
       crawlLog.write({ time: new Date(now()), status, size: null, url: uri.url, hopPath: uri.hopPath, via: uri.via, mime: null, worker: null, fetchStart: null, durationMs: null, digest: null, annotations: [reason] });
     },
   });
-  const earlier = profile.dedup.against.length > 0 ? await loadEarlierCaptures(profile.dedup.against) : null;
+  // Earlier jobs' payloads in the state database, fingerprints in memory; a resume reuses what is loaded.
+  const earlier = profile.dedup.against.length > 0 ? await loadEarlierCaptures(profile.dedup.against, sub('earlier')) : null;
   const digestIndex = new LevelDigestIndex(sub('digests'));
   const htmlThread = new HtmlExtractThread();
   const processor = new UriProcessor({
@@ -238,6 +239,8 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   const warcFiles = (await attempt(() => writer.close())) ?? [];
   await attempt(() => journal.close());
   await attempt(() => digestIndex.flush());
+  // Exact dates read during the crawl are written back.
+  if (earlier) await attempt(() => earlier.flush());
   await attempt(() => crawlLog.close());
   await attempt(() => fetcher.close());
   await attempt(() => htmlThread.close());

@@ -13,7 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ClassicLevel } from 'classic-level';
-import { LevelDigestIndex, MemoryDigestIndex, type DigestIndex, type DigestLevel } from '../../src/writer/digest-index.js';
+import { LevelDigestIndex, MemoryDigestIndex, type DigestIndex } from '../../src/writer/digest-index.js';
+import { CountingLevel } from '../helpers/counting-level.js';
 import type { Fp64 } from '../../src/uniq/rabin.js';
 
 function conformance(name: string, make: () => Promise<DigestIndex>): void {
@@ -80,22 +81,6 @@ function oneFingerprint(_digest: string, out: Fp64): Fp64 {
   out.hi = 0x12345678;
   out.lo = 0x9abcdef0;
   return out;
-}
-
-/** A DigestLevel that forwards to a real sublevel and counts the reads of single entries. */
-class CountingLevel implements DigestLevel {
-  reads = 0;
-  constructor(readonly inner: DigestLevel) {}
-  batch(...args: Parameters<DigestLevel['batch']>): Promise<void> {
-    return this.inner.batch(...args);
-  }
-  get(...args: Parameters<DigestLevel['get']>): Promise<Buffer | undefined> {
-    this.reads++;
-    return this.inner.get(...args);
-  }
-  keys(...args: Parameters<DigestLevel['keys']>): ReturnType<DigestLevel['keys']> {
-    return this.inner.keys(...args);
-  }
 }
 
 const captureOf = (i: number) => ({ url: `http://h${i % 7}.test/ünï/${i}`, date: `2026-11-29T12:${String(i % 60).padStart(2, '0')}:00.000Z` });
