@@ -20,6 +20,7 @@ import { createRobotsPolicy } from '../politeness/robots-policy.js';
 import { RobotsStore } from '../politeness/robots-store.js';
 import { LevelUriUniqFilter } from '../uniq/level-uniq-filter.js';
 import { Keyspace } from '../store/keyspace.js';
+import { keyspaceLevel } from '../store/keyspace-level.js';
 import { HtmlExtractThread } from '../fetch/html-extract-thread.js';
 import { CrawlLog } from '../writer/crawl-log.js';
 import { LevelDigestIndex } from '../writer/digest-index.js';
@@ -164,8 +165,9 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     },
   });
   // Earlier jobs' payloads in the state database, fingerprints in memory; a resume reuses what is loaded.
-  const earlier = profile.dedup.against.length > 0 ? await loadEarlierCaptures(profile.dedup.against, sub('earlier')) : null;
-  const digestIndex = new LevelDigestIndex(sub('digests'));
+  // Keyspaces hold the same bytes as sublevels of those names, written without a sublevel's per-key work.
+  const earlier = profile.dedup.against.length > 0 ? await loadEarlierCaptures(profile.dedup.against, keyspaceLevel(new Keyspace(db, 'earlier'))) : null;
+  const digestIndex = new LevelDigestIndex(keyspaceLevel(new Keyspace(db, 'digests')));
   const htmlThread = new HtmlExtractThread();
   const processor = new UriProcessor({
     profile, fetcher, writer, journal, crawlLog, robots, robotsJournal, policy, links, stats, now,

@@ -16,8 +16,8 @@
  * lines, where the Maps of whole entries kept ~1,090 and peaked at 825 MiB
  * RSS with the whole index text). The index is streamed in 1 MiB chunks,
  * so loading holds one chunk and two write batches, not the file. Loading
- * is slower, ~45 µs a line against ~15 (most of it abstract-level's batch()
- * per put), but done once: a resumed crawl skips it.
+ * is slower, ~27 µs a line through the crawl's keyspace (~40 through a
+ * sublevel) against ~15 for the Maps, but done once: a resumed crawl skips it.
  *
  * A lookup of a digest no earlier job holds answers from the table without
  * a read (~10 µs); a hit costs one LevelDB read (~55-85 µs), the first hit of
