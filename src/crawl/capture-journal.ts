@@ -11,7 +11,7 @@
  * drops a cut line and, when the previous run did not close the journal,
  * appends a `rescan` line naming the WARC files its last lines point into:
  * the end of the crawl reads those files from the WARCs instead (see
- * readCaptureJournal). A line whose record is no longer in its file (the
+ * openCaptureJournal). A line whose record is no longer in its file (the
  * resume's repair cut the file back) is dropped when read.
  *
  * Each line is appended with one synchronous write (writer/append-file.ts):
@@ -249,51 +249,102 @@ export interface ReadJournal {
 }
 
 /**
- * Read a journal for the end of a crawl, or null when there is none.
+ * A journal opened for the end of a crawl: what a first pass over the whole
+ * file learned (the rescan set depends on its tail and on `rescan` lines
+ * anywhere), and a second pass that streams the captures, so a journal of
+ * any size is read without holding its captures.
+ */
+export interface JournalReader {
+  /** WARC files to index from their bytes instead (a run ended without closing the journal). */
+  readonly rescan: ReadonlySet<string>;
+  /** Files at least one kept capture points into (in `warcSizes`, member within the file). */
+  readonly covered: ReadonlySet<string>;
+  /** Lines dropped: unreadable, or pointing past the end (or at a missing file) in `warcSizes`. */
+  readonly dropped: number;
+  /** Captures whose record is still in its file, in journal order; reads the file again on each call. */
+  captures(): AsyncGenerator<JournaledCapture, void, undefined>;
+}
+
+/**
+ * Open a journal for the end of a crawl, or null when there is none: one
+ * pass computes `rescan`, `covered` and `dropped` keeping no capture.
  * `warcSizes`: file name → size in bytes of the job's WARCs now; a capture
  * in a file not listed, or whose member ends past the file's end, is
  * dropped. A journal still open (the crawl was killed and never resumed)
  * asks for a rescan of its tail's files, like a reopen would.
  */
-export async function readCaptureJournal(file: string, warcSizes: ReadonlyMap<string, number>): Promise<ReadJournal | null> {
+export async function openCaptureJournal(file: string, warcSizes: ReadonlyMap<string, number>): Promise<JournalReader | null> {
   try {
     await stat(file);
   } catch {
     return null;
   }
-  const out: ReadJournal = { captures: [], rescan: new Set(), dropped: 0 };
+  const rescan = new Set<string>();
+  const covered = new Set<string>();
+  let dropped = 0;
   const recent: string[] = [];
   let closed = true;
-  try {
-    for await (const line of lines(file)) {
-      const parsed = parseLine(line);
-      if (parsed === null) {
-        // Only a cut last line can be unreadable; it counts as dropped.
-        if (line !== '') out.dropped++;
-        continue;
-      }
-      if (parsed.kind === 'closed') {
-        closed = true;
-        continue;
-      }
-      if (parsed.kind === 'rescan') {
-        for (const f of parsed.files) out.rescan.add(f);
-        continue;
-      }
-      closed = false;
-      const c = parsed.capture;
-      recent.push(c.filename);
-      if (recent.length > RESCAN_WINDOW_LINES) recent.shift();
-      const size = warcSizes.get(c.filename);
-      if (size === undefined || c.offset + c.length > size) {
-        out.dropped++;
-        continue;
-      }
-      out.captures.push(c);
+  for await (const parsed of parsedLines(file)) {
+    if (parsed === null) {
+      dropped++;
+      continue;
     }
+    if (parsed.kind === 'closed') {
+      closed = true;
+      continue;
+    }
+    if (parsed.kind === 'rescan') {
+      for (const f of parsed.files) rescan.add(f);
+      continue;
+    }
+    closed = false;
+    const c = parsed.capture;
+    recent.push(c.filename);
+    if (recent.length > RESCAN_WINDOW_LINES) recent.shift();
+    if (inFile(c, warcSizes)) covered.add(c.filename);
+    else dropped++;
+  }
+  if (!closed) for (const f of recent) rescan.add(f);
+  return {
+    rescan,
+    covered,
+    dropped,
+    async *captures() {
+      for await (const parsed of parsedLines(file)) {
+        if (parsed?.kind === 'capture' && inFile(parsed.capture, warcSizes)) yield parsed.capture;
+      }
+    },
+  };
+}
+
+/**
+ * The whole journal in memory (openCaptureJournal, then every capture):
+ * for tests and small jobs; the end of a crawl streams instead.
+ */
+export async function readCaptureJournal(file: string, warcSizes: ReadonlyMap<string, number>): Promise<ReadJournal | null> {
+  const reader = await openCaptureJournal(file, warcSizes);
+  if (reader === null) return null;
+  const captures: JournaledCapture[] = [];
+  for await (const c of reader.captures()) captures.push(c);
+  return { captures, rescan: new Set(reader.rescan), dropped: reader.dropped };
+}
+
+/** The capture's gzip member is still whole in its file. */
+function inFile(c: JournaledCapture, warcSizes: ReadonlyMap<string, number>): boolean {
+  const size = warcSizes.get(c.filename);
+  return size !== undefined && c.offset + c.length <= size;
+}
+
+/**
+ * Every non-empty line parsed, null for an unreadable one (only a cut last
+ * line can be, or garbage written by hand); read failures become
+ * CaptureJournalError.
+ */
+async function* parsedLines(file: string): AsyncGenerator<ParsedLine | null, void, undefined> {
+  try {
+    // A consumer that stops early returns this generator, which closes the file; its errors never land here.
+    for await (const line of lines(file)) if (line !== '') yield parseLine(line);
   } catch (err) {
     throw new CaptureJournalError('ARCHIVER_JOURNAL_READ', `${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
-  if (!closed) for (const f of recent) out.rescan.add(f);
-  return out;
 }

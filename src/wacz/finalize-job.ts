@@ -13,17 +13,22 @@
  * Index lines go through an external sort (LineSorter: sorted runs spilled
  * to a work directory under `indexes/`), and the merged lines are streamed
  * once, into index.cdxj and into the WACZ's blocked index at the same time,
- * so the index never sits in memory whole.
+ * so the index never sits in memory whole. Page candidates go through a
+ * second one (PageCollector) and come out as pages.jsonl in the work
+ * directory, which the ZIP writer streams in; the journal is read twice
+ * (openCaptureJournal), never held. Memory is the two sort buffers
+ * (sortBufferBytes between them), ~16 bytes per page (URL fingerprints)
+ * and a count per digest of text-less revisits (see PageList).
  */
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NoInputError } from '../core/errors.js';
-import { captureJournalPath, readCaptureJournal, type JournaledCapture } from '../crawl/capture-journal.js';
+import { captureJournalPath, openCaptureJournal, type JournaledCapture } from '../crawl/capture-journal.js';
 import { AtomicLineFile } from '../index/build-index.js';
 import { entryFor, formatCdxjLine, REVISIT_MIME, type CdxjEntry } from '../index/cdxj.js';
 import { jobIndexPath } from '../index/earlier-captures.js';
 import { jobWarcs } from '../index/inputs.js';
-import { LineSorter } from '../index/line-sorter.js';
+import { DEFAULT_SORT_BUFFER_BYTES, LineSorter } from '../index/line-sorter.js';
 import { indexWarcFile } from '../index/warc-index.js';
 import { BlockedIndexBuilder, DEFAULT_BLOCK_LINES, plainIndex, type IndexFiles } from './cdx-blocks.js';
 import { PageCollector } from './pages.js';
@@ -45,7 +50,11 @@ export interface FinalizeJobOptions {
   compressedIndexAboveLines?: number;
   /** Lines per gzip block of index.cdx.gz. Default 3000. */
   indexBlockLines?: number;
-  /** Index lines held in memory before a sorted run is spilled to disk (see LineSorter). Default 64 MiB. */
+  /**
+   * Index lines and page candidates held in memory before a sorted run is
+   * spilled to disk (see LineSorter): half for each of the two sorts.
+   * Default 64 MiB.
+   */
   sortBufferBytes?: number;
   /** Ignore the capture journal and read every WARC (tests compare the two paths). Default false. */
   ignoreJournal?: boolean;
@@ -77,16 +86,19 @@ export async function finalizeJob(opts: FinalizeJobOptions): Promise<FinalizedJo
   await removeStaleWork(indexDir);
   // Sorted runs and the blocked index go here: the job's disk, not a /tmp that may live in RAM.
   const work = await mkdtemp(path.join(indexDir, WORK_PREFIX));
-  const sorter = new LineSorter({ tmpDir: work, ...(opts.sortBufferBytes !== undefined ? { maxBufferedBytes: opts.sortBufferBytes } : {}) });
+  const sortBufferBytes = (opts.sortBufferBytes ?? DEFAULT_SORT_BUFFER_BYTES) / 2;
+  const sorter = new LineSorter({ tmpDir: work, maxBufferedBytes: sortBufferBytes });
+  const pages = new PageCollector({ files: warcs.map((w) => path.basename(w)), tmpDir: work, sortBufferBytes });
   try {
-    const { pages, warcsRead } = await collect(opts.jobDir, warcs, opts.ignoreJournal ?? false, sorter);
+    const warcsRead = await collect(opts.jobDir, warcs, opts.ignoreJournal ?? false, sorter, pages);
     const { index, lines } = await writeIndexes(sorter, cdxj, work, opts);
-    const main = pages.mainPage(opts.seeds);
+    const pagesFile = path.join(work, 'pages.jsonl');
+    const { pages: pageCount, main } = await pages.writeJsonl(pagesFile, opts.seeds);
     const wacz = path.join(opts.jobDir, waczFileName(opts.name));
     await writeWacz(wacz, {
       warcs,
       index,
-      pagesJsonl: Buffer.from(pages.jsonl(), 'utf8'),
+      pagesFile,
       info: {
         title: opts.title ?? opts.name,
         created: (opts.created ?? new Date()).toISOString(),
@@ -94,9 +106,10 @@ export async function finalizeJob(opts: FinalizeJobOptions): Promise<FinalizedJo
         ...(main ? { mainPageUrl: main.url, mainPageDate: main.ts } : {}),
       },
     });
-    return { cdxj, wacz, captures: lines, pages: pages.pages.length, warcsRead };
+    return { cdxj, wacz, captures: lines, pages: pageCount, warcsRead };
   } finally {
     await sorter.close();
+    await pages.close();
     await rm(work, { recursive: true, force: true });
   }
 }
@@ -143,52 +156,48 @@ async function writeIndexes(sorter: LineSorter, cdxj: string, work: string, opts
   return { index: plainIndex(cdxj), lines: out.lines };
 }
 
-interface Collected {
-  pages: PageCollector;
-  warcsRead: number;
-}
-
-/** Index lines (into `sorter`) and pages of every WARC: from the journal where it covers a file, else from the file. */
-async function collect(jobDir: string, warcs: readonly string[], ignoreJournal: boolean, sorter: LineSorter): Promise<Collected> {
-  const names = warcs.map((w) => path.basename(w));
-  const pages = new PageCollector({ files: names });
+/**
+ * Index lines (into `sorter`) and page candidates (into `pages`) of every
+ * WARC: from the journal where it covers a file, else from the file's
+ * bytes. Returns how many files were read from their bytes.
+ */
+async function collect(jobDir: string, warcs: readonly string[], ignoreJournal: boolean, sorter: LineSorter, pages: PageCollector): Promise<number> {
   const sizes = new Map<string, number>();
   for (const w of warcs) sizes.set(path.basename(w), (await stat(w)).size);
-  const journal = ignoreJournal ? null : await readCaptureJournal(captureJournalPath(jobDir), sizes);
-  const byFile = new Map<string, JournaledCapture[]>();
-  for (const c of journal?.captures ?? []) {
-    const list = byFile.get(c.filename);
-    if (list) list.push(c);
-    else byFile.set(c.filename, [c]);
-  }
+  const journal = ignoreJournal ? null : await openCaptureJournal(captureJournalPath(jobDir), sizes);
+  /** Files whose captures come from the journal. */
+  const fromJournal = new Set<string>();
   let warcsRead = 0;
   for (const warc of warcs) {
     const name = path.basename(warc);
-    const journaled = byFile.get(name);
-    if (journal === null || journaled === undefined || journal.rescan.has(name)) {
-      warcsRead++;
-      for (const e of await indexWarcFile(warc, { onIndexed: pages.onIndexed, onRecord: pages.onRecord })) {
-        if (!sorter.add(formatCdxjLine(e))) await sorter.spill();
-      }
+    if (journal !== null && journal.covered.has(name) && !journal.rescan.has(name)) {
+      fromJournal.add(name);
       continue;
     }
-    for (const c of journaled) {
-      if (!sorter.add(formatCdxjLine(cdxjEntryOf(c)))) await sorter.spill();
-      if (c.seed) pages.addSeed(c.url);
-      if (!c.page) continue;
-      pages.add({
-        url: c.url,
-        warcDate: c.date,
-        digest: c.digest,
-        original: !c.revisit,
-        filename: c.filename,
-        offset: c.offset,
-        ...(c.title !== undefined ? { title: c.title } : {}),
-        ...(c.text !== undefined ? { text: c.text } : {}),
-      });
+    warcsRead++;
+    for (const e of await indexWarcFile(warc, { onIndexed: pages.onIndexed, onRecord: pages.onRecord })) {
+      if (!sorter.add(formatCdxjLine(e))) await sorter.spill();
     }
   }
-  return { pages, warcsRead };
+  if (journal === null || fromJournal.size === 0) return warcsRead;
+  // Second pass over the journal, after the WARCs read from bytes: both sorts put everything in order.
+  for await (const c of journal.captures()) {
+    if (!fromJournal.has(c.filename)) continue;
+    if (!sorter.add(formatCdxjLine(cdxjEntryOf(c)))) await sorter.spill();
+    if (c.seed) pages.addSeed(c.url);
+    if (!c.page) continue;
+    await pages.add({
+      url: c.url,
+      warcDate: c.date,
+      digest: c.digest,
+      original: !c.revisit,
+      filename: c.filename,
+      offset: c.offset,
+      ...(c.title !== undefined ? { title: c.title } : {}),
+      ...(c.text !== undefined ? { text: c.text } : {}),
+    });
+  }
+  return warcsRead;
 }
 
 /** The CDXJ entry of a journaled capture: what indexWarcFile reads from the record. */

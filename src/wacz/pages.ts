@@ -8,20 +8,23 @@
  * and text already extracted), or records met while indexing WARCs (this
  * parses the HTML). A revisit without text of its own takes the title and
  * text of the capture holding its payload when that is in the package.
+ *
+ * Memory stays bounded whatever the job's size: candidates go through an
+ * external sort (LineSorter) keyed by package order — file rank, offset,
+ * then order added, as fixed-width hex so bytewise order is numeric order —
+ * and the sorted stream is turned into the list in one pass (PageList) and
+ * written line by line to a file.
  */
 import type { WARCRecord } from 'warcio';
 import { decodeContentEncoding, decodeText, detectCharset } from '../fetch/content-decoding.js';
 import { robotsDirectivesFromHeaders } from '../fetch/robots-directives.js';
+import { AtomicLineFile } from '../index/build-index.js';
 import type { CdxjEntry } from '../index/cdxj.js';
+import { LineSorter } from '../index/line-sorter.js';
+import { PageList, type OrderedCandidate, type PageEntry } from './page-list.js';
 import { DEFAULT_MAX_TEXT_CHARS, pageText, type PageText } from './page-text.js';
 
-export interface PageEntry {
-  url: string;
-  /** ISO 8601, the capture's WARC-Date. */
-  ts: string;
-  title?: string;
-  text?: string;
-}
+export type { PageEntry } from './page-list.js';
 
 export const PAGES_HEADER = { format: 'json-pages-1.0', id: 'pages', title: 'All Pages', hasText: true } as const;
 
@@ -30,43 +33,78 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const MAX_DECODED_BYTES = 8 * 1024 * 1024;
 
 /** A page as found, before ordering and de-duplication. */
-export interface PageCandidate {
-  url: string;
-  /** WARC-Date as written. */
-  warcDate: string;
-  digest: string | null;
-  /** A response (its text is the payload's; revisits may borrow it). */
-  original: boolean;
+export interface PageCandidate extends OrderedCandidate {
   filename: string;
   offset: number;
-  title?: string;
-  text?: string;
 }
 
 export interface PageCollectorOptions {
   maxTextChars?: number;
   /** WARC file names in package order; pages are listed in this order, then by offset. */
   files?: readonly string[];
+  /** Candidates held in memory before a sorted run is spilled (LineSorter's maxBufferedBytes). Default 64 MiB. */
+  sortBufferBytes?: number;
+  /** Where spilled runs go (a directory on the job's disk). Default os.tmpdir(). */
+  tmpDir?: string;
 }
 
+export interface WrittenPages {
+  /** Entries written (the header line not counted). */
+  pages: number;
+  /** See PageList.mainPage(). */
+  main: PageEntry | null;
+}
+
+/** Widths of the sort key's hex fields: file rank, offset (2^56 > any safe integer), order added. */
+const RANK_HEX = 8;
+const OFFSET_HEX = 14;
+const SEQ_HEX = 12;
+const KEY_CHARS = RANK_HEX + 1 + OFFSET_HEX + 1 + SEQ_HEX + 1;
+
+/**
+ * Lines per sorted batch: a batch holds whole candidates (up to
+ * maxTextChars of text each), so it is kept short.
+ */
+const SORT_BATCH_LINES = 256;
+
+/** A candidate in the sort: url, WARC-Date, digest, 1 for an original, title, text (null when absent). */
+type SortedFields = [string, string, string | null, 0 | 1, string | null, string | null];
+
 export class PageCollector {
-  readonly #candidates: PageCandidate[] = [];
+  readonly #sorter: LineSorter;
   readonly #seeds = new Set<string>();
   readonly #maxTextChars: number;
   readonly #fileRank = new Map<string, number>();
-  #pages: PageEntry[] | null = null;
+  /** Digest → text-less revisits with it: what PageList must keep an original's text for. */
+  #borrowers = new Map<string, number>();
+  #added = 0;
 
   constructor(opts: PageCollectorOptions = {}) {
     this.#maxTextChars = opts.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
+    this.#sorter = new LineSorter({
+      batchLines: SORT_BATCH_LINES,
+      ...(opts.sortBufferBytes !== undefined ? { maxBufferedBytes: opts.sortBufferBytes } : {}),
+      ...(opts.tmpDir !== undefined ? { tmpDir: opts.tmpDir } : {}),
+    });
     for (const f of opts.files ?? []) this.#rank(f);
   }
 
-  /** A page known without reading its record (the capture journal). */
-  add(page: PageCandidate, seed = false): void {
-    this.#rank(page.filename);
-    this.#candidates.push(page);
-    this.#pages = null;
+  /** Sorted runs spilled to disk so far. */
+  get runs(): number {
+    return this.#sorter.runs;
+  }
+
+  /** A page known without reading its record (the capture journal). Settles once it is buffered (or spilled). */
+  async add(page: PageCandidate, seed = false): Promise<void> {
     if (seed) this.#seeds.add(page.url);
+    let text = page.text;
+    if (text !== undefined && text.length > this.#maxTextChars) text = text.slice(0, this.#maxTextChars);
+    if (!page.original && page.title === undefined && text === undefined && page.digest !== null) {
+      this.#borrowers.set(page.digest, (this.#borrowers.get(page.digest) ?? 0) + 1);
+    }
+    const fields: SortedFields = [page.url, page.warcDate, page.digest, page.original ? 1 : 0, page.title ?? null, text ?? null];
+    const key = `${hex(this.#rank(page.filename), RANK_HEX)} ${hex(page.offset, OFFSET_HEX)} ${hex(this.#added++, SEQ_HEX)}`;
+    if (!this.#sorter.add(`${key} ${JSON.stringify(fields)}`)) await this.#sorter.spill();
   }
 
   /** A URL the crawl had as a seed (metadata `seed: true`), page or not. */
@@ -89,7 +127,7 @@ export class PageCollector {
       if (text.title) page.title = text.title;
       if (text.text) page.text = text.text;
     }
-    this.add(page);
+    await this.add(page);
   };
 
   /** For indexWarcs' `onRecord`: a metadata record saying `seed: true` marks its URL a seed. */
@@ -99,29 +137,36 @@ export class PageCollector {
     if (/^seed: true\r?$/m.test(fields)) this.addSeed((record.warcTargetURI ?? '').replace(/^<(.*)>$/, '$1'));
   };
 
-  get pages(): readonly PageEntry[] {
-    this.#pages ??= this.#build();
-    return this.#pages;
-  }
-
   /**
-   * The page a viewer opens first: the first of `seeds` (the profile's
-   * order) that was captured as a page; else the earliest page the WARCs
-   * mark as a seed; else the earliest page. Null for a package without pages.
+   * Write pages.jsonl to `file` (the header line, then one line per page;
+   * atomically) and choose the main page among `seeds` (see PageList).
+   * Runs once: the sorted runs are removed as it ends.
    */
-  mainPage(seeds: readonly string[] = []): PageEntry | null {
-    const pages = this.pages;
-    for (const seed of seeds) {
-      const page = pages.find((p) => p.url === seed);
-      if (page) return page;
+  async writeJsonl(file: string, seeds: readonly string[] = []): Promise<WrittenPages> {
+    const list = new PageList({ seeds, markedSeeds: this.#seeds, borrowers: this.#borrowers });
+    this.#borrowers = new Map();
+    const out = await AtomicLineFile.open(file);
+    try {
+      await out.write([JSON.stringify(PAGES_HEADER)]);
+      for await (const batch of this.#sorter.batches()) {
+        const lines: string[] = [];
+        for (const line of batch) {
+          const page = list.next(candidateOf(line));
+          if (page !== null) lines.push(JSON.stringify(page));
+        }
+        await out.write(lines);
+      }
+      await out.commit();
+    } catch (err) {
+      await out.abort();
+      throw err;
     }
-    const byTime = [...pages].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
-    return byTime.find((p) => this.#seeds.has(p.url)) ?? byTime[0] ?? null;
+    return { pages: list.count, main: list.mainPage() };
   }
 
-  /** pages.jsonl: the header line, then one line per page. */
-  jsonl(): string {
-    return [PAGES_HEADER, ...this.pages].map((o) => JSON.stringify(o)).join('\n') + '\n';
+  /** Drop what is buffered and remove spilled runs. Idempotent; writeJsonl() does it when it ends. */
+  close(): Promise<void> {
+    return this.#sorter.close();
   }
 
   #rank(filename: string): number {
@@ -131,24 +176,6 @@ export class PageCollector {
       this.#fileRank.set(filename, r);
     }
     return r;
-  }
-
-  #build(): PageEntry[] {
-    const ordered = [...this.#candidates].sort((a, b) => this.#rank(a.filename) - this.#rank(b.filename) || a.offset - b.offset);
-    const byDigest = new Map<string, PageCandidate>();
-    for (const c of ordered) if (c.original && c.digest !== null && !byDigest.has(c.digest)) byDigest.set(c.digest, c);
-    const seen = new Set<string>();
-    const pages: PageEntry[] = [];
-    for (const c of ordered) {
-      if (seen.has(c.url)) continue;
-      seen.add(c.url);
-      const source = c.original || c.title !== undefined || c.text !== undefined ? c : (c.digest !== null ? byDigest.get(c.digest) : undefined);
-      const page: PageEntry = { url: c.url, ts: new Date(Date.parse(c.warcDate)).toISOString() };
-      if (source?.title) page.title = source.title;
-      if (source?.text) page.text = source.text.length > this.#maxTextChars ? source.text.slice(0, this.#maxTextChars) : source.text;
-      pages.push(page);
-    }
-    return pages;
   }
 
   async #extract(record: WARCRecord): Promise<PageText> {
@@ -169,4 +196,21 @@ export class PageCollector {
 
 async function* asAsync(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncIterable<Uint8Array> {
   for await (const chunk of chunks) yield chunk;
+}
+
+function hex(n: number, width: number): string {
+  return n.toString(16).padStart(width, '0');
+}
+
+/** A sorted line back into the candidate it was made from. */
+function candidateOf(line: string): OrderedCandidate {
+  const [url, warcDate, digest, original, title, text] = JSON.parse(line.slice(KEY_CHARS)) as SortedFields;
+  return {
+    url,
+    warcDate,
+    digest,
+    original: original === 1,
+    ...(title !== null ? { title } : {}),
+    ...(text !== null ? { text } : {}),
+  };
 }

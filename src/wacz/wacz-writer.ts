@@ -2,9 +2,9 @@
  * Writes a WACZ 1.1.1 package with yazl: the WARCs under `archive/`
  * (stored, never deflated, so a viewer reads records by byte range), the
  * index, `pages/pages.jsonl`, then `datapackage.json` and its digest. Each
- * file taken from disk (the WARCs, and index files too large to hold) is
- * hashed as yazl streams it into the ZIP — one read per file — which is
- * why datapackage.json goes in last. Written to a temp name
+ * file taken from disk (the WARCs, index files and the page list, too large
+ * to hold) is hashed as yazl streams it into the ZIP — one read per file —
+ * which is why datapackage.json goes in last. Written to a temp name
  * and renamed, so a reader never opens half a package.
  */
 import { createHash } from 'node:crypto';
@@ -36,7 +36,8 @@ export interface WaczContents {
   /** WARC files on disk; stored as `archive/<basename>`. */
   warcs: readonly string[];
   index: IndexFiles;
-  pagesJsonl: Buffer;
+  /** pages.jsonl on disk: streamed in, deflated. */
+  pagesFile: string;
   info: DataPackageInfo;
 }
 
@@ -71,7 +72,7 @@ export async function writeWacz(outPath: string, c: WaczContents): Promise<Writt
       if ('file' in f) addFile(f.path, f.file, f.compress);
       else addData(f.path, f.data, f.compress);
     }
-    addData('pages/pages.jsonl', c.pagesJsonl, true);
+    addFile('pages/pages.jsonl', c.pagesFile, true);
     await Promise.race([Promise.all(hashed), written]);
     await Promise.all(hashed);
     const dataPackage = dataPackageJson(c.info, files);

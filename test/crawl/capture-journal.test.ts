@@ -5,7 +5,8 @@
  * the files of its last captures to be re-read; lines pointing past the end
  * of a WARC the resume's repair cut back, or at a WARC that is gone, are
  * dropped when read; thousands of appends without awaiting all arrive;
- * text is capped.
+ * text is capped. The streaming reader (two passes, no capture held) gives
+ * what the whole read gives.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +17,7 @@ import {
   CaptureJournal,
   captureJournalPath,
   JOURNAL_MAX_TEXT_CHARS,
+  openCaptureJournal,
   readCaptureJournal,
   type JournaledCapture,
 } from '../../src/crawl/capture-journal.js';
@@ -152,5 +154,41 @@ describe('capture journal', () => {
     assert.equal(read!.captures.length, 2);
     assert.equal(read!.dropped, 2);
     assert.deepEqual([...read!.rescan], []);
+  });
+
+  test('streaming read: the first pass tells rescan, covered files and dropped lines; captures() streams the kept ones, again on each call', async () => {
+    const file = path.join(tmp, 'stream.jsonl');
+    const lines = [
+      JSON.stringify(capture(0, 'A.warc.gz')),
+      JSON.stringify(capture(1, 'Gone.warc.gz')),
+      JSON.stringify({ rescan: ['Z.warc.gz'] }),
+      JSON.stringify(capture(2, 'B.warc.gz')),
+      JSON.stringify(capture(3, 'A.warc.gz')),
+      '{"cut',
+    ];
+    await writeFile(file, lines.join('\n') + '\n');
+    const reader = await openCaptureJournal(file, bigSizes);
+    assert.ok(reader);
+    assert.deepEqual([...reader.covered].sort(), ['A.warc.gz', 'B.warc.gz']);
+    // Not closed: the files of its last lines, and the rescan line's, are to be read from the WARCs.
+    assert.deepEqual([...reader.rescan].sort(), ['A.warc.gz', 'B.warc.gz', 'Gone.warc.gz', 'Z.warc.gz']);
+    assert.equal(reader.dropped, 2, 'the line of a missing file and the cut line');
+    const urls = async () => {
+      const out: string[] = [];
+      for await (const c of reader.captures()) out.push(c.url);
+      return out;
+    };
+    const expected = [0, 2, 3].map((i) => capture(i).url);
+    assert.deepEqual(await urls(), expected);
+    assert.deepEqual(await urls(), expected);
+    for await (const c of reader.captures()) {
+      assert.equal(c.url, expected[0]);
+      break;
+    }
+    const whole = await readCaptureJournal(file, bigSizes);
+    assert.deepEqual(whole!.captures.map((c) => c.url), expected);
+    assert.deepEqual(whole!.rescan, new Set(reader.rescan));
+    assert.equal(whole!.dropped, 2);
+    assert.equal(await openCaptureJournal(path.join(tmp, 'nothing.jsonl'), bigSizes), null);
   });
 });

@@ -10,7 +10,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFile, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { captureJournalPath } from '../../src/crawl/capture-journal.js';
@@ -82,6 +82,34 @@ describe('index and pages from the capture journal', () => {
     assert.equal(welcome?.title, 'Welcome to our new home');
     assert.ok((welcome?.text ?? '').length > 40);
     assert.ok(!/<\w+/.test(welcome!.text!), 'no markup in text');
+  });
+
+  test('a sort buffer of a few hundred bytes (pages spilled one by one) gives the same pages.jsonl bytes and main page, journal or not', async () => {
+    const pagesOf = async (ignoreJournal: boolean, sortBufferBytes?: number) => {
+      const job = await finalizeJob({
+        jobDir: dir, name: 'spill', software: 'archiver-test', seeds: web.seeds, ignoreJournal, ...(sortBufferBytes !== undefined ? { sortBufferBytes } : {}),
+      });
+      const zip = new Map(readZip(await readFile(job.wacz)).map((e) => [e.name, e.data]));
+      const dp = JSON.parse(zip.get('datapackage.json')!.toString('utf8')) as { mainPageUrl?: string; mainPageDate?: string };
+      return { jsonl: zip.get('pages/pages.jsonl')!, main: [dp.mainPageUrl, dp.mainPageDate], count: job.pages };
+    };
+    const revisitUrls = (await readFile(path.join(dir, 'indexes', 'index.cdxj'), 'utf8')).trimEnd().split('\n').map(parseCdxjLine)
+      .filter((e) => e.mime === 'warc/revisit').map((e) => e.url);
+    for (const ignoreJournal of [false, true]) {
+      const whole = await pagesOf(ignoreJournal);
+      const spilled = await pagesOf(ignoreJournal, 300);
+      assert.ok(spilled.jsonl.equals(whole.jsonl), `ignoreJournal ${ignoreJournal}`);
+      assert.deepEqual(spilled.main, whole.main);
+      assert.equal(whole.main[0], web.seeds[0]);
+      const pages = whole.jsonl.toString('utf8').trimEnd().split('\n').slice(1).map((l) => JSON.parse(l) as Built['pages'][number]);
+      assert.equal(spilled.count, pages.length);
+      assert.equal(new Set(pages.map((p) => p.url)).size, pages.length, 'each URL once');
+      // The fixture's identical pages on several hosts are revisits: they borrow their original's text.
+      const revisitPages = pages.filter((p) => revisitUrls.includes(p.url));
+      assert.ok(revisitPages.length > 0, 'the job has revisits of pages');
+      for (const p of revisitPages) assert.ok(p.title && (p.text ?? '').length > 0, p.url);
+    }
+    assert.deepEqual((await readdir(path.join(dir, 'indexes'))).filter((n) => n.startsWith('.')), [], 'work directory removed');
   });
 
   test('a WARC with no journal lines (older version) is read from its bytes', async () => {

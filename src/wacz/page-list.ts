@@ -1,0 +1,133 @@
+/**
+ * The page list built in one pass over page candidates given in package
+ * order (WARC file, then offset), holding no page: pages.jsonl is written
+ * as entries come out, and the main page is chosen on the way.
+ *
+ * What it keeps instead of the pages:
+ * - the URLs already listed, as 64-bit Rabin fingerprints in a KeyTable
+ *   (~16 bytes a page). Two URLs with one fingerprint would drop the second
+ *   from the list; for N pages the chance of any such pair is about
+ *   N²/2^65 (1e-7 for a million pages).
+ * - the title and text of the first original of each digest that a
+ *   text-less revisit still ahead will borrow, until the last such revisit
+ *   has passed (PageCollector counts them while candidates are added). A
+ *   crawl writes an original before its revisits, so this holds what lies
+ *   between the two. If an original comes after its revisit in package
+ *   order (only with odd inputs, e.g. WARC files renamed out of crawl
+ *   order) the revisit gets no title or text: the one way this list can
+ *   differ from one built with every candidate in memory.
+ * - the best main page so far (see mainPage()).
+ */
+import { KeyTable } from '../uniq/key-table.js';
+import { std64, type Fp64 } from '../uniq/rabin.js';
+
+export interface PageEntry {
+  url: string;
+  /** ISO 8601, the capture's WARC-Date. */
+  ts: string;
+  title?: string;
+  text?: string;
+}
+
+/** A page candidate as the ordered pass needs it (its place in the package is its position in the stream). */
+export interface OrderedCandidate {
+  url: string;
+  /** WARC-Date as written. */
+  warcDate: string;
+  digest: string | null;
+  /** A response: its title and text are the payload's, which revisits may borrow. */
+  original: boolean;
+  title?: string;
+  text?: string;
+}
+
+export interface PageListOptions {
+  /** The crawl's seeds, profile order: the first one listed as a page is the main page. */
+  seeds?: readonly string[];
+  /** URLs the WARCs or journal mark as seeds (complete before the pass). */
+  markedSeeds?: ReadonlySet<string>;
+  /**
+   * Digest → number of text-less revisits with it among the candidates.
+   * Handed over, not copied: the list counts it down as revisits pass.
+   */
+  borrowers?: Map<string, number>;
+}
+
+type Borrowed = Pick<OrderedCandidate, 'title' | 'text'>;
+
+export class PageList {
+  readonly #listed = new KeyTable();
+  readonly #fp: Fp64 = { hi: 0, lo: 0 };
+  readonly #seedRank = new Map<string, number>();
+  readonly #markedSeeds: ReadonlySet<string>;
+  /** Digest → text-less revisits still to come. */
+  readonly #waiting: Map<string, number>;
+  /** Digest → title/text of its first original, while revisits wait for it. */
+  readonly #held = new Map<string, Borrowed>();
+  #count = 0;
+  #bySeed: { rank: number; page: PageEntry } | null = null;
+  #earliestMarked: PageEntry | null = null;
+  #earliest: PageEntry | null = null;
+
+  constructor(opts: PageListOptions = {}) {
+    (opts.seeds ?? []).forEach((s, i) => {
+      if (!this.#seedRank.has(s)) this.#seedRank.set(s, i);
+    });
+    this.#markedSeeds = opts.markedSeeds ?? new Set();
+    this.#waiting = opts.borrowers ?? new Map();
+  }
+
+  /** Pages listed so far. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** The next candidate in package order: its page entry, or null when its URL is already listed. */
+  next(c: OrderedCandidate): PageEntry | null {
+    let source: Borrowed | undefined = c;
+    if (c.original) {
+      if (c.digest !== null && this.#waiting.has(c.digest) && !this.#held.has(c.digest)) {
+        this.#held.set(c.digest, { ...(c.title !== undefined ? { title: c.title } : {}), ...(c.text !== undefined ? { text: c.text } : {}) });
+      }
+    } else if (c.title === undefined && c.text === undefined) {
+      source = c.digest !== null ? this.#borrow(c.digest) : undefined;
+    }
+    std64.fpInto(c.url, this.#fp);
+    if (!this.#listed.add(this.#fp.hi, this.#fp.lo)) return null;
+    const page: PageEntry = { url: c.url, ts: new Date(Date.parse(c.warcDate)).toISOString() };
+    if (source?.title) page.title = source.title;
+    if (source?.text) page.text = source.text;
+    this.#count++;
+    this.#consider(page);
+    return page;
+  }
+
+  /**
+   * The page a viewer opens first: the first of `seeds` (the profile's
+   * order) that was listed; else the earliest page marked as a seed; else
+   * the earliest page (ties: the first listed). Null without pages.
+   */
+  mainPage(): PageEntry | null {
+    return this.#bySeed?.page ?? this.#earliestMarked ?? this.#earliest;
+  }
+
+  /** A text-less revisit passes: what its digest's original holds, released after the last revisit. */
+  #borrow(digest: string): Borrowed | undefined {
+    const source = this.#held.get(digest);
+    const left = (this.#waiting.get(digest) ?? 0) - 1;
+    if (left > 0) {
+      this.#waiting.set(digest, left);
+    } else {
+      this.#waiting.delete(digest);
+      this.#held.delete(digest);
+    }
+    return source;
+  }
+
+  #consider(page: PageEntry): void {
+    const rank = this.#seedRank.get(page.url);
+    if (rank !== undefined && (this.#bySeed === null || rank < this.#bySeed.rank)) this.#bySeed = { rank, page };
+    if (this.#markedSeeds.has(page.url) && (this.#earliestMarked === null || page.ts < this.#earliestMarked.ts)) this.#earliestMarked = page;
+    if (this.#earliest === null || page.ts < this.#earliest.ts) this.#earliest = page;
+  }
+}
