@@ -21,11 +21,10 @@
  * file as in the code; the price is that a slow disk stalls the event loop,
  * which the page cache normally absorbs.
  */
-import { createReadStream } from 'node:fs';
 import { mkdir, open, stat, truncate } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { ArchiverError } from '../core/errors.js';
+import { fileLines } from '../core/file-lines.js';
 import { AppendFile } from '../writer/append-file.js';
 
 /** Where the journal of a job lives. */
@@ -214,8 +213,8 @@ async function lastNewlineEnd(file: string, size: number): Promise<number> {
   }
 }
 
-function lines(file: string): AsyncIterable<string> {
-  return createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+async function* lines(file: string): AsyncGenerator<string, void, undefined> {
+  for await (const batch of fileLines(file)) yield* batch;
 }
 
 type ParsedLine = { kind: 'capture'; capture: JournaledCapture } | { kind: 'rescan'; files: string[] } | { kind: 'closed' };

@@ -40,9 +40,10 @@
  * match (another `against`, an index rewritten, a WACZ made since, a kill
  * during loading) the keyspace is cleared and loaded again.
  */
-import { open, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FatalCrawlError, NoInputError } from '../core/errors.js';
+import { fileLines } from '../core/file-lines.js';
 import { FingerprintedLevelMap, type KeyFingerprint, type MapLevel } from '../store/fingerprinted-map.js';
 import { isoFromTimestamp14, parseCdxjLine, REVISIT_MIME, timestamp14, type CdxjEntry } from './cdxj.js';
 import { jobWarcs } from './inputs.js';
@@ -100,7 +101,6 @@ export interface EarlierCapturesOpts {
 const MARKER_KEY = Buffer.from('!loaded', 'utf8');
 /** Bump when the stored value format changes, so an old store is reloaded. */
 const STORE_FORMAT = 1;
-const READ_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * What the store holds per digest: url, 14-digit timestamp, the exact date
@@ -265,7 +265,7 @@ export async function loadEarlierCaptures(against: readonly string[], db: Earlie
   const captures = new EarlierCaptures(db, loaded, opts, true);
   for (const [j, job] of jobs.entries()) {
     if (job.index !== null) {
-      for await (const lines of chunkedLines(job.index)) for (const line of lines) if (line !== '') await captures.add(parseCdxjLine(line), j);
+      for await (const lines of fileLines(job.index)) for (const line of lines) if (line !== '') await captures.add(parseCdxjLine(line), j);
     } else {
       for (const warc of job.warcs) for (const entry of await indexWarcFile(warc)) await captures.add(entry, j);
     }
@@ -297,32 +297,6 @@ async function stampOf(file: string): Promise<string | null> {
     return s.isFile() ? `${s.size}:${s.mtimeMs}` : null;
   } catch {
     return null;
-  }
-}
-
-/** The lines of a text file, a chunk at a time (readline is several times slower on long files). */
-async function* chunkedLines(file: string): AsyncGenerator<string[]> {
-  const fh = await open(file, 'r');
-  try {
-    /** Bytes after the last newline so far: they may end inside a UTF-8 sequence. */
-    let carry = Buffer.alloc(0);
-    const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    for (;;) {
-      const { bytesRead } = await fh.read(chunk, 0, READ_CHUNK_BYTES, null);
-      if (bytesRead === 0) break;
-      const end = chunk.lastIndexOf(0x0a, bytesRead - 1);
-      if (end < 0) {
-        carry = Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
-        continue;
-      }
-      const text = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, end)]).toString('utf8') : chunk.toString('utf8', 0, end);
-      // Copied before the chunk is reused.
-      carry = Buffer.from(chunk.subarray(end + 1, bytesRead));
-      yield text.split('\n');
-    }
-    if (carry.length > 0) yield [carry.toString('utf8')];
-  } finally {
-    await fh.close();
   }
 }
 
