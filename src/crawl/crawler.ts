@@ -13,7 +13,7 @@ import { ArchiverError, FatalCrawlError } from '../core/errors.js';
 import { packageVersion } from '../core/package-root.js';
 import type { Profile } from '../config/profile.js';
 import { Fetcher } from '../fetch/fetcher.js';
-import { loadEarlierCaptures } from '../index/earlier-captures.js';
+import { loadEarlierCaptures, type EarlierCaptures } from '../index/earlier-captures.js';
 import type { Frontier } from '../frontier/frontier.js';
 import { WorkQueueFrontier } from '../frontier/work-queue-frontier.js';
 import { createRobotsPolicy } from '../politeness/robots-policy.js';
@@ -72,6 +72,19 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     throw new FatalCrawlError('ARCHIVER_STATE_LOCKED', `${dirs.state}: cannot open crawl state (is another crawl running on this job?)`, { cause: err });
   }
   const sub = (name: string) => db.sublevel<Buf, Buf>(name, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  // Earlier jobs' payloads go into the state database, fingerprints in memory; a resume reuses
+  // what is loaded. First of all, so a bad `dedup.against` (exit 4) leaves nothing else open.
+  // Keyspaces hold the same bytes as sublevels of those names, written without a sublevel's per-key work.
+  let earlier: EarlierCaptures | null = null;
+  if (profile.dedup.against.length > 0) {
+    if (!opts.quiet) opts.stderr.write(`archiver: loading the payloads of ${profile.dedup.against.length} earlier crawl(s) for dedup\n`);
+    try {
+      earlier = await loadEarlierCaptures(profile.dedup.against, keyspaceLevel(new Keyspace(db, 'earlier')));
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+  }
   const stats = new CrawlStats(now());
   const stop = new AbortController();
   const abort = new AbortController();
@@ -164,9 +177,6 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
       crawlLog.write({ time: new Date(now()), status, size: null, url: uri.url, hopPath: uri.hopPath, via: uri.via, mime: null, worker: null, fetchStart: null, durationMs: null, digest: null, annotations: [reason] });
     },
   });
-  // Earlier jobs' payloads in the state database, fingerprints in memory; a resume reuses what is loaded.
-  // Keyspaces hold the same bytes as sublevels of those names, written without a sublevel's per-key work.
-  const earlier = profile.dedup.against.length > 0 ? await loadEarlierCaptures(profile.dedup.against, keyspaceLevel(new Keyspace(db, 'earlier'))) : null;
   const digestIndex = new LevelDigestIndex(keyspaceLevel(new Keyspace(db, 'digests')));
   const htmlThread = new HtmlExtractThread();
   const processor = new UriProcessor({

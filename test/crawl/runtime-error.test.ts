@@ -54,3 +54,15 @@ test('a storage failure stops the crawl with that error', async () => {
   const profile = validateProfile(testProfileJson('fatal', web.seeds, path.join(tmp, 'fatal')));
   await assert.rejects(runCrawl({ profile, stderr: captureIo().stderr, quiet: true }), (err: FatalCrawlError) => err.code === 'ARCHIVER_WARC_WRITE');
 });
+
+test('an earlier crawl that is not there stops the crawl before it starts, and leaves the job usable', async () => {
+  UriProcessor.prototype.process = original;
+  const dir = path.join(tmp, 'against');
+  const missing = validateProfile(testProfileJson('against', web.seeds, dir, { dedup: { against: [path.join(tmp, 'no-such-job')] } }));
+  await assert.rejects(runCrawl({ profile: missing, stderr: captureIo().stderr, quiet: true }), { code: 'ARCHIVER_NO_INPUT' });
+  // The state database was closed on the way out: this process can open it again
+  // (LevelDB refuses a second handle while the first holds the lock).
+  const summary = await runCrawl({ profile: validateProfile(testProfileJson('against', web.seeds, dir)), stderr: captureIo().stderr, quiet: true });
+  assert.equal(summary.status, 'FINISHED');
+  assert.ok(summary.pages > 5, `${summary.pages} pages`);
+});
