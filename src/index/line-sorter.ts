@@ -7,16 +7,17 @@
  * buffer plus one read chunk per run; with no spill nothing touches disk.
  *
  * Lines must not contain '\n' (the run files are newline-separated UTF-8).
- * Runs are read back with a chunked reader of our own rather than readline:
+ * Runs are read back with core/file-lines.ts rather than readline:
  * it splits on the newline byte only (readline also cuts at a lone '\r') and
  * hands out a whole chunk's lines at once, so the merge awaits once per
  * chunk, not once per line (reading a 300 MB run: ~0.5 s this way, ~1.4 s
  * with readline; 64 KiB chunks read as fast as 1 MiB ones).
  */
-import { open, mkdtemp, rm, type FileHandle } from 'node:fs/promises';
+import { open, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ArchiverError } from '../core/errors.js';
+import { fileLines } from '../core/file-lines.js';
 import { compareCdxjLines } from './cdxj.js';
 
 /** A line could not be sorted (it holds a newline) or a run could not be written or read. */
@@ -133,7 +134,7 @@ export class LineSorter {
     this.#reading = true;
     const readers: RunReader[] = [];
     try {
-      for (const file of this.#runs) readers.push(await RunReader.open(file));
+      for (const file of this.#runs) readers.push(new RunReader(file));
       const cursors: Cursor[] = [];
       for (const r of readers) {
         const lines = await r.nextLines();
@@ -225,46 +226,22 @@ async function writeRun(file: string, lines: readonly string[]): Promise<void> {
   }
 }
 
-/** A run file read back a chunk at a time, cut at newline bytes (which never occur inside a UTF-8 sequence). */
+/** A run read back a chunk's lines at a time (fileLines); null at its end. */
 class RunReader {
-  readonly #fh: FileHandle;
-  /** Bytes of a line cut by the end of the previous chunk. */
-  #carry: Buffer = Buffer.alloc(0);
-  #eof = false;
+  readonly #lines: AsyncGenerator<string[], void, undefined>;
 
-  private constructor(fh: FileHandle) {
-    this.#fh = fh;
+  constructor(file: string) {
+    this.#lines = fileLines(file, READ_CHUNK_BYTES);
   }
 
-  static async open(file: string): Promise<RunReader> {
-    return new RunReader(await open(file, 'r'));
-  }
-
-  /** The next lines (at least one), or null at the end of the run. */
   async nextLines(): Promise<string[] | null> {
-    while (!this.#eof) {
-      const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-      const { bytesRead } = await this.#fh.read(chunk, 0, READ_CHUNK_BYTES, null);
-      if (bytesRead === 0) {
-        this.#eof = true;
-        break;
-      }
-      const data = this.#carry.length > 0 ? Buffer.concat([this.#carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
-      const end = data.lastIndexOf(0x0a);
-      if (end < 0) {
-        this.#carry = Buffer.from(data);
-        continue;
-      }
-      // Copied: a subarray would keep the whole chunk alive for a few bytes.
-      this.#carry = Buffer.from(data.subarray(end + 1));
-      return data.toString('utf8', 0, end).split('\n');
-    }
-    if (this.#carry.length > 0) throw new LineSortError('ARCHIVER_SORT_IO', 'a sorted run ends without a newline');
-    return null;
+    const next = await this.#lines.next();
+    return next.done === true ? null : next.value;
   }
 
-  close(): Promise<void> {
-    return this.#fh.close();
+  /** Stop early: closes the file. */
+  async close(): Promise<void> {
+    await this.#lines.return(undefined);
   }
 }
 
