@@ -28,7 +28,7 @@ import { Keyspace } from '../src/store/keyspace.js';
 import { keyspaceLevel } from '../src/store/keyspace-level.js';
 import { base32Encode } from '../src/fetch/payload-digest.js';
 import { formatCdxjLine } from '../src/index/cdxj.js';
-import { loadEarlierCaptures } from '../src/index/earlier-captures.js';
+import { loadEarlierCaptures } from '../src/index/earlier-load.js';
 import { surt } from '../src/url/surt.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
