@@ -18,7 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/core/package-root.js';
-import { crawlTable, runCrawlBench } from './crawl.js';
+import { crawlTable, runCrawlBench, type CrawlBenchResult } from './crawl.js';
 import { formatThreadCpu } from './thread-cpu.js';
 
 const PARTS = ['crawl', 'uniq', 'frontier', 'analyze'] as const;
@@ -54,6 +54,40 @@ async function child(name: string, args: string[], extraNodeArgs: string[] = [])
   return lines;
 }
 
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/**
+ * Start-up, V8 compiling hot code and the WACZ at the end are paid once per
+ * crawl and weigh on a 6,466-URL one. archiver alone on a web three times
+ * larger gives what each further page costs, next to the average.
+ */
+async function perPageCost(small: CrawlBenchResult, workers: number): Promise<Section> {
+  const big = await runCrawlBench({
+    hosts: small.hosts,
+    pagesPerHost: small.pagesPerHost * 3,
+    runs: 1,
+    workers,
+    wrkSecs: 0,
+    latencyMs: 0,
+    tools: ['archiver'],
+    log: (l) => console.log(l),
+  });
+  const ours = small.runs.filter((r) => r.tool === 'archiver');
+  const smallCpu = median(ours.map((r) => r.cpuSecs));
+  const smallPages = median(ours.map((r) => r.warc.urls));
+  const run = big.runs[0]!;
+  const marginalMs = ((run.cpuSecs - smallCpu) / (run.warc.urls - smallPages)) * 1000;
+  return {
+    title: `Crawl: fixed and per-page CPU (archiver, ${small.hosts} hosts × ${small.pagesPerHost} and × ${big.pagesPerHost} pages, server latency 0 ms)`,
+    lines: [
+      `- ${small.hosts}×${small.pagesPerHost}: ${smallPages} pages, ${smallCpu.toFixed(2)} CPU s (median), ${((smallCpu / smallPages) * 1000).toFixed(2)} CPU ms per page on average`,
+      `- ${big.hosts}×${big.pagesPerHost}: ${run.warc.urls} pages (${run.warc.covered}/${big.expected} covered, ${run.warc.errors} WARC errors), ${run.wallSecs.toFixed(2)} s wall, ` +
+        `${run.cpuSecs.toFixed(2)} CPU s, ${(run.warc.urls / run.wallSecs).toFixed(0)} pages/s, ${((run.cpuSecs / run.warc.urls) * 1000).toFixed(2)} CPU ms per page on average`,
+      `- each page beyond the first ${smallPages}: **${marginalMs.toFixed(2)} CPU ms**; the rest of the smaller crawl's CPU, ${(smallCpu - (smallPages * marginalMs) / 1000).toFixed(1)} s, is paid once per crawl`,
+    ],
+  };
+}
+
 const loadavg = (): string => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 const block = (lines: string[]): string[] => ['```', ...lines, '```'];
 
@@ -79,6 +113,7 @@ async function main(): Promise<void> {
   const started = new Date();
 
   if (want('crawl')) {
+    let instant: CrawlBenchResult | null = null;
     // Latency 0 measures raw processing; a real site answers after a round
     // trip, which is where crawling hosts in parallel pays (one run each there:
     // wget at 20 ms takes minutes).
@@ -105,7 +140,9 @@ async function main(): Promise<void> {
         title: `Crawl throughput: archiver vs GNU wget (${result.hosts} hosts × ${result.pagesPerHost} pages, ${result.expected} reachable URLs, delays 0, one connection per host, server latency ${latencyMs} ms)`,
         lines: [...table, '', 'Per run (alternating):', '', ...block(perRun)],
       });
+      if (latencyMs === 0) instant = result;
     }
+    if (full && instant !== null) sections.push(await perPageCost(instant, Number(values.workers)));
   }
   if (want('uniq')) {
     const lines: string[] = [];
