@@ -238,15 +238,6 @@ function parseLine(line: string): ParsedLine | null {
   return ok ? { kind: 'capture', capture: o as unknown as JournaledCapture } : null;
 }
 
-export interface ReadJournal {
-  /** Captures whose record is still in its file, in journal order. */
-  captures: JournaledCapture[];
-  /** WARC files to index from their bytes instead (a run ended without closing the journal). */
-  rescan: Set<string>;
-  /** Lines dropped: unreadable, or pointing past the end (or at a missing file) in `warcSizes`. */
-  dropped: number;
-}
-
 /**
  * A journal opened for the end of a crawl: what a first pass over the whole
  * file learned (the rescan set depends on its tail and on `rescan` lines
@@ -314,18 +305,6 @@ export async function openCaptureJournal(file: string, warcSizes: ReadonlyMap<st
       }
     },
   };
-}
-
-/**
- * The whole journal in memory (openCaptureJournal, then every capture):
- * for tests and small jobs; the end of a crawl streams instead.
- */
-export async function readCaptureJournal(file: string, warcSizes: ReadonlyMap<string, number>): Promise<ReadJournal | null> {
-  const reader = await openCaptureJournal(file, warcSizes);
-  if (reader === null) return null;
-  const captures: JournaledCapture[] = [];
-  for await (const c of reader.captures()) captures.push(c);
-  return { captures, rescan: new Set(reader.rescan), dropped: reader.dropped };
 }
 
 /** The capture's gzip member is still whole in its file. */

@@ -27,48 +27,44 @@ export async function indexWarcs(files: readonly string[], visit: Omit<IndexFile
 }
 
 /**
- * A file of lines written a batch at a time to a temp name beside
- * `outPath`, renamed into place by commit(); abort() removes the temp file.
+ * A file of lines written a batch at a time to a temp name beside its
+ * path, renamed into place only once everything is written, so a reader
+ * never sees half of it.
  */
 export class AtomicLineFile {
-  readonly #outPath: string;
-  readonly #tmp: string;
   readonly #fh: FileHandle;
   #lines = 0;
 
-  private constructor(outPath: string, tmp: string, fh: FileHandle) {
-    this.#outPath = outPath;
-    this.#tmp = tmp;
+  private constructor(fh: FileHandle) {
     this.#fh = fh;
   }
 
-  static async open(outPath: string): Promise<AtomicLineFile> {
+  /**
+   * Let `fill` write the file's lines, then rename it into place; on any
+   * failure the temp file is removed and the error rethrown. Resolves to
+   * the number of lines written.
+   */
+  static async write(outPath: string, fill: (out: AtomicLineFile) => Promise<void>): Promise<number> {
     await mkdir(path.dirname(outPath), { recursive: true });
     const tmp = `${outPath}.tmp-${process.pid}`;
-    return new AtomicLineFile(outPath, tmp, await open(tmp, 'w'));
-  }
-
-  /** Lines written so far. */
-  get lines(): number {
-    return this.#lines;
+    const out = new AtomicLineFile(await open(tmp, 'w'));
+    try {
+      await fill(out);
+      await out.#fh.close();
+      await rename(tmp, outPath);
+    } catch (err) {
+      await out.#fh.close().catch(() => {});
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    return out.#lines;
   }
 
   /** Append lines (without their newlines). */
-  async write(lines: readonly string[]): Promise<void> {
+  async add(lines: readonly string[]): Promise<void> {
     if (lines.length === 0) return;
     await this.#fh.write(lines.join('\n') + '\n');
     this.#lines += lines.length;
-  }
-
-  async commit(): Promise<void> {
-    await this.#fh.close();
-    await rename(this.#tmp, this.#outPath);
-  }
-
-  /** Drop the temp file (after a failure); safe to call after commit() failed. */
-  async abort(): Promise<void> {
-    await this.#fh.close().catch(() => {});
-    await rm(this.#tmp, { force: true });
   }
 }
 
@@ -77,23 +73,14 @@ export class AtomicLineFile {
  * time; the sorter is read (and its temp files removed) either way.
  */
 export async function writeSortedAtomically(outPath: string, sorter: LineSorter): Promise<{ lines: number }> {
-  let out: AtomicLineFile;
   try {
-    out = await AtomicLineFile.open(outPath);
-  } catch (err) {
-    await sorter.close();
-    throw err;
-  }
-  try {
-    for await (const batch of sorter.batches()) await out.write(batch);
-    await out.commit();
-  } catch (err) {
-    await out.abort();
-    throw err;
+    const lines = await AtomicLineFile.write(outPath, async (out) => {
+      for await (const batch of sorter.batches()) await out.add(batch);
+    });
+    return { lines };
   } finally {
     await sorter.close();
   }
-  return { lines: out.lines };
 }
 
 /**

@@ -62,13 +62,8 @@ export interface EarlierCaptureLookup {
   lookup(digest: string): Promise<EarlierCapture | null>;
 }
 
-const BUF = { keyEncoding: 'buffer', valueEncoding: 'buffer' } as const;
-
-type PutOp = { type: 'put'; key: Buffer; value: Buffer };
-
-/** The part of an abstract-level database used: a sublevel of the crawl state; every call passes buffer encodings. */
+/** The store used: what the fingerprinted map needs, and clearing it for a reload (keyspaceLevel gives both). */
 export interface EarlierLevel extends MapLevel {
-  batch(ops: PutOp[], options: typeof BUF): Promise<void>;
   clear(): Promise<void>;
 }
 

@@ -23,10 +23,10 @@ import {
   type EarlierJob,
   type EarlierLevel,
 } from './earlier-captures.js';
+import { BUFFER_ENCODINGS } from '../store/keyspace.js';
 import { jobWarcs } from './inputs.js';
 import { indexWarcFile } from './warc-index.js';
 
-const BUF = { keyEncoding: 'buffer', valueEncoding: 'buffer' } as const;
 
 /** One job as loaded: where it is, what was read from it, and the stamp that tells whether it changed. */
 interface JobSource extends EarlierJob {
@@ -56,7 +56,7 @@ export async function loadEarlierCaptures(against: readonly string[], db: Earlie
   const marker = JSON.stringify({ format: STORE_FORMAT, jobs: jobs.map((j) => ({ dir: j.dir, container: j.container, stamp: j.stamp })) });
   let stored: Buffer | undefined;
   try {
-    stored = await db.get(MARKER_KEY, BUF);
+    stored = await db.get(MARKER_KEY, BUFFER_ENCODINGS);
   } catch (err) {
     throw new FatalCrawlError('ARCHIVER_EARLIER_CAPTURES', 'earlier captures store read failed', { cause: err });
   }
@@ -78,7 +78,7 @@ export async function loadEarlierCaptures(against: readonly string[], db: Earlie
   }
   await captures.flush();
   try {
-    await db.batch([{ type: 'put', key: MARKER_KEY, value: Buffer.from(marker, 'utf8') }], BUF);
+    await db.batch([{ type: 'put', key: MARKER_KEY, value: Buffer.from(marker, 'utf8') }], BUFFER_ENCODINGS);
   } catch (err) {
     throw new FatalCrawlError('ARCHIVER_EARLIER_CAPTURES', 'earlier captures store write failed', { cause: err });
   }

@@ -24,8 +24,8 @@
 import { ArchiverError, type FatalCrawlError } from '../core/errors.js';
 import { KeyTable } from '../uniq/key-table.js';
 import { std64, type Fp64 } from '../uniq/rabin.js';
+import { BUFFER_ENCODINGS } from './keyspace.js';
 
-const BUF = { keyEncoding: 'buffer', valueEncoding: 'buffer' } as const;
 const KEYS_BUF = { keyEncoding: 'buffer' } as const;
 
 type PutOp = { type: 'put'; key: Buffer; value: Buffer };
@@ -36,8 +36,8 @@ type PutOp = { type: 'put'; key: Buffer; value: Buffer };
  * encodings). It must be open; the map never closes it.
  */
 export interface MapLevel {
-  batch(ops: PutOp[], options: typeof BUF): Promise<void>;
-  get(key: Buffer, options: typeof BUF): Promise<Buffer | undefined>;
+  batch(ops: PutOp[], options: typeof BUFFER_ENCODINGS): Promise<void>;
+  get(key: Buffer, options: typeof BUFFER_ENCODINGS): Promise<Buffer | undefined>;
   keys(options: typeof KEYS_BUF): { nextv(size: number): Promise<Buffer[]>; close(): Promise<void> };
 }
 
@@ -133,7 +133,7 @@ export class FingerprintedLevelMap<V> {
     if (this.#complete && !this.#known.has(hi, lo)) return null;
     let raw: Buffer | undefined;
     try {
-      raw = await this.#db.get(Buffer.from(key, 'utf8'), BUF);
+      raw = await this.#db.get(Buffer.from(key, 'utf8'), BUFFER_ENCODINGS);
     } catch (err) {
       throw this.#fail('read', err);
     }
@@ -219,7 +219,7 @@ export class FingerprintedLevelMap<V> {
     this.#unwritten = [];
     try {
       const ops: PutOp[] = batch.map((e) => ({ type: 'put', key: Buffer.from(e.key, 'utf8'), value: Buffer.from(JSON.stringify(e.value), 'utf8') }));
-      await this.#db.batch(ops, BUF);
+      await this.#db.batch(ops, BUFFER_ENCODINGS);
       // In the store now, unless set again meanwhile (that newer entry is still to write).
       for (const e of batch) if (this.#pending.get(e.key) === e) this.#pending.delete(e.key);
     } catch (err) {

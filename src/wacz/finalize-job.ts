@@ -135,25 +135,25 @@ async function removeStaleWork(indexDir: string): Promise<void> {
  */
 async function writeIndexes(sorter: LineSorter, cdxj: string, work: string, opts: FinalizeJobOptions): Promise<{ index: IndexFiles; lines: number }> {
   const above = opts.compressedIndexAboveLines ?? DEFAULT_COMPRESSED_INDEX_ABOVE_LINES;
-  const out = await AtomicLineFile.open(cdxj);
   let blocked: BlockedIndexBuilder | null = null;
+  let lines: number;
   try {
     if (sorter.added > above) blocked = await BlockedIndexBuilder.open(path.join(work, 'index.cdx.gz'), opts.indexBlockLines ?? DEFAULT_BLOCK_LINES);
-    for await (const batch of sorter.batches()) {
-      // Settled both, so neither write is still running when a failure aborts them.
-      const [a, b] = await Promise.allSettled([out.write(batch), blocked?.add(batch)]);
-      if (a.status === 'rejected') throw a.reason;
-      if (b.status === 'rejected') throw b.reason;
-    }
-    await out.commit();
+    lines = await AtomicLineFile.write(cdxj, async (out) => {
+      for await (const batch of sorter.batches()) {
+        // Settled both, so neither write is still running when a failure aborts them.
+        const [a, b] = await Promise.allSettled([out.add(batch), blocked?.add(batch)]);
+        if (a.status === 'rejected') throw a.reason;
+        if (b.status === 'rejected') throw b.reason;
+      }
+    });
   } catch (err) {
-    await out.abort();
     await blocked?.abort();
     throw err;
   }
-  if (blocked !== null && out.lines > above) return { index: await blocked.finish(), lines: out.lines };
+  if (blocked !== null && lines > above) return { index: await blocked.finish(), lines };
   await blocked?.abort();
-  return { index: plainIndex(cdxj), lines: out.lines };
+  return { index: plainIndex(cdxj), lines };
 }
 
 /**

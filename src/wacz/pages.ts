@@ -145,22 +145,17 @@ export class PageCollector {
   async writeJsonl(file: string, seeds: readonly string[] = []): Promise<WrittenPages> {
     const list = new PageList({ seeds, markedSeeds: this.#seeds, borrowers: this.#borrowers });
     this.#borrowers = new Map();
-    const out = await AtomicLineFile.open(file);
-    try {
-      await out.write([JSON.stringify(PAGES_HEADER)]);
+    await AtomicLineFile.write(file, async (out) => {
+      await out.add([JSON.stringify(PAGES_HEADER)]);
       for await (const batch of this.#sorter.batches()) {
         const lines: string[] = [];
         for (const line of batch) {
           const page = list.next(candidateOf(line));
           if (page !== null) lines.push(JSON.stringify(page));
         }
-        await out.write(lines);
+        await out.add(lines);
       }
-      await out.commit();
-    } catch (err) {
-      await out.abort();
-      throw err;
-    }
+    });
     return { pages: list.count, main: list.mainPage() };
   }
 

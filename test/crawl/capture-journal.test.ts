@@ -18,9 +18,17 @@ import {
   captureJournalPath,
   JOURNAL_MAX_TEXT_CHARS,
   openCaptureJournal,
-  readCaptureJournal,
   type JournaledCapture,
 } from '../../src/crawl/capture-journal.js';
+
+/** The whole journal in memory: openCaptureJournal, then every capture. */
+async function readCaptureJournal(file: string, warcSizes: ReadonlyMap<string, number>) {
+  const reader = await openCaptureJournal(file, warcSizes);
+  if (reader === null) return null;
+  const captures: JournaledCapture[] = [];
+  for await (const c of reader.captures()) captures.push(c);
+  return { captures, rescan: new Set(reader.rescan), dropped: reader.dropped };
+}
 
 let tmp: string;
 before(async () => {
