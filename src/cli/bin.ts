@@ -6,6 +6,8 @@
 // behind compression jobs stall every worker. It must be sized before first
 // use, hence before the CLI's modules load.
 process.env['UV_THREADPOOL_SIZE'] ??= '16';
+const { installCrashGuard } = await import('./crash-guard.js');
+installCrashGuard({ stderr: process.stderr, exit: (code) => process.exit(code) });
 const { main } = await import('./main.js');
 
 const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });

@@ -4,12 +4,20 @@
  * in the heap. The SHA-1 payload digest is updated on the way through. The
  * result is a BodyStore (src/core/exchange.ts) the writer and the extractor
  * read as often as they need; whoever ends up owning it calls dispose().
+ *
+ * `write()` takes every chunk at once and never asks the caller to wait:
+ * spilled bytes go to the file with synchronous writes. That is what keeps
+ * undici 7's HTTP/1 parser from ever being paused by us — a paused parser
+ * whose server then closes the connection throws from undici's socket
+ * handlers, where nothing can catch it (undici #5360, issue 18). Memory stays
+ * bounded all the same (at most one chunk beyond the in-memory limit), and a
+ * chunk of a socket read (≤ 64 KiB) costs the page cache microseconds, as the
+ * WARC and log appends, also synchronous, already do.
  */
-import { createReadStream, createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { closeSync, createReadStream, mkdirSync, openSync, writeSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import type { BodyStore } from '../core/exchange.js';
 import { bufferBody } from '../core/buffer-body.js';
 import { PayloadDigester } from './payload-digest.js';
@@ -31,7 +39,7 @@ export class BodySink {
   readonly #digester = new PayloadDigester();
   #chunks: Buffer[] = [];
   #size = 0;
-  #file: { path: string; stream: WriteStream } | null = null;
+  #file: { path: string; fd: number | null } | null = null;
   #error: Error | null = null;
   #closed = false;
 
@@ -44,33 +52,18 @@ export class BodySink {
     return this.#size;
   }
 
-  /** Append bytes. Returns false when the caller should wait for `drained()` before writing more. */
-  write(chunk: Buffer): boolean {
+  /** Append bytes; never waits. A failed spill write is kept and thrown by finish(). */
+  write(chunk: Buffer): void {
     if (this.#closed) throw new Error('BodySink: write after finish/discard');
-    if (chunk.length === 0) return true;
+    if (chunk.length === 0) return;
     this.#digester.update(chunk);
     this.#size += chunk.length;
     if (this.#file === null && this.#size <= this.#opts.memoryLimitBytes) {
       this.#chunks.push(chunk);
-      return true;
+      return;
     }
-    const file = this.#file ?? this.#spill();
-    return file.stream.write(chunk);
-  }
-
-  /** Resolves when the temp file has taken its buffered bytes (or failed: finish() reports that). */
-  async drained(): Promise<void> {
-    const file = this.#file;
-    if (file === null || this.#error !== null || !file.stream.writableNeedDrain) return;
-    await new Promise<void>((resolve) => {
-      const done = (): void => {
-        file.stream.off('drain', done);
-        file.stream.off('close', done);
-        resolve();
-      };
-      file.stream.on('drain', done);
-      file.stream.on('close', done);
-    });
+    if (this.#file === null) this.#spill();
+    this.#writeToFile(chunk);
   }
 
   /** Close the sink and hand over the stored body with its digest. */
@@ -83,10 +76,7 @@ export class BodySink {
       this.#chunks = [];
       return { body: bufferBody(bytes), payloadDigest };
     }
-    if (this.#error === null) {
-      file.stream.end();
-      await once(file.stream, 'close').catch(() => undefined);
-    }
+    this.#closeFile();
     if (this.#error !== null) {
       await unlink(file.path).catch(() => undefined);
       throw this.#error;
@@ -100,23 +90,43 @@ export class BodySink {
     this.#chunks = [];
     const file = this.#file;
     if (file === null) return;
-    file.stream.destroy();
-    await once(file.stream, 'close').catch(() => undefined);
+    this.#closeFile();
     await unlink(file.path).catch(() => undefined);
   }
 
-  #spill(): { path: string; stream: WriteStream } {
-    mkdirSync(this.#opts.tempDir, { recursive: true });
+  #spill(): void {
     const filePath = path.join(this.#opts.tempDir, `body-${process.pid}-${randomUUID()}.tmp`);
-    const stream = createWriteStream(filePath, { flags: 'wx' });
-    stream.on('error', (err) => {
-      this.#error ??= err;
-    });
-    this.#file = { path: filePath, stream };
+    this.#file = { path: filePath, fd: null };
+    try {
+      mkdirSync(this.#opts.tempDir, { recursive: true });
+      this.#file.fd = openSync(filePath, 'wx');
+    } catch (err) {
+      this.#error ??= err as Error;
+    }
     // Bytes held in memory so far go first, in order.
-    for (const c of this.#chunks) stream.write(c);
+    for (const c of this.#chunks) this.#writeToFile(c);
     this.#chunks = [];
-    return this.#file;
+  }
+
+  #writeToFile(chunk: Buffer): void {
+    const fd = this.#file?.fd ?? null;
+    if (fd === null || this.#error !== null) return;
+    try {
+      for (let done = 0; done < chunk.length; ) done += writeSync(fd, chunk, done, chunk.length - done);
+    } catch (err) {
+      this.#error ??= err as Error;
+    }
+  }
+
+  #closeFile(): void {
+    const file = this.#file;
+    if (file === null || file.fd === null) return;
+    try {
+      closeSync(file.fd);
+    } catch (err) {
+      this.#error ??= err as Error;
+    }
+    file.fd = null;
   }
 }
 

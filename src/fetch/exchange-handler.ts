@@ -1,7 +1,7 @@
 /**
  * The undici dispatch handler for one GET: records status and raw headers
  * (original case and order, from controller.rawHeaders), streams the body
- * into a BodySink with back-pressure, cuts it at maxBodyBytes by dropping the
+ * into a BodySink (which never makes undici wait), cuts it at maxBodyBytes by dropping the
  * connection, and settles once with either a captured response or a
  * FetchError. After the headers have arrived, a body-idle timeout or a lost
  * connection keeps what was received, marked truncated "time"/"disconnect"
@@ -115,10 +115,9 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
       controller.abort(new LengthCut('maxBodyBytes reached'));
       return;
     }
-    if (!sink.write(chunk)) {
-      controller.pause();
-      void sink.drained().then(() => controller.resume());
-    }
+    // Never controller.pause(): see body-sink.ts (a paused undici 7 parser
+    // crashes the process when the server closes the connection).
+    sink.write(chunk);
   }
 
   onResponseEnd(): void {
