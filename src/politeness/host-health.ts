@@ -1,0 +1,220 @@
+/**
+ * Whether a host can be fetched, decided per host and never per URI: a
+ * robots.txt that answers 5xx/429 or cannot be fetched, and a server that
+ * fails at the transport level (DNS, refused, reset, timeout), make the
+ * HOST wait — once per retry, however many URIs it has queued — and, when
+ * its retries are spent, close it: every URI of a closed host is disposed of
+ * at once with the host's status (-61 for robots, the transport code
+ * otherwise), without a fetch or a wait. Heritrix waits per URI, which made
+ * a host with a dead robots.txt keep a finished crawl alive for weeks
+ * (issue 12; heritrix3 #203, #252).
+ *
+ * robots.txt (RFC 9309 §2.3.1.3-4): unavailable → the host stays shut
+ * (`disallow`, the RFC's rule) or open (`allow`, Heritrix's) once the
+ * `retries` re-fetches, `retryDelayMs` apart and doubling, are spent.
+ * Transport: a failure starts a failed round (a failure while the host
+ * already waits belongs to the same round); `maxRetries` rounds in a row
+ * are waited out, the next failure closes the host; any HTTP answer resets
+ * the count. This module only decides: the frontier's host gate does the
+ * waiting (a hold until `untilMs`), the URI processor does the disposing.
+ * Hosts are `host:port`, the frontier's unit of politeness.
+ */
+
+export interface HostHealthOptions {
+  /** Failed transport rounds a host may wait out; the next failure closes it (limits.maxRetries). */
+  maxRetries: number;
+  /** Wait after a failed transport round (limits.retryDelayMs). */
+  retryDelayMs: number;
+  robots: {
+    /** When re-fetches are spent: keep the host shut, or crawl it as if robots.txt allowed all. */
+    policy: 'disallow' | 'allow';
+    /** Re-fetches of an unavailable robots.txt. */
+    retries: number;
+    /** Wait before the first re-fetch; doubles each time. */
+    retryDelayMs: number;
+  };
+}
+
+/** What a host's URIs get now. */
+export type HostVerdict = { kind: 'open' } | ClosedVerdict;
+export interface ClosedVerdict {
+  kind: 'closed';
+  /** crawl.log status for its URIs: -61, or the last transport failure's. */
+  status: number;
+  /** crawl.log annotation, e.g. `robotsUnavailable`. */
+  annotation: string;
+}
+
+/** After a failure: wait until `untilMs` (the frontier holds the host), or the host is closed. */
+export type FailureDecision = { kind: 'wait'; untilMs: number } | ClosedVerdict;
+
+/** After an unavailable robots.txt: wait and re-fetch, crawl as allowed, or closed. */
+export type RobotsDecision = { kind: 'wait'; untilMs: number } | { kind: 'allow' } | ClosedVerdict;
+
+/** A host waiting out a failure, for the progress line and status(). */
+export interface WaitingHost {
+  host: string;
+  /** `robots.txt 500`, `robots.txt unreachable`, `-2 connect failed`… */
+  reason: string;
+  untilMs: number;
+  /** The retry this wait leads to, and how many there are. */
+  retry: number;
+  of: number;
+}
+
+/** A closed host, for the reports. */
+export interface ClosedHost {
+  host: string;
+  status: number;
+  annotation: string;
+  /** What robots.txt answered (`500`, `unreachable`), or the transport failure. */
+  cause: string;
+}
+
+/** One host's record, as saved for a resume. */
+export interface HostRecord {
+  /** Failed transport rounds in a row. */
+  rounds: number;
+  /** Unavailable robots.txt answers in a row. */
+  robotsFailures: number;
+  /** Epoch ms the current wait ends (0: none). */
+  untilMs: number;
+  /** Why it waits or was closed, as shown to the operator. */
+  cause: string;
+  /** Set once closed. */
+  closed: { status: number; annotation: string } | null;
+  /** Whether the wait is for robots.txt or the transport. */
+  waitingOn: 'robots' | 'transport' | null;
+}
+
+/** Heritrix's -61: a prerequisite (robots.txt) could not be had. */
+export const ROBOTS_UNAVAILABLE_STATUS = -61;
+export const ROBOTS_UNAVAILABLE = 'robotsUnavailable';
+/** Annotation of URIs disposed of because their host stopped answering. */
+export const HOST_UNREACHABLE = 'hostUnreachable';
+
+const TRANSPORT_NAMES: Readonly<Record<number, string>> = Object.freeze({ [-1]: 'DNS lookup failed', [-2]: 'connect failed', [-3]: 'connection lost', [-4]: 'timeout' });
+
+export class HostHealth {
+  readonly #o: HostHealthOptions;
+  readonly #hosts = new Map<string, HostRecord>();
+  readonly #onChange: (host: string, record: HostRecord) => void;
+
+  /** `onChange` sees every record that changed (to persist it, or to tell the operator). */
+  constructor(opts: HostHealthOptions, onChange: (host: string, record: HostRecord) => void = () => {}) {
+    this.#o = opts;
+    this.#onChange = onChange;
+  }
+
+  verdict(host: string): HostVerdict {
+    const closed = this.#hosts.get(host)?.closed;
+    return closed ? { kind: 'closed', ...closed } : OPEN;
+  }
+
+  /** A fetch of `host` failed at the transport level with Heritrix status `status` (-1…-4). */
+  transportFailed(host: string, status: number, now: number): FailureDecision {
+    const r = this.#record(host);
+    if (r.closed) return { kind: 'closed', ...r.closed };
+    // A failure that lands while the host already waits (several connections in flight) is the same round.
+    if (r.waitingOn === 'transport' && now < r.untilMs) return { kind: 'wait', untilMs: r.untilMs };
+    r.cause = `${status} ${TRANSPORT_NAMES[status] ?? 'failed'}`;
+    if (r.rounds >= this.#o.maxRetries) return this.#close(host, r, status, HOST_UNREACHABLE);
+    r.rounds++;
+    r.untilMs = now + this.#o.retryDelayMs;
+    r.waitingOn = 'transport';
+    this.#onChange(host, r);
+    return { kind: 'wait', untilMs: r.untilMs };
+  }
+
+  /** The host answered (any HTTP status): its failed rounds start again from 0. */
+  answered(host: string): void {
+    const r = this.#hosts.get(host);
+    if (r === undefined || r.closed || (r.rounds === 0 && r.waitingOn !== 'transport')) return;
+    r.rounds = 0;
+    if (r.waitingOn === 'transport') {
+      r.waitingOn = null;
+      r.untilMs = 0;
+    }
+    this.#onChange(host, r);
+  }
+
+  /** robots.txt answered `status` (5xx, 429…) or, with null, could not be fetched at all. */
+  robotsUnavailable(host: string, status: number | null, now: number): RobotsDecision {
+    const r = this.#record(host);
+    if (r.closed) return { kind: 'closed', ...r.closed };
+    r.cause = status === null ? 'robots.txt unreachable' : `robots.txt ${status}`;
+    const { retries, retryDelayMs, policy } = this.#o.robots;
+    if (r.robotsFailures >= retries) {
+      if (policy === 'disallow') return this.#close(host, r, ROBOTS_UNAVAILABLE_STATUS, ROBOTS_UNAVAILABLE);
+      r.robotsFailures = 0;
+      r.waitingOn = null;
+      r.untilMs = 0;
+      this.#onChange(host, r);
+      return { kind: 'allow' };
+    }
+    r.untilMs = now + retryDelayMs * 2 ** r.robotsFailures;
+    r.robotsFailures++;
+    r.waitingOn = 'robots';
+    this.#onChange(host, r);
+    return { kind: 'wait', untilMs: r.untilMs };
+  }
+
+  /** robots.txt was had (any answer that is not "unavailable"): the robots count starts again. */
+  robotsAvailable(host: string): void {
+    const r = this.#hosts.get(host);
+    if (r === undefined || r.closed || (r.robotsFailures === 0 && r.waitingOn !== 'robots')) return;
+    r.robotsFailures = 0;
+    if (r.waitingOn === 'robots') {
+      r.waitingOn = null;
+      r.untilMs = 0;
+    }
+    this.#onChange(host, r);
+  }
+
+  /** Hosts inside a wait at `now`, soonest first. */
+  waiting(now: number): WaitingHost[] {
+    const out: WaitingHost[] = [];
+    for (const [host, r] of this.#hosts) {
+      if (r.closed || r.waitingOn === null || r.untilMs <= now) continue;
+      const robots = r.waitingOn === 'robots';
+      out.push({ host, reason: r.cause, untilMs: r.untilMs, retry: robots ? r.robotsFailures : r.rounds, of: robots ? this.#o.robots.retries : this.#o.maxRetries });
+    }
+    return out.sort((a, b) => a.untilMs - b.untilMs || (a.host < b.host ? -1 : 1));
+  }
+
+  /** Hosts closed so far, by name. */
+  closed(): ClosedHost[] {
+    const out: ClosedHost[] = [];
+    for (const [host, r] of this.#hosts) if (r.closed) out.push({ host, ...r.closed, cause: r.cause });
+    return out.sort((a, b) => (a.host < b.host ? -1 : 1));
+  }
+
+  /** Bring back a host's record saved by an earlier run. */
+  restore(host: string, record: HostRecord): void {
+    this.#hosts.set(host, { ...record });
+  }
+
+  #close(host: string, r: HostRecord, status: number, annotation: string): ClosedVerdict {
+    r.closed = { status, annotation };
+    r.waitingOn = null;
+    r.untilMs = 0;
+    this.#onChange(host, r);
+    return { kind: 'closed', status, annotation };
+  }
+
+  #record(host: string): HostRecord {
+    let r = this.#hosts.get(host);
+    if (r === undefined) {
+      r = { rounds: 0, robotsFailures: 0, untilMs: 0, cause: '', closed: null, waitingOn: null };
+      this.#hosts.set(host, r);
+    }
+    return r;
+  }
+}
+
+const OPEN: HostVerdict = Object.freeze({ kind: 'open' });
+
+/** `127.0.1.3:8080 robots.txt 500, retry 2/2 at 14:22:05` */
+export function describeWaiting(w: WaitingHost): string {
+  return `${w.host} ${w.reason}, retry ${w.retry}/${w.of} at ${new Date(w.untilMs).toTimeString().slice(0, 8)}`;
+}
