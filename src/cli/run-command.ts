@@ -7,7 +7,7 @@ import { loadProfile, validateProfile } from '../config/load-profile.js';
 import type { Profile } from '../config/profile.js';
 import { UsageError } from '../core/errors.js';
 import { runCrawl, type CrawlerOptions } from '../crawl/crawler.js';
-import { hasState, jobDir, moveAside } from '../crawl/job-dir.js';
+import { hasState, jobDir, moveAside } from '../job/job-dir.js';
 import type { CrawlSummary } from '../crawl/reports.js';
 import { runHelp } from './help.js';
 import type { CliIo } from './io.js';

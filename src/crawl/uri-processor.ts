@@ -18,7 +18,7 @@ import { originOf, robotsTxtUrl } from '../politeness/robots-url.js';
 import type { CrawlLog } from '../writer/crawl-log.js';
 import type { WarcWriter } from '../writer/warc-writer.js';
 import { warcDate } from '../writer/warc-naming.js';
-import { isPageCapture, type CaptureJournal } from './capture-journal.js';
+import { isPageCapture, type CaptureJournal } from '../job/capture-journal.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { decodedBody, extractOutlinks, redirectTarget } from './outlinks.js';
 import type { LinkScheduler } from './link-scheduler.js';

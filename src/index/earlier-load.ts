@@ -15,8 +15,6 @@ import { fileLines } from '../core/file-lines.js';
 import { parseCdxjLine } from './cdxj.js';
 import {
   EarlierCaptures,
-  jobIndexPath,
-  jobWaczName,
   MARKER_KEY,
   STORE_FORMAT,
   type EarlierCapturesOpts,
@@ -25,6 +23,7 @@ import {
 } from './earlier-captures.js';
 import { BUFFER_ENCODINGS } from '../store/keyspace.js';
 import { jobWarcs } from './inputs.js';
+import { jobIndexPath, jobWaczName } from '../job/job-dir.js';
 import { indexWarcFile } from './warc-index.js';
 
 
