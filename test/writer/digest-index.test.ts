@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { ClassicLevel } from 'classic-level';
 import { LevelDigestIndex, MemoryDigestIndex, type DigestIndex } from '../../src/writer/digest-index.js';
 import { CountingLevel } from '../helpers/counting-level.js';
-import type { Fp64 } from '../../src/uniq/rabin.js';
+import type { Fp64 } from '../../src/fingerprint/rabin.js';
 
 function conformance(name: string, make: () => Promise<DigestIndex>): void {
   describe(`DigestIndex conformance: ${name}`, () => {
