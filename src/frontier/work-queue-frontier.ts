@@ -34,8 +34,9 @@ import { QUEUE_STATES, type Claim, type Frontier, type FrontierStats, type Outco
 import { HostGate, hostPortOf } from './host-gate.js';
 import { queueOrderFor, type QueueOrder } from './queue-order.js';
 import { QueueList } from './queue-list.js';
-import { metaOf, restoreMeta, type QueueMeta } from './queue-meta.js';
-import { QueueStore, entryKey, queueKeyOf, type MetaSnapshot, type StoredEntry } from './queue-store.js';
+import type { QueueMeta } from './queue-meta.js';
+import { QueueStore, entryKey, queueKeyOf, type MetaSnapshot } from './queue-store.js';
+import type { StoredEntry } from './stored-uri.js';
 import { WorkQueue, type HeadItem } from './work-queue.js';
 
 export interface WorkQueueFrontierInit {
@@ -148,7 +149,7 @@ export class WorkQueueFrontier implements Frontier {
 
   #restore(key: string, meta: QueueMeta): void {
     const queue = this.#queue(key);
-    restoreMeta(queue, meta);
+    queue.restore(meta);
     this.#finished += meta.f;
     this.#rotation = Math.max(this.#rotation, meta.n);
   }
@@ -439,7 +440,7 @@ export class WorkQueueFrontier implements Frontier {
 
   /** Called by the store as it writes a batch: what changed, as of now. */
   #takeDirty(): MetaSnapshot {
-    const queues = [...this.#dirty].map((q) => [q.key, metaOf(q)] as const);
+    const queues = [...this.#dirty].map((q) => [q.key, q.meta()] as const);
     const hosts = [...this.#dirtyHosts].map((h) => [h, this.#gate.openAt(h)] as const);
     this.#dirty.clear();
     this.#dirtyHosts.clear();
