@@ -22,7 +22,7 @@ import { isPageCapture, type CaptureJournal } from '../job/capture-journal.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { decodedBody, extractOutlinks, redirectTarget } from './outlinks.js';
 import type { LinkScheduler } from './link-scheduler.js';
-import type { PayloadDedup } from './payload-dedup.js';
+import type { PayloadDedup } from '../dedup/payload-dedup.js';
 import type { RobotsJournal } from './robots-journal.js';
 
 /** robots.txt bodies beyond this are cut before parsing (Heritrix: 500 KiB). */

@@ -38,9 +38,9 @@
  */
 import path from 'node:path';
 import { FatalCrawlError } from '../core/errors.js';
-import { FingerprintedLevelMap, type KeyFingerprint, type MapLevel } from '../store/fingerprinted-map.js';
-import { isoFromTimestamp14, REVISIT_MIME, timestamp14, type CdxjEntry } from './cdxj.js';
-import { warcDateAt } from './record-date.js';
+import { FingerprintedLevelMap, type KeyFingerprint, type MapLevel } from './fingerprinted-map.js';
+import { isoFromTimestamp14, REVISIT_MIME, timestamp14, type CdxjEntry } from '../index/cdxj.js';
+import { warcDateAt } from '../index/record-date.js';
 
 export interface EarlierCapture {
   /** WARC-Target-URI of the capture holding the payload. */
