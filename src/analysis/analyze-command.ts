@@ -10,7 +10,8 @@ import { analyzeWarcs, type AnalysisOptions } from './analysis.js';
 import { exportFiles } from './export-files.js';
 import { expandInputs } from './input-files.js';
 import { PAGERANK_DEFAULTS } from './pagerank.js';
-import { ProgressReporter, systemClock, type Clock } from './progress.js';
+import { monotonicClock, type Clock } from '../core/clock.js';
+import { ProgressReporter } from './progress.js';
 import { jsonReport, textReport } from './report.js';
 
 export interface AnalyzeIo {
@@ -141,7 +142,7 @@ async function run(argv: string[], io: AnalyzeIo): Promise<number> {
   for (const m of inputs.missing) warn(`${m.path}: cannot open (${m.reason}); skipped`);
   if (inputs.files.length === 0) throw new NoInputError(`no input: no files found in ${args.paths.join(', ')}`);
 
-  const progress = new ProgressReporter(io.stderr, io.clock ?? systemClock);
+  const progress = new ProgressReporter(io.stderr, io.clock ?? monotonicClock);
   const result = await analyzeWarcs(inputs.files, args.analysis, {
     warn,
     progress: (records, bytes, file) => progress.update(records, bytes, file),

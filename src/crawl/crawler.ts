@@ -8,6 +8,7 @@ import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import type { LookupFunction } from 'node:net';
 import { ClassicLevel } from 'classic-level';
+import { systemClock, type Clock } from '../core/clock.js';
 import { seedUri, type CrawlUri } from '../core/crawl-uri.js';
 import { ArchiverError, FatalCrawlError } from '../core/errors.js';
 import { packageVersion } from '../core/package-root.js';
@@ -52,7 +53,8 @@ export interface CrawlerOptions {
   abortSignal?: AbortSignal;
   /** Custom DNS (tests, demo). */
   lookup?: LookupFunction;
-  now?: () => number;
+  /** Epoch ms. Default systemClock. */
+  clock?: Clock;
   /** Progress interval override (tests). */
   progressIntervalMs?: number;
   quiet?: boolean;
@@ -62,7 +64,7 @@ type Buf = Buffer;
 
 export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   const { profile } = opts;
-  const now = opts.now ?? Date.now;
+  const clock = opts.clock ?? systemClock;
   const dirs = jobDir(profile.output.dir);
   const resuming = await hasState(dirs);
   await ensureJobDir(dirs);
@@ -86,7 +88,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
       throw err;
     }
   }
-  const stats = new CrawlStats(now());
+  const stats = new CrawlStats(clock.now());
   const stop = new AbortController();
   const abort = new AbortController();
   // Every waiting worker and in-flight fetch listens on these.
@@ -114,7 +116,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     db: new Keyspace(db, 'frontier'),
     options: profile.frontier,
     maxConnectionsPerHost: profile.politeness.maxConnectionsPerHost,
-    now,
+    clock,
   };
   let firstSerial = 0;
   if (resuming) {
@@ -175,13 +177,13 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     maxRedirects: profile.limits.maxRedirects,
     onRefused(uri: CrawlUri, status: number, reason: string) {
       stats.rejected(status);
-      crawlLog.write({ time: new Date(now()), status, size: null, url: uri.url, hopPath: uri.hopPath, via: uri.via, mime: null, worker: null, fetchStart: null, durationMs: null, digest: null, annotations: [reason] });
+      crawlLog.write({ time: new Date(clock.now()), status, size: null, url: uri.url, hopPath: uri.hopPath, via: uri.via, mime: null, worker: null, fetchStart: null, durationMs: null, digest: null, annotations: [reason] });
     },
   });
   const digestIndex = new LevelDigestIndex(keyspaceLevel(new Keyspace(db, 'digests')));
   const htmlThread = new HtmlExtractThread();
   const processor = new UriProcessor({
-    profile, fetcher, writer, journal, crawlLog, robots, robotsJournal, policy, links, stats, now,
+    profile, fetcher, writer, journal, crawlLog, robots, robotsJournal, policy, links, stats, clock,
     extractHtml: htmlThread.extract,
     dedup: new PayloadDedup(digestIndex, earlier),
     abortSignal: abort.signal,
@@ -195,7 +197,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     if (limits.maxBytes > 0 && stats.bytes >= limits.maxBytes) halt('FINISHED_DATA_LIMIT');
   };
 
-  const progress = new Progress({ out: opts.stderr, now, ...(opts.progressIntervalMs ? { intervalMs: opts.progressIntervalMs } : {}) });
+  const progress = new Progress({ out: opts.stderr, clock, ...(opts.progressIntervalMs ? { intervalMs: opts.progressIntervalMs } : {}) });
   if (!opts.quiet) progress.start(() => ({ stats, frontier: frontier.stats() }));
 
   const worker = async (id: number) => {
@@ -219,7 +221,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
         try {
           stats.gaveUp(hostOf(claim.uri.url), -5);
           const code = err instanceof ArchiverError ? err.code : err instanceof Error ? err.name : 'error';
-          crawlLog.write({ time: new Date(now()), status: -5, size: null, url: claim.uri.url, hopPath: claim.uri.hopPath, via: claim.uri.via, mime: null, worker: id, fetchStart: null, durationMs: null, digest: null, annotations: [`err:${code}`] });
+          crawlLog.write({ time: new Date(clock.now()), status: -5, size: null, url: claim.uri.url, hopPath: claim.uri.hopPath, via: claim.uri.via, mime: null, worker: id, fetchStart: null, durationMs: null, digest: null, annotations: [`err:${code}`] });
           await frontier.finished(claim, { kind: 'done', delayMs: 0 });
         } catch (failure) {
           fatal ??= failure;
@@ -265,7 +267,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   const queues = frontier.queues();
   const summary = summarize(stats, frontierStats, {
     status: failures.length > 0 && status === 'FINISHED' ? 'ABORTED_FATAL' : status,
-    endedAt: now(),
+    endedAt: clock.now(),
     warcFiles,
     warcDir: dirs.warcs,
     jobDir: dirs.root,

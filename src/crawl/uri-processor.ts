@@ -4,6 +4,7 @@
  * extraction, dedup, WARC, crawl.log, scheduling of outlinks — and returns the
  * frontier outcome with the politeness delay for its host.
  */
+import type { Clock } from '../core/clock.js';
 import { childUri, Directive, type CrawlUri } from '../core/crawl-uri.js';
 import { FetchError } from '../core/errors.js';
 import { headerValue, type HttpExchange } from '../core/exchange.js';
@@ -51,7 +52,7 @@ export interface UriProcessorDeps {
   /** HTML extraction (a worker thread in a crawl; in this thread when absent). */
   extractHtml?: HtmlExtractFn;
   stats: CrawlStats;
-  now: () => number;
+  clock: Clock;
   /** Aborts in-flight fetches (a hard stop). */
   abortSignal: AbortSignal;
 }
@@ -79,9 +80,9 @@ export class UriProcessor {
     let userAgent: string | undefined;
     // A prerequisite queued twice (before a restart, and again after it) is
     // fetched once: the second finds the rules already known.
-    if (prerequisite && d.robots.status(origin, d.now()) === 'ready') return { kind: 'done', delayMs: 0 };
+    if (prerequisite && d.robots.status(origin, d.clock.now()) === 'ready') return { kind: 'done', delayMs: 0 };
     if (!prerequisite && d.policy.needsRobotsTxt) {
-      const state = d.robots.status(origin, d.now());
+      const state = d.robots.status(origin, d.clock.now());
       if (state === 'missing') {
         d.robots.markPending(origin);
         return { kind: 'defer', delayMs: 0, prerequisite: childUri(uri, robotsTxtUrl(uri.url), 'P', ROBOTS_CONTEXT) };
@@ -166,7 +167,7 @@ export class UriProcessor {
     if (ex.truncated) annotations.push(`truncated:${ex.truncated}`);
     if (revisitOf) annotations.push('duplicate:digest');
     d.crawlLog.write({
-      time: new Date(d.now()),
+      time: new Date(d.clock.now()),
       status: ex.status,
       size: ex.body.size,
       url: uri.url,
@@ -191,7 +192,7 @@ export class UriProcessor {
     const crawlDelaySec = d.policy.crawlDelaySec(d.policy.needsRobotsTxt ? d.robots.rules(origin) : null);
     let delay = politenessDelayMs({ durationMs: ex.durationMs, bodyBytes: ex.body.size }, crawlDelaySec, p);
     if (ex.status === 429 || ex.status === 503) {
-      const after = retryAfterMs(headerValue(ex.responseHeaders, 'retry-after'), d.now());
+      const after = retryAfterMs(headerValue(ex.responseHeaders, 'retry-after'), d.clock.now());
       // Honour Retry-After, but no longer than we would honour a Crawl-delay.
       if (after !== null) delay = Math.max(delay, Math.min(after, p.respectCrawlDelayUpToSeconds * 1000));
     }
@@ -214,7 +215,7 @@ export class UriProcessor {
   }
 
   async #recordRobots(origin: string, result: RobotsFetchResult): Promise<void> {
-    const at = this.#d.now();
+    const at = this.#d.clock.now();
     this.#d.robots.record(origin, result, at);
     await this.#d.robotsJournal.save(origin, result, at);
   }
@@ -245,7 +246,7 @@ export class UriProcessor {
   async #logFailure(uri: CrawlUri, status: number, worker: number, annotations: string[]): Promise<void> {
     const d = this.#d;
     d.crawlLog.write({
-      time: new Date(d.now()),
+      time: new Date(d.clock.now()),
       status,
       size: null,
       url: uri.url,

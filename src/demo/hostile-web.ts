@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTcpServer, type LookupFunction, type Server as TcpServer, type Socket } from 'node:net';
 import { ArchiverError } from '../core/errors.js';
 import { indexPage, robotsTxt, route, send, type RobotsBehaviour, type RouteContext } from './hostile-routes.js';
-import { preciseNowMs, RequestLog, type RequestLogEntry } from './request-log.js';
+import { preciseClock, RequestLog, type RequestLogEntry } from './request-log.js';
 import { listenOne } from './listen.js';
 
 export type { RequestLogEntry } from './request-log.js';
@@ -84,7 +84,7 @@ export class HostileWeb {
     const behaviourOf = new Map<string, RobotsBehaviour>(
       Object.entries(HOSTILE_ROLES).map(([role, b]) => [addresses.get(role as HostileRole) as string, b]),
     );
-    const log = new RequestLog(preciseNowMs);
+    const log = new RequestLog(preciseClock);
     const cache = new Map<string, Buffer>();
     // Timers of unfinished responses, cleared on close (they are created before the instance exists).
     const timers = new Set<NodeJS.Timeout>();

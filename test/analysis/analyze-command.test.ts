@@ -186,7 +186,7 @@ describe('archiver analyze', () => {
 
   it('shows progress (records, MB, rate) at most once per interval', async () => {
     let now = 0;
-    const io = { ...captureIo(), clock: { nowMs: () => (now += 600) } };
+    const io = { ...captureIo(), clock: { now: () => (now += 600) } };
     assert.equal(await analyzeMain([warcs, '--json'], io), 0);
     const lines = io.stderr.text.split('\n').filter((l) => l.startsWith('analyze: '));
     assert.ok(lines.length >= 3, io.stderr.text);
