@@ -35,7 +35,8 @@ import { replayCrawlLog, trimPartialLine } from './crawl-log-replay.js';
 import { ensureJobDir, hasState, jobDir } from '../job/job-dir.js';
 import { LinkScheduler } from './link-scheduler.js';
 import { PayloadDedup } from '../dedup/payload-dedup.js';
-import { RobotsJournal } from './robots-journal.js';
+import { RobotsJournal } from '../politeness/robots-journal.js';
+import { RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
 import { Progress } from './progress.js';
 import { formatSummary, summarize, writeReports, type CrawlSummary } from './reports.js';
 import { Scope } from './scope.js';
@@ -183,7 +184,8 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   const digestIndex = new LevelDigestIndex(keyspaceLevel(new Keyspace(db, 'digests')));
   const htmlThread = new HtmlExtractThread();
   const processor = new UriProcessor({
-    profile, fetcher, writer, journal, crawlLog, robots, robotsJournal, policy, links, stats, clock,
+    profile, fetcher, writer, journal, crawlLog, policy, links, stats, clock,
+    robots: new RobotsPrerequisites({ store: robots, journal: robotsJournal, policy, schedulePrerequisite: (uri) => links.schedulePrerequisite(uri), clock }),
     extractHtml: htmlThread.extract,
     dedup: new PayloadDedup(digestIndex, earlier),
     abortSignal: abort.signal,
