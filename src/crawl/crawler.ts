@@ -10,7 +10,7 @@ import type { LookupFunction } from 'node:net';
 import { ClassicLevel } from 'classic-level';
 import { systemClock, type Clock } from '../core/clock.js';
 import { seedUri, type CrawlUri } from '../core/crawl-uri.js';
-import { ArchiverError, FatalCrawlError } from '../core/errors.js';
+import { ArchiverError, FatalCrawlError, isFatalCrawlError } from '../core/errors.js';
 import { packageVersion } from '../core/package-root.js';
 import type { Profile } from '../config/profile.js';
 import { Fetcher } from '../fetch/fetcher.js';
@@ -211,7 +211,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
         await frontier.finished(claim, outcome);
         checkLimits();
       } catch (err) {
-        if (isFatal(err)) {
+        if (isFatalCrawlError(err)) {
           // Ours, not the web's (disk full, state unwritable): stop the crawl;
           // the URI stays queued for the resume.
           fatal ??= err;
@@ -286,17 +286,6 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   return summary;
 }
 
-
-/** Failures that stop the crawl: our own storage, not one URI's content. */
-function isFatal(err: unknown): boolean {
-  if (err instanceof FatalCrawlError) return true;
-  if (err instanceof ArchiverError && /STORE|CLOSED|JOURNAL|LOG_WRITE|WARC_WRITE|DIGEST_INDEX/.test(err.code)) return true;
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    const code = String((e as NodeJS.ErrnoException).code ?? '');
-    if (['ENOSPC', 'EIO', 'EROFS', 'EDQUOT', 'EMFILE'].includes(code) || code.startsWith('LEVEL_')) return true;
-  }
-  return !(err instanceof Error);
-}
 
 /**
  * The one error the operator sees when a crawl stops on its own failure; a
