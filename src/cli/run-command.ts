@@ -21,7 +21,7 @@ export async function runMain(argv: string[], io: CliIo): Promise<number> {
     return ExitCode.ok;
   }
   if (positionals.length !== 1) throw new UsageError('run takes exactly one profile file (see archiver run --help)');
-  let profile = await loadProfile(positionals[0]!);
+  let profile = await loadProfile(positionals[0]!, process.cwd(), (line) => void io.stderr.write(`${line}\n`));
   if (values.workers !== undefined) {
     const workers = Number(values.workers);
     if (!Number.isInteger(workers) || workers < 1) throw new UsageError(`--workers must be a whole number ≥ 1, got ${values.workers}`);

@@ -135,7 +135,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   }
   const frontier: Frontier = resuming ? await WorkQueueFrontier.open(frontierInit) : new WorkQueueFrontier(frontierInit);
   // The same memory cap for both: in-scope URLs, and refused ones logged once.
-  const memoryKeys = profile.frontier.seenMemoryKeys;
+  const memoryKeys = profile.uniq.memoryKeys;
   const seen = new LevelUriUniqFilter(new Keyspace(db, 'seen'), { memoryKeys });
   const refusedSeen = new LevelUriUniqFilter(new Keyspace(db, 'refused'), { memoryKeys });
   const fetcher = new Fetcher({
