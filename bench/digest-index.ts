@@ -22,7 +22,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { ClassicLevel } from 'classic-level';
 import { base32Encode } from '../src/fetch/payload-digest.js';
-import { LevelDigestIndex } from '../src/writer/digest-index.js';
+import { LevelDigestIndex } from '../src/dedup/digest-index.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 

@@ -25,10 +25,10 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { ClassicLevel } from 'classic-level';
 import { Keyspace } from '../src/store/keyspace.js';
-import { keyspaceLevel } from '../src/store/keyspace-level.js';
+import { keyspaceLevel } from '../src/dedup/keyspace-level.js';
 import { base32Encode } from '../src/fetch/payload-digest.js';
 import { formatCdxjLine } from '../src/index/cdxj.js';
-import { loadEarlierCaptures } from '../src/index/earlier-load.js';
+import { loadEarlierCaptures } from '../src/dedup/earlier-load.js';
 import { surt } from '../src/url/surt.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;

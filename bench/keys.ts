@@ -13,7 +13,7 @@
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { writeKey, KEY_BYTES } from '../src/uniq/heritrix-key.js';
-import type { Fp64 } from '../src/uniq/rabin.js';
+import type { Fp64 } from '../src/fingerprint/rabin.js';
 import { makeRandom, pageUrl } from './uniq.js';
 import { canonicalizeForSeen } from '../src/url/canonicalize.js';
 

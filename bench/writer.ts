@@ -31,8 +31,8 @@ import { ClassicLevel } from 'classic-level';
 import { bufferBody } from '../src/core/buffer-body.js';
 import type { HttpExchange } from '../src/core/exchange.js';
 import { base32Encode } from '../src/fetch/payload-digest.js';
-import { PayloadDedup } from '../src/crawl/payload-dedup.js';
-import { LevelDigestIndex } from '../src/writer/digest-index.js';
+import { PayloadDedup } from '../src/dedup/payload-dedup.js';
+import { LevelDigestIndex } from '../src/dedup/digest-index.js';
 import { WarcWriter } from '../src/writer/warc-writer.js';
 
 const WORKERS = 20;

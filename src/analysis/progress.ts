@@ -4,11 +4,7 @@
  * that finish within the first interval print nothing. The clock is injected
  * so tests can drive time.
  */
-export interface Clock {
-  nowMs(): number;
-}
-
-export const systemClock: Clock = { nowMs: () => performance.now() };
+import { monotonicClock, type Clock } from '../core/clock.js';
 
 export interface ProgressOptions {
   /** Minimum time between two lines; default 1000 ms. */
@@ -22,16 +18,16 @@ export class ProgressReporter {
 
   constructor(
     private readonly out: NodeJS.WritableStream,
-    private readonly clock: Clock = systemClock,
+    private readonly clock: Clock = monotonicClock,
     private readonly opts: ProgressOptions = { intervalMs: 1000 },
   ) {
-    this.startMs = clock.nowMs();
+    this.startMs = clock.now();
     this.lastPrintMs = this.startMs;
   }
 
   /** Called often (every record); prints only when the interval has passed. */
   update(records: number, bytesRead: number, file: string): void {
-    const now = this.clock.nowMs();
+    const now = this.clock.now();
     if (now - this.lastPrintMs < this.opts.intervalMs) return;
     this.lastPrintMs = now;
     this.printed = true;
@@ -41,7 +37,7 @@ export class ProgressReporter {
   /** A closing line, only if progress was shown at all. */
   finish(records: number, bytesRead: number): void {
     if (!this.printed) return;
-    this.out.write(`analyze: read done, ${this.line(records, bytesRead, this.clock.nowMs())}\n`);
+    this.out.write(`analyze: read done, ${this.line(records, bytesRead, this.clock.now())}\n`);
   }
 
   private line(records: number, bytesRead: number, now: number): string {

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { analyzeMain } from '../analysis/analyze-command.js';
+import { analyzeMain } from './analyze-command.js';
 import { validateProfile } from '../config/load-profile.js';
 import { UsageError } from '../core/errors.js';
 import { packageRoot } from '../core/package-root.js';

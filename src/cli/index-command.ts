@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { UsageError } from '../core/errors.js';
 import { sortCdxjOf, writeCdxj } from '../index/build-index.js';
-import { jobIndexPath } from '../index/earlier-captures.js';
+import { jobIndexPath } from '../job/job-dir.js';
 import { resolveInputs } from '../index/inputs.js';
 import type { CliIo } from './io.js';
 import { parseCommandArgs } from './parse-options.js';

@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../core/errors.js';
 import { packageVersion } from '../core/package-root.js';
-import { analyzeMain } from '../analysis/analyze-command.js';
+import { analyzeMain } from './analyze-command.js';
 import { demoMain } from './demo-command.js';
 import { describeError, exitCodeFor, ExitCode } from './exit-codes.js';
 import { mainHelp } from './help.js';

@@ -7,7 +7,7 @@ import { loadProfile, validateProfile } from '../config/load-profile.js';
 import type { Profile } from '../config/profile.js';
 import { UsageError } from '../core/errors.js';
 import { runCrawl, type CrawlerOptions } from '../crawl/crawler.js';
-import { hasState, jobDir, moveAside } from '../crawl/job-dir.js';
+import { hasState, jobDir, moveAside } from '../job/job-dir.js';
 import type { CrawlSummary } from '../crawl/reports.js';
 import { runHelp } from './help.js';
 import type { CliIo } from './io.js';
@@ -21,7 +21,7 @@ export async function runMain(argv: string[], io: CliIo): Promise<number> {
     return ExitCode.ok;
   }
   if (positionals.length !== 1) throw new UsageError('run takes exactly one profile file (see archiver run --help)');
-  let profile = await loadProfile(positionals[0]!);
+  let profile = await loadProfile(positionals[0]!, process.cwd(), (line) => void io.stderr.write(`${line}\n`));
   if (values.workers !== undefined) {
     const workers = Number(values.workers);
     if (!Number.isInteger(workers) || workers < 1) throw new UsageError(`--workers must be a whole number ≥ 1, got ${values.workers}`);

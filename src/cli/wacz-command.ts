@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { SOFTWARE } from '../crawl/crawler.js';
 import { UsageError } from '../core/errors.js';
-import { jobWaczName } from '../index/earlier-captures.js';
+import { jobWaczName } from '../job/job-dir.js';
 import { resolveInputs } from '../index/inputs.js';
 import { finalizeJob } from '../wacz/finalize-job.js';
 import type { CliIo } from './io.js';

@@ -2,7 +2,8 @@
  * Loads a crawl profile: parse JSON, validate against the schema (unknown keys
  * rejected, defaults filled), apply the checks a schema cannot express, and
  * deep-freeze the result. Every error is one line naming the file and the JSON
- * path of the offending field.
+ * path of the offending field. A renamed key is still read from its old place
+ * (DEPRECATED_KEYS), with a one-line warning.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,8 +12,22 @@ import { ProfileError } from '../core/errors.js';
 import type { Profile } from './profile.js';
 import { profileSchema } from './profile-schema.js';
 
+/** Where warnings about the profile go: one line each. Default: stderr. */
+export type ProfileWarn = (line: string) => void;
+
+const warnOnStderr: ProfileWarn = (line) => void process.stderr.write(`${line}\n`);
+
+/**
+ * Keys that moved: the old one is still accepted, its value used when the
+ * new one is absent (the new one wins when both are given), and removed from
+ * the loaded profile.
+ */
+const DEPRECATED_KEYS: ReadonlyArray<{ from: readonly [string, string]; to: readonly [string, string] }> = [
+  { from: ['frontier', 'seenMemoryKeys'], to: ['uniq', 'memoryKeys'] },
+];
+
 /** Reads and validates the profile at `file`. Relative output dirs resolve against `cwd`. */
-export async function loadProfile(file: string, cwd = process.cwd()): Promise<Profile> {
+export async function loadProfile(file: string, cwd = process.cwd(), warn: ProfileWarn = warnOnStderr): Promise<Profile> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -25,11 +40,11 @@ export async function loadProfile(file: string, cwd = process.cwd()): Promise<Pr
   } catch (err) {
     throw new ProfileError('', `${file}: not valid JSON: ${(err as Error).message}`, { cause: err });
   }
-  return validateProfile(json, file, cwd);
+  return validateProfile(json, file, cwd, warn);
 }
 
-/** Validates an already parsed profile; `source` names it in errors. */
-export function validateProfile(json: unknown, source = 'profile', cwd = process.cwd()): Profile {
+/** Validates an already parsed profile; `source` names it in errors and warnings. */
+export function validateProfile(json: unknown, source = 'profile', cwd = process.cwd(), warn: ProfileWarn = warnOnStderr): Profile {
   const ajv = new Ajv({ allErrors: false, useDefaults: true, strict: true });
   const validate = ajv.compile<Profile>(profileSchema);
   const copy: unknown = structuredClone(json);
@@ -39,10 +54,31 @@ export function validateProfile(json: unknown, source = 'profile', cwd = process
     throw new ProfileError(at, `${source}: ${at}: ${describe(first)}`);
   }
   const profile = copy as Profile & { scope: { hosts?: string[] }; output: { dir?: string } };
+  moveDeprecated(json, profile, source, warn);
   checkSemantics(profile, source);
   if (profile.scope.hosts === undefined) profile.scope.hosts = defaultHosts(profile.seeds);
   profile.output.dir = path.resolve(cwd, profile.output.dir ?? path.join('jobs', profile.name));
   return deepFreeze(profile);
+}
+
+/**
+ * Applies DEPRECATED_KEYS to the validated `profile`; whether the new key was
+ * given is read from the `raw` input, since validation filled its default.
+ */
+function moveDeprecated(raw: unknown, profile: Profile, source: string, warn: ProfileWarn): void {
+  for (const { from, to } of DEPRECATED_KEYS) {
+    const oldParent = field(profile, from[0]) as Record<string, unknown> | undefined;
+    if (oldParent === undefined || !(from[1] in oldParent)) continue;
+    const newGiven = field(field(raw, to[0]), to[1]) !== undefined;
+    const both = newGiven ? ` (${to.join('.')} is also given and wins)` : '';
+    warn(`${source}: ${from.join('.')} is deprecated; use ${to.join('.')}${both}`);
+    if (!newGiven) (field(profile, to[0]) as Record<string, unknown>)[to[1]] = oldParent[from[1]];
+    delete oldParent[from[1]];
+  }
+}
+
+function field(value: unknown, key: string): unknown {
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
 }
 
 function describe(error: ErrorObject | undefined): string {

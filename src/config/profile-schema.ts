@@ -86,7 +86,16 @@ export const profileSchema = {
         order: { enum: ['breadth-first', 'depth-first'], default: 'breadth-first' },
         balanceReplenishAmount: { type: 'integer', minimum: 1, default: 3000 },
         queueTotalBudget: { type: 'integer', minimum: -1, default: -1 },
-        seenMemoryKeys: { type: 'integer', minimum: 0, maximum: 100_000_000, default: 12_000_000 },
+        /** Deprecated: uniq.memoryKeys (load-profile.ts moves it there). No default, so its absence shows. */
+        seenMemoryKeys: { type: 'integer', minimum: 0, maximum: 100_000_000 },
+      },
+    },
+    uniq: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        memoryKeys: { type: 'integer', minimum: 0, maximum: 100_000_000, default: 12_000_000 },
       },
     },
     dedup: {

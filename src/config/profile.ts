@@ -77,12 +77,16 @@ export interface FrontierOptions {
   balanceReplenishAmount: number;
   /** Total budget after which a queue is retired (-1 = unlimited). */
   queueTotalBudget: number;
+}
+
+export interface UniqOptions {
   /**
-   * Seen-filter keys kept in memory (about 11 bytes each). Up to this many
-   * discovered URLs, the already-seen check never reads LevelDB; beyond it,
-   * unknown keys are confirmed there. Default 12,000,000 (128 MiB).
+   * Seen-filter keys kept in memory, per filter (about 11 bytes each). Up to
+   * this many discovered URLs, the already-seen check never reads LevelDB;
+   * beyond it, unknown keys are confirmed there. Default 12,000,000 (128 MiB).
+   * Was `frontier.seenMemoryKeys`, still accepted with a warning.
    */
-  seenMemoryKeys: number;
+  memoryKeys: number;
 }
 
 export interface OutputOptions {
@@ -107,6 +111,7 @@ export interface Profile {
   politeness: PolitenessOptions;
   robots: RobotsOptions;
   frontier: FrontierOptions;
+  uniq: UniqOptions;
   dedup: DedupOptions;
   workers: number;
   output: OutputOptions;

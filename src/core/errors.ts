@@ -37,6 +37,43 @@ export class FatalCrawlError extends ArchiverError {
   }
 }
 
+/**
+ * Codes of errors that stop the crawl when processing a URI meets them,
+ * though their class is not FatalCrawlError: our own files and stores
+ * failed, or were closed under a worker, so no URI can be processed. Each is
+ * thrown by one module (named beside it); a new storage failure belongs
+ * here or, better, is thrown as a FatalCrawlError.
+ */
+export const FATAL_CRAWL_CODES: ReadonlySet<string> = new Set([
+  'ARCHIVER_FRONTIER_STORE_FAILED', // frontier/errors.ts
+  'ARCHIVER_FRONTIER_CLOSED', // frontier/errors.ts
+  'ARCHIVER_UNIQ_CLOSED', // uniq/uniq-filter.ts
+  'ARCHIVER_JOURNAL_WRITE', // job/capture-journal.ts
+  'ARCHIVER_JOURNAL_READ', // job/capture-journal.ts
+  'ARCHIVER_WARC_CLOSED', // writer/warc-writer.ts
+  'ARCHIVER_FILE_CLOSED', // writer/append-file.ts
+]);
+
+/** errno codes of a failing disk or file table: whatever wraps them, the crawl cannot go on. */
+const FATAL_ERRNO_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EIO', 'EROFS', 'EDQUOT', 'EMFILE']);
+
+/**
+ * Whether an error met while processing one URI stops the whole crawl: our
+ * own storage, not one URI's content. A FatalCrawlError, a code of
+ * FATAL_CRAWL_CODES, an errno of a failing disk or a LevelDB error anywhere
+ * in the cause chain, or something thrown that is not an Error at all.
+ * Anything else (a FetchError, a parse failure) is one URI's problem.
+ */
+export function isFatalCrawlError(err: unknown): boolean {
+  if (err instanceof FatalCrawlError) return true;
+  if (err instanceof ArchiverError && FATAL_CRAWL_CODES.has(err.code)) return true;
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    const code = String((e as NodeJS.ErrnoException).code ?? '');
+    if (FATAL_ERRNO_CODES.has(code) || code.startsWith('LEVEL_')) return true;
+  }
+  return !(err instanceof Error);
+}
+
 /** Analysis was given nothing it could read: exit code 4. */
 export class NoInputError extends ArchiverError {
   constructor(message: string) {

@@ -8,33 +8,35 @@ import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import type { LookupFunction } from 'node:net';
 import { ClassicLevel } from 'classic-level';
+import { systemClock, type Clock } from '../core/clock.js';
 import { seedUri, type CrawlUri } from '../core/crawl-uri.js';
-import { ArchiverError, FatalCrawlError } from '../core/errors.js';
+import { ArchiverError, FatalCrawlError, isFatalCrawlError } from '../core/errors.js';
 import { packageVersion } from '../core/package-root.js';
 import type { Profile } from '../config/profile.js';
 import { Fetcher } from '../fetch/fetcher.js';
-import type { EarlierCaptures } from '../index/earlier-captures.js';
-import { loadEarlierCaptures } from '../index/earlier-load.js';
+import type { EarlierCaptures } from '../dedup/earlier-captures.js';
+import { loadEarlierCaptures } from '../dedup/earlier-load.js';
 import type { Frontier } from '../frontier/frontier.js';
 import { WorkQueueFrontier } from '../frontier/work-queue-frontier.js';
 import { createRobotsPolicy } from '../politeness/robots-policy.js';
 import { RobotsStore } from '../politeness/robots-store.js';
 import { LevelUriUniqFilter } from '../uniq/level-uniq-filter.js';
 import { Keyspace } from '../store/keyspace.js';
-import { keyspaceLevel } from '../store/keyspace-level.js';
+import { keyspaceLevel } from '../dedup/keyspace-level.js';
 import { HtmlExtractThread } from '../fetch/html-extract-thread.js';
 import { CrawlLog } from '../writer/crawl-log.js';
-import { LevelDigestIndex } from '../writer/digest-index.js';
+import { LevelDigestIndex } from '../dedup/digest-index.js';
 import { nextWarcSerial, repairOpenWarcs } from '../writer/warc-repair.js';
 import { finalizeJob } from '../wacz/finalize-job.js';
 import { WarcWriter } from '../writer/warc-writer.js';
-import { CaptureJournal, captureJournalPath } from './capture-journal.js';
+import { CaptureJournal, captureJournalPath } from '../job/capture-journal.js';
 import { CrawlStats } from './crawl-stats.js';
 import { replayCrawlLog, trimPartialLine } from './crawl-log-replay.js';
-import { ensureJobDir, hasState, jobDir } from './job-dir.js';
+import { ensureJobDir, hasState, jobDir } from '../job/job-dir.js';
 import { LinkScheduler } from './link-scheduler.js';
-import { PayloadDedup } from './payload-dedup.js';
-import { RobotsJournal } from './robots-journal.js';
+import { PayloadDedup } from '../dedup/payload-dedup.js';
+import { RobotsJournal } from '../politeness/robots-journal.js';
+import { RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
 import { Progress } from './progress.js';
 import { formatSummary, summarize, writeReports, type CrawlSummary } from './reports.js';
 import { Scope } from './scope.js';
@@ -52,7 +54,8 @@ export interface CrawlerOptions {
   abortSignal?: AbortSignal;
   /** Custom DNS (tests, demo). */
   lookup?: LookupFunction;
-  now?: () => number;
+  /** Epoch ms. Default systemClock. */
+  clock?: Clock;
   /** Progress interval override (tests). */
   progressIntervalMs?: number;
   quiet?: boolean;
@@ -62,7 +65,7 @@ type Buf = Buffer;
 
 export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   const { profile } = opts;
-  const now = opts.now ?? Date.now;
+  const clock = opts.clock ?? systemClock;
   const dirs = jobDir(profile.output.dir);
   const resuming = await hasState(dirs);
   await ensureJobDir(dirs);
@@ -86,7 +89,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
       throw err;
     }
   }
-  const stats = new CrawlStats(now());
+  const stats = new CrawlStats(clock.now());
   const stop = new AbortController();
   const abort = new AbortController();
   // Every waiting worker and in-flight fetch listens on these.
@@ -114,7 +117,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     db: new Keyspace(db, 'frontier'),
     options: profile.frontier,
     maxConnectionsPerHost: profile.politeness.maxConnectionsPerHost,
-    now,
+    clock,
   };
   let firstSerial = 0;
   if (resuming) {
@@ -132,7 +135,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   }
   const frontier: Frontier = resuming ? await WorkQueueFrontier.open(frontierInit) : new WorkQueueFrontier(frontierInit);
   // The same memory cap for both: in-scope URLs, and refused ones logged once.
-  const memoryKeys = profile.frontier.seenMemoryKeys;
+  const memoryKeys = profile.uniq.memoryKeys;
   const seen = new LevelUriUniqFilter(new Keyspace(db, 'seen'), { memoryKeys });
   const refusedSeen = new LevelUriUniqFilter(new Keyspace(db, 'refused'), { memoryKeys });
   const fetcher = new Fetcher({
@@ -175,13 +178,14 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     maxRedirects: profile.limits.maxRedirects,
     onRefused(uri: CrawlUri, status: number, reason: string) {
       stats.rejected(status);
-      crawlLog.write({ time: new Date(now()), status, size: null, url: uri.url, hopPath: uri.hopPath, via: uri.via, mime: null, worker: null, fetchStart: null, durationMs: null, digest: null, annotations: [reason] });
+      crawlLog.write({ time: new Date(clock.now()), status, size: null, url: uri.url, hopPath: uri.hopPath, via: uri.via, mime: null, worker: null, fetchStart: null, durationMs: null, digest: null, annotations: [reason] });
     },
   });
   const digestIndex = new LevelDigestIndex(keyspaceLevel(new Keyspace(db, 'digests')));
   const htmlThread = new HtmlExtractThread();
   const processor = new UriProcessor({
-    profile, fetcher, writer, journal, crawlLog, robots, robotsJournal, policy, links, stats, now,
+    profile, fetcher, writer, journal, crawlLog, policy, links, stats, clock,
+    robots: new RobotsPrerequisites({ store: robots, journal: robotsJournal, policy, schedulePrerequisite: (uri) => links.schedulePrerequisite(uri), clock }),
     extractHtml: htmlThread.extract,
     dedup: new PayloadDedup(digestIndex, earlier),
     abortSignal: abort.signal,
@@ -195,7 +199,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     if (limits.maxBytes > 0 && stats.bytes >= limits.maxBytes) halt('FINISHED_DATA_LIMIT');
   };
 
-  const progress = new Progress({ out: opts.stderr, now, ...(opts.progressIntervalMs ? { intervalMs: opts.progressIntervalMs } : {}) });
+  const progress = new Progress({ out: opts.stderr, clock, ...(opts.progressIntervalMs ? { intervalMs: opts.progressIntervalMs } : {}) });
   if (!opts.quiet) progress.start(() => ({ stats, frontier: frontier.stats() }));
 
   const worker = async (id: number) => {
@@ -207,7 +211,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
         await frontier.finished(claim, outcome);
         checkLimits();
       } catch (err) {
-        if (isFatal(err)) {
+        if (isFatalCrawlError(err)) {
           // Ours, not the web's (disk full, state unwritable): stop the crawl;
           // the URI stays queued for the resume.
           fatal ??= err;
@@ -219,7 +223,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
         try {
           stats.gaveUp(hostOf(claim.uri.url), -5);
           const code = err instanceof ArchiverError ? err.code : err instanceof Error ? err.name : 'error';
-          crawlLog.write({ time: new Date(now()), status: -5, size: null, url: claim.uri.url, hopPath: claim.uri.hopPath, via: claim.uri.via, mime: null, worker: id, fetchStart: null, durationMs: null, digest: null, annotations: [`err:${code}`] });
+          crawlLog.write({ time: new Date(clock.now()), status: -5, size: null, url: claim.uri.url, hopPath: claim.uri.hopPath, via: claim.uri.via, mime: null, worker: id, fetchStart: null, durationMs: null, digest: null, annotations: [`err:${code}`] });
           await frontier.finished(claim, { kind: 'done', delayMs: 0 });
         } catch (failure) {
           fatal ??= failure;
@@ -265,7 +269,7 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   const queues = frontier.queues();
   const summary = summarize(stats, frontierStats, {
     status: failures.length > 0 && status === 'FINISHED' ? 'ABORTED_FATAL' : status,
-    endedAt: now(),
+    endedAt: clock.now(),
     warcFiles,
     warcDir: dirs.warcs,
     jobDir: dirs.root,
@@ -282,17 +286,6 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   return summary;
 }
 
-
-/** Failures that stop the crawl: our own storage, not one URI's content. */
-function isFatal(err: unknown): boolean {
-  if (err instanceof FatalCrawlError) return true;
-  if (err instanceof ArchiverError && /STORE|CLOSED|JOURNAL|LOG_WRITE|WARC_WRITE|DIGEST_INDEX/.test(err.code)) return true;
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    const code = String((e as NodeJS.ErrnoException).code ?? '');
-    if (['ENOSPC', 'EIO', 'EROFS', 'EDQUOT', 'EMFILE'].includes(code) || code.startsWith('LEVEL_')) return true;
-  }
-  return !(err instanceof Error);
-}
 
 /**
  * The one error the operator sees when a crawl stops on its own failure; a

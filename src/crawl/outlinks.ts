@@ -6,11 +6,11 @@
  * the archived page still renders).
  */
 import type { Hop } from '../core/crawl-uri.js';
-import { headerValue, type HttpExchange } from '../core/exchange.js';
-import { bodyText, decodeBody } from '../fetch/content-decoding.js';
+import type { HttpExchange } from '../core/exchange.js';
+import { bodyText } from '../fetch/content-decoding.js';
 import type { HtmlExtractFn } from '../fetch/html-extract-thread.js';
 import { extractCss, extractHtml, robotsDirectivesFromHeaders } from '../fetch/link-extractor.js';
-import { resolveUrl } from '../fetch/link-resolution.js';
+import { redirectTarget } from '../fetch/link-resolution.js';
 import type { DiscoveredLink } from './link-scheduler.js';
 
 /** Decoded bytes beyond this are not looked at for links (gzip bombs, huge pages). */
@@ -53,17 +53,4 @@ export async function extractOutlinks(ex: HttpExchange, mime: string, obeyMetaRo
     links.push({ url: l.url, hop: l.hop as Hop, context: l.context });
   }
   return { links, annotations, page: { title: page.title, text: page.text, noindex } };
-}
-
-/** The first `maxBytes` of the body with its Content-Encoding undone (robots.txt). */
-export async function decodedBody(ex: HttpExchange, maxBytes: number): Promise<Buffer> {
-  const decoded = await decodeBody(ex.body, headerValue(ex.responseHeaders, 'content-encoding'), maxBytes);
-  return decoded.bytes;
-}
-
-/** Where a 3xx response points (its Location resolved, http(s) only, fragment dropped), or null. */
-export function redirectTarget(ex: HttpExchange): string | null {
-  if (ex.status < 300 || ex.status >= 400) return null;
-  const location = headerValue(ex.responseHeaders, 'location');
-  return location ? resolveUrl(location, ex.url) : null;
 }

@@ -2,13 +2,14 @@
  * The live display on stderr: on a TTY a status block redrawn in place, else
  * one line every few seconds (logs stay readable).
  */
+import type { Clock } from '../core/clock.js';
 import type { FrontierStats } from '../frontier/frontier.js';
 import type { CrawlStats } from './crawl-stats.js';
 
 export interface ProgressOptions {
   out: NodeJS.WritableStream & { isTTY?: boolean };
   intervalMs?: number;
-  now: () => number;
+  clock: Clock;
 }
 
 export class Progress {
@@ -24,7 +25,7 @@ export class Progress {
   start(read: () => { stats: CrawlStats; frontier: FrontierStats }): void {
     const tty = this.#o.out.isTTY === true;
     const every = this.#o.intervalMs ?? (tty ? 500 : 5000);
-    this.#last = { at: this.#o.now(), pages: 0, bytes: 0 };
+    this.#last = { at: this.#o.clock.now(), pages: 0, bytes: 0 };
     this.#timer = setInterval(() => this.#draw(read(), tty), every);
     this.#timer.unref();
   }
@@ -35,7 +36,7 @@ export class Progress {
   }
 
   #draw({ stats, frontier }: { stats: CrawlStats; frontier: FrontierStats }, tty: boolean): void {
-    const now = this.#o.now();
+    const now = this.#o.clock.now();
     const dt = Math.max((now - this.#last.at) / 1000, 0.001);
     const pagesPerSec = (stats.succeeded - this.#last.pages) / dt;
     const kbPerSec = (stats.bytes - this.#last.bytes) / 1024 / dt;

@@ -4,35 +4,26 @@
  * extraction, dedup, WARC, crawl.log, scheduling of outlinks — and returns the
  * frontier outcome with the politeness delay for its host.
  */
-import { childUri, Directive, type CrawlUri } from '../core/crawl-uri.js';
+import type { Clock } from '../core/clock.js';
+import type { CrawlUri } from '../core/crawl-uri.js';
 import { FetchError } from '../core/errors.js';
 import { headerValue, type HttpExchange } from '../core/exchange.js';
 import type { Profile } from '../config/profile.js';
 import type { Claim, Outcome } from '../frontier/frontier.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import type { HtmlExtractFn } from '../fetch/html-extract-thread.js';
-import { politenessDelayMs, retryAfterMs } from '../politeness/delay.js';
+import { delayWithRetryAfterMs, politenessDelayMs } from '../politeness/delay.js';
 import type { RobotsPolicy } from '../politeness/robots-policy.js';
-import type { RobotsFetchResult, RobotsStore } from '../politeness/robots-store.js';
-import { originOf, robotsTxtUrl } from '../politeness/robots-url.js';
+import type { RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
 import type { CrawlLog } from '../writer/crawl-log.js';
 import type { WarcWriter } from '../writer/warc-writer.js';
 import { warcDate } from '../writer/warc-naming.js';
-import { isPageCapture, type CaptureJournal } from './capture-journal.js';
+import { isPageCapture, type CaptureJournal } from '../job/capture-journal.js';
 import type { CrawlStats } from './crawl-stats.js';
-import { decodedBody, extractOutlinks, redirectTarget } from './outlinks.js';
+import { extractOutlinks } from './outlinks.js';
 import type { LinkScheduler } from './link-scheduler.js';
-import type { PayloadDedup } from './payload-dedup.js';
-import type { RobotsJournal } from './robots-journal.js';
+import type { PayloadDedup } from '../dedup/payload-dedup.js';
 
-/** robots.txt bodies beyond this are cut before parsing (Heritrix: 500 KiB). */
-export const ROBOTS_MAX_BYTES = 500 * 1024;
-/** Redirects followed for one robots.txt (RFC 9309 asks for at least five). */
-const ROBOTS_MAX_REDIRECTS = 5;
-/** Extraction context of robots prerequisites; redirected ones append the asking origin. */
-const ROBOTS_CONTEXT = 'robots';
-/** How long a URI waits when its host's robots.txt is being fetched by another queue. */
-const ROBOTS_PENDING_WAIT_MS = 500;
 /** Transport failures worth retrying: DNS, connect, connection lost, timeout. */
 const RETRYABLE = new Set([-1, -2, -3, -4]);
 
@@ -44,14 +35,14 @@ export interface UriProcessorDeps {
   journal: CaptureJournal;
   crawlLog: CrawlLog;
   dedup: PayloadDedup;
-  robots: RobotsStore;
-  robotsJournal: RobotsJournal;
+  /** robots.txt as a prerequisite: what to do before a fetch, and where a robots.txt's answer goes. */
+  robots: RobotsPrerequisites;
   policy: RobotsPolicy;
   links: LinkScheduler;
   /** HTML extraction (a worker thread in a crawl; in this thread when absent). */
   extractHtml?: HtmlExtractFn;
   stats: CrawlStats;
-  now: () => number;
+  clock: Clock;
   /** Aborts in-flight fetches (a hard stop). */
   abortSignal: AbortSignal;
 }
@@ -73,31 +64,21 @@ export class UriProcessor {
   async process(claim: Claim, worker: number, release: (delayMs: number) => Promise<void> = async () => {}): Promise<Outcome> {
     const uri = claim.uri;
     const d = this.#d;
-    const prerequisite = isRobotsPrerequisite(uri);
-    // A robots.txt reached through redirects stands for the origin that asked for it.
-    const origin = prerequisite ? robotsOriginFor(uri) : originOf(uri.url);
-    let userAgent: string | undefined;
-    // A prerequisite queued twice (before a restart, and again after it) is
-    // fetched once: the second finds the rules already known.
-    if (prerequisite && d.robots.status(origin, d.now()) === 'ready') return { kind: 'done', delayMs: 0 };
-    if (!prerequisite && d.policy.needsRobotsTxt) {
-      const state = d.robots.status(origin, d.now());
-      if (state === 'missing') {
-        d.robots.markPending(origin);
-        return { kind: 'defer', delayMs: 0, prerequisite: childUri(uri, robotsTxtUrl(uri.url), 'P', ROBOTS_CONTEXT) };
-      }
-      if (state === 'pending') return { kind: 'defer', delayMs: ROBOTS_PENDING_WAIT_MS };
-    }
-    if (!prerequisite) {
-      const rules = d.policy.needsRobotsTxt ? d.robots.rules(origin) : null;
-      const verdict = d.policy.allows(uri.url, rules);
-      if (!verdict.allowed) {
-        if (rules?.kind === 'disallowAll') return this.#robotsUnavailable(claim, worker);
+    const prerequisite = d.robots.isPrerequisite(uri);
+    const origin = d.robots.originFor(uri);
+    const robots = d.robots.check(uri, origin);
+    switch (robots.kind) {
+      case 'known':
+        return { kind: 'done', delayMs: 0 };
+      case 'defer':
+        return robots;
+      case 'unavailable':
+        return this.#robotsUnavailable(claim, worker);
+      case 'excluded':
         await this.#logFailure(uri, -9998, worker, ['robotExcluded']);
         return { kind: 'done', delayMs: 0 };
-      }
-      userAgent = verdict.userAgentToSend;
     }
+    const userAgent = robots.userAgent;
 
     let exchange: HttpExchange;
     try {
@@ -124,7 +105,7 @@ export class UriProcessor {
     const mime = mimeOf(ex);
     const delayMs = prerequisite ? 0 : this.#delayAfter(ex, origin);
     if (!prerequisite) await release(delayMs);
-    if (prerequisite) await this.#robotsFetched(uri, ex, origin);
+    if (prerequisite) await d.robots.fetched(uri, ex, origin);
     const found = prerequisite ? { links: [], annotations: [] } : await extractOutlinks(ex, mime, d.policy.obeysMetaRobots, d.extractHtml);
     // The capture's WARC-Date, exactly as written: what revisits of it refer to.
     const date = warcDate(ex.startedAt, d.profile.output.warcVersion);
@@ -166,7 +147,7 @@ export class UriProcessor {
     if (ex.truncated) annotations.push(`truncated:${ex.truncated}`);
     if (revisitOf) annotations.push('duplicate:digest');
     d.crawlLog.write({
-      time: new Date(d.now()),
+      time: new Date(d.clock.now()),
       status: ex.status,
       size: ex.body.size,
       url: uri.url,
@@ -188,35 +169,9 @@ export class UriProcessor {
   #delayAfter(ex: HttpExchange, origin: string): number {
     const d = this.#d;
     const p = d.profile.politeness;
-    const crawlDelaySec = d.policy.crawlDelaySec(d.policy.needsRobotsTxt ? d.robots.rules(origin) : null);
-    let delay = politenessDelayMs({ durationMs: ex.durationMs, bodyBytes: ex.body.size }, crawlDelaySec, p);
-    if (ex.status === 429 || ex.status === 503) {
-      const after = retryAfterMs(headerValue(ex.responseHeaders, 'retry-after'), d.now());
-      // Honour Retry-After, but no longer than we would honour a Crawl-delay.
-      if (after !== null) delay = Math.max(delay, Math.min(after, p.respectCrawlDelayUpToSeconds * 1000));
-    }
-    return delay;
-  }
-
-  /**
-   * A robots.txt response: a redirect is followed (RFC 9309: at least five
-   * hops) as another prerequisite that keeps the asking origin; anything else
-   * becomes the origin's rules (a redirect beyond the limit allows all).
-   */
-  async #robotsFetched(uri: CrawlUri, ex: HttpExchange, origin: string): Promise<void> {
-    const target = redirectTarget(ex);
-    if (target && uri.redirects < ROBOTS_MAX_REDIRECTS) {
-      const next = { ...childUri(uri, target, 'P', `${ROBOTS_CONTEXT} ${origin}`), directive: Directive.prerequisite, redirects: uri.redirects + 1 };
-      await this.#d.links.schedulePrerequisite(next);
-      return;
-    }
-    await this.#recordRobots(origin, { kind: 'fetched', status: ex.status, body: await robotsBody(ex) });
-  }
-
-  async #recordRobots(origin: string, result: RobotsFetchResult): Promise<void> {
-    const at = this.#d.now();
-    this.#d.robots.record(origin, result, at);
-    await this.#d.robotsJournal.save(origin, result, at);
+    const crawlDelaySec = d.policy.crawlDelaySec(d.robots.rules(origin));
+    const delay = politenessDelayMs({ durationMs: ex.durationMs, bodyBytes: ex.body.size }, crawlDelaySec, p);
+    return delayWithRetryAfterMs(delay, { status: ex.status, retryAfter: headerValue(ex.responseHeaders, 'retry-after') }, d.clock, p);
   }
 
   async #fetchFailed(claim: Claim, err: unknown, worker: number, prerequisite: boolean, origin: string): Promise<Outcome> {
@@ -228,7 +183,7 @@ export class UriProcessor {
       d.stats.retries++;
       return { kind: 'retry', delayMs: limits.retryDelayMs };
     }
-    if (prerequisite) await this.#recordRobots(origin, { kind: 'unreachable' });
+    if (prerequisite) await d.robots.unreachable(origin);
     const code = err instanceof FetchError ? err.code : 'error';
     await this.#logFailure(uri, status, worker, [`${uri.retries + 1}t`, code]);
     return { kind: 'done', delayMs: 0 };
@@ -245,7 +200,7 @@ export class UriProcessor {
   async #logFailure(uri: CrawlUri, status: number, worker: number, annotations: string[]): Promise<void> {
     const d = this.#d;
     d.crawlLog.write({
-      time: new Date(d.now()),
+      time: new Date(d.clock.now()),
       status,
       size: null,
       url: uri.url,
@@ -269,15 +224,6 @@ export class UriProcessor {
   }
 }
 
-function isRobotsPrerequisite(uri: CrawlUri): boolean {
-  return uri.hopPath.endsWith('P');
-}
-
-/** The origin a robots prerequisite is for: its own, or the one that redirected to it. */
-function robotsOriginFor(uri: CrawlUri): string {
-  return uri.context.startsWith(`${ROBOTS_CONTEXT} `) ? uri.context.slice(ROBOTS_CONTEXT.length + 1) : originOf(uri.url);
-}
-
 function mimeOf(ex: HttpExchange): string {
   const type = headerValue(ex.responseHeaders, 'content-type') ?? '';
   return type.split(';')[0]?.trim().toLowerCase() ?? '';
@@ -289,9 +235,4 @@ export function hostOf(url: string): string {
   } catch {
     return '-';
   }
-}
-
-async function robotsBody(ex: HttpExchange): Promise<Buffer> {
-  if (ex.status < 200 || ex.status >= 300) return Buffer.alloc(0);
-  return decodedBody(ex, ROBOTS_MAX_BYTES);
 }

@@ -7,9 +7,10 @@
  * checks. See site-generator.ts for what the web contains.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Clock } from '../core/clock.js';
 import { ArchiverError } from '../core/errors.js';
 import { computeExpectedUrls, type ExpectedUrls } from './reachability.js';
-import { preciseNowMs, RequestLog, type RequestLogEntry } from './request-log.js';
+import { preciseClock, RequestLog, type RequestLogEntry } from './request-log.js';
 import type { Resource } from './resource.js';
 import { generateWeb, type GeneratedWeb, type HostSite } from './site-generator.js';
 import { listenOne } from './listen.js';
@@ -33,7 +34,7 @@ export interface FixtureWebOptions {
   /** Crawl-delay (seconds) written into the first host's robots.txt; default none. */
   crawlDelaySec?: number;
   /** Epoch-milliseconds clock for the request log (default: wall clock, sub-ms). */
-  clock?: () => number;
+  clock?: Clock;
 }
 
 /** Bad options or a port that cannot be bound on every address. */
@@ -74,7 +75,7 @@ export class FixtureWeb {
       throw new FixtureWebError('ARCHIVER_FIXTURE_OPTIONS', `crawlDelaySec must be ≥ 0, got ${opts.crawlDelaySec}`);
     }
     const addresses = Array.from({ length: opts.hosts }, (_, i) => `127.0.0.${first + i}`);
-    const log = new RequestLog(opts.clock ?? preciseNowMs);
+    const log = new RequestLog(opts.clock ?? preciseClock);
     const latencyMs = opts.latencyMs ?? 0;
     // The handler needs the instance, which needs the port, which needs listening servers.
     let instance: FixtureWeb | undefined;

@@ -6,6 +6,7 @@
  * politeness (connections per host, gaps between fetches) is measured by the
  * server rather than trusted from the crawler.
  */
+import type { Clock } from '../core/clock.js';
 
 export interface RequestLogEntry {
   /** host:port as in the Host header (the server's own host:port when the header is missing). */
@@ -46,13 +47,13 @@ export class RequestLog {
   private log: RequestLogEntry[] = [];
   private readonly inFlight = new Map<string, number>();
 
-  /** `clock` returns epoch milliseconds; injected so tests can drive it. */
-  constructor(private readonly clock: () => number) {}
+  /** `clock` gives epoch milliseconds; injected so tests can drive it. */
+  constructor(private readonly clock: Clock) {}
 
   begin(start: RequestStart): RequestTicket {
     const inFlight = (this.inFlight.get(start.serverHost) ?? 0) + 1;
     this.inFlight.set(start.serverHost, inFlight);
-    const startMs = this.clock();
+    const startMs = this.clock.now();
     let done = false;
     return {
       finish: (status, contentEncoding) => {
@@ -63,7 +64,7 @@ export class RequestLog {
           host: start.hostHeader ?? start.serverHost,
           path: start.path,
           startMs,
-          endMs: this.clock(),
+          endMs: this.clock.now(),
           status,
           userAgent: start.userAgent,
           inFlightAtStart: inFlight,
@@ -96,6 +97,4 @@ export class RequestLog {
 }
 
 /** Wall-clock epoch milliseconds with sub-millisecond resolution. */
-export function preciseNowMs(): number {
-  return performance.timeOrigin + performance.now();
-}
+export const preciseClock: Clock = Object.freeze({ now: () => performance.timeOrigin + performance.now() });

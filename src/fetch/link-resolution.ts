@@ -3,6 +3,7 @@
  * with the WHATWG URL parser, drop the fragment, and keep only http(s) —
  * mailto:, javascript:, tel:, data:, about: and the like are not fetchable.
  */
+import { headerValue, type HttpExchange } from '../core/exchange.js';
 
 export interface ExtractedLink {
   url: string;
@@ -42,4 +43,11 @@ export function resolveUrl(raw: string, base: string): string | null {
 export function resolveLink(raw: string, base: string, hop: ExtractedLink['hop'], context: string): ExtractedLink | null {
   const url = resolveUrl(raw, base);
   return url === null ? null : { url, hop, context };
+}
+
+/** Where a 3xx response points (its Location resolved, http(s) only, fragment dropped), or null. */
+export function redirectTarget(ex: HttpExchange): string | null {
+  if (ex.status < 300 || ex.status >= 400) return null;
+  const location = headerValue(ex.responseHeaders, 'location');
+  return location ? resolveUrl(location, ex.url) : null;
 }

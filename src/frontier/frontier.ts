@@ -92,10 +92,3 @@ export interface Frontier {
   /** Wake every waiting next() with null; the store stays open (its owner closes it). */
   close(): Promise<void>;
 }
-
-/** Time source; tests pass a fake one. */
-export interface Clock {
-  now(): number;
-}
-
-export const systemClock: Clock = Object.freeze({ now: () => Date.now() });

@@ -19,9 +19,9 @@
  * Retirement is not saved: it follows from the saved total spent and the
  * profile's `queueTotalBudget`, so a retired queue is retired again on
  * resume — unless the profile raised the budget, which is what that means.
+ *
+ * A queue's figures are taken and given back by WorkQueue (meta(), restore()).
  */
-import type { WorkQueue } from './work-queue.js';
-
 export interface QueueMeta {
   /** URIs finished ('done'). */
   f: number;
@@ -58,19 +58,6 @@ export function queueKeyOfMeta(key: Buffer): string {
   return key.toString('utf8', 1);
 }
 
-/** The durable figures of a queue as they stand now. */
-export function metaOf(queue: WorkQueue): QueueMeta {
-  const inFlight = queue.inFlight;
-  return {
-    f: queue.finished,
-    t: Math.max(0, queue.totalSpent - inFlight),
-    s: Math.max(0, queue.sessionSpent - inFlight),
-    w: queue.wakeAt,
-    a: queue.active,
-    n: queue.rotation,
-  };
-}
-
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
 
 /** Parse a stored record; missing or malformed fields read as a fresh queue's. */
@@ -84,14 +71,4 @@ export function parseMeta(json: string): QueueMeta {
     a: raw.a === true,
     n: num(raw.n),
   };
-}
-
-/** Give a queue rebuilt on resume the figures it had (it has nothing in flight yet). */
-export function restoreMeta(queue: WorkQueue, meta: QueueMeta): void {
-  queue.finished = meta.f;
-  queue.totalSpent = meta.t;
-  queue.sessionSpent = meta.s;
-  queue.wakeAt = meta.w;
-  queue.active = meta.a;
-  queue.rotation = meta.n;
 }

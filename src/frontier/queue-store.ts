@@ -27,24 +27,10 @@
  * encodings and chained batches, the cheapest path in abstract-level for the
  * main thread; values are written as UTF-8 Buffers and read as strings.
  */
-import type { CrawlUri } from '../core/crawl-uri.js';
 import type { Keyspace } from '../store/keyspace.js';
 import { FrontierError, FrontierErrorCode } from './errors.js';
 import { HOSTS_START, META_START, hostKey, hostOfKey, metaKey, parseMeta, queueKeyOfMeta, type QueueMeta } from './queue-meta.js';
-
-export interface StoredUri {
-  /** Frontier-wide discovery ordinal. */
-  o: number;
-  u: CrawlUri;
-}
-
-export type StoredEntry = readonly [key: Buffer, value: StoredUri];
-
-export interface ReadResult {
-  entries: StoredEntry[];
-  last: Buffer | null;
-  complete: boolean;
-}
+import type { ReadResult, StoredEntry, StoredUri } from './stored-uri.js';
 
 const SEPARATOR = 0x00;
 /**

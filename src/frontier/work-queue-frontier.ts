@@ -25,6 +25,7 @@
  */
 import type { FrontierOptions } from '../config/profile.js';
 import type { Keyspace } from '../store/keyspace.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { Directive, type CrawlUri } from '../core/crawl-uri.js';
 import { queueAssignmentFor, type QueueAssignmentPolicy } from './assignment.js';
 import { ChangeSignal } from './change-signal.js';
@@ -34,8 +35,9 @@ import { QUEUE_STATES, type Claim, type Frontier, type FrontierStats, type Outco
 import { HostGate, hostPortOf } from './host-gate.js';
 import { queueOrderFor, type QueueOrder } from './queue-order.js';
 import { QueueList } from './queue-list.js';
-import { metaOf, restoreMeta, type QueueMeta } from './queue-meta.js';
-import { QueueStore, entryKey, queueKeyOf, type MetaSnapshot, type StoredEntry } from './queue-store.js';
+import type { QueueMeta } from './queue-meta.js';
+import { QueueStore, entryKey, queueKeyOf, type MetaSnapshot } from './queue-store.js';
+import type { StoredEntry } from './stored-uri.js';
 import { WorkQueue, type HeadItem } from './work-queue.js';
 
 export interface WorkQueueFrontierInit {
@@ -44,8 +46,8 @@ export interface WorkQueueFrontierInit {
   options: FrontierOptions;
   /** Fetches in flight per host (`politeness.maxConnectionsPerHost`), also the per-queue limit. */
   maxConnectionsPerHost: number;
-  /** Clock in epoch ms. Default Date.now. */
-  now?: () => number;
+  /** Epoch ms. Default systemClock. */
+  clock?: Clock;
   /** URIs kept in memory at the head of each active queue. Default 16. */
   headBufferSize?: number;
 }
@@ -66,7 +68,7 @@ export class WorkQueueFrontier implements Frontier {
   readonly #store: QueueStore;
   readonly #assign: QueueAssignmentPolicy;
   readonly #order: QueueOrder;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #maxPerQueue: number;
   readonly #sessionBudget: number;
   readonly #totalBudget: number;
@@ -101,7 +103,7 @@ export class WorkQueueFrontier implements Frontier {
     this.#store = new QueueStore(init.db, () => this.#takeDirty());
     this.#assign = queueAssignmentFor(init.options);
     this.#order = queueOrderFor(init.options.order);
-    this.#now = init.now ?? Date.now;
+    this.#clock = init.clock ?? systemClock;
     this.#maxPerQueue = max;
     this.#sessionBudget = init.options.balanceReplenishAmount;
     this.#totalBudget = init.options.queueTotalBudget;
@@ -127,7 +129,7 @@ export class WorkQueueFrontier implements Frontier {
   }
 
   async #rebuild(): Promise<void> {
-    const now = this.#now();
+    const now = this.#clock.now();
     for await (const [key, meta] of this.#store.scanMeta()) this.#restore(key, meta);
     for await (const [host, openAt] of this.#store.scanHosts()) if (openAt > now) this.#gate.holdUntil(host, openAt);
     for await (const [key, value] of this.#store.scanAll()) {
@@ -148,7 +150,7 @@ export class WorkQueueFrontier implements Frontier {
 
   #restore(key: string, meta: QueueMeta): void {
     const queue = this.#queue(key);
-    restoreMeta(queue, meta);
+    queue.restore(meta);
     this.#finished += meta.f;
     this.#rotation = Math.max(this.#rotation, meta.n);
   }
@@ -185,7 +187,7 @@ export class WorkQueueFrontier implements Frontier {
           this.#add(queue, item);
           touched.add(queue);
         }
-        const now = this.#now();
+        const now = this.#clock.now();
         for (const queue of touched) this.#settle(queue, now);
         this.#changes.notify();
       });
@@ -198,7 +200,7 @@ export class WorkQueueFrontier implements Frontier {
       const [claim, seen] = await this.#exclusive(async () => [await this.#tryClaim(), this.#changes.version] as const);
       if (claim !== null) return claim;
       if (this.#done()) return null;
-      await this.#changes.wait(seen, this.#snoozed.peekTime() - this.#now(), signal);
+      await this.#changes.wait(seen, this.#snoozed.peekTime() - this.#clock.now(), signal);
     }
   }
 
@@ -208,7 +210,7 @@ export class WorkQueueFrontier implements Frontier {
       const state = this.#outstanding(claim);
       if (state.released) return;
       state.released = true;
-      this.#releaseFetch(state, this.#now(), Math.max(0, delayMs));
+      this.#releaseFetch(state, this.#clock.now(), Math.max(0, delayMs));
     });
   }
 
@@ -218,7 +220,7 @@ export class WorkQueueFrontier implements Frontier {
       if (this.#closed) return;
       const state = this.#outstanding(claim);
       const { queue, item } = state;
-      const now = this.#now();
+      const now = this.#clock.now();
       // After released(), a 'done' URI's delay already runs from the end of its fetch.
       const delayMs = state.released && outcome.kind === 'done' ? 0 : Math.max(0, outcome.delayMs);
       // Memory first, then the store: the queue's new figures are saved in
@@ -318,7 +320,7 @@ export class WorkQueueFrontier implements Frontier {
   /** Hand out the head of the first usable ready queue, activating inactive ones on demand. */
   async #tryClaim(): Promise<Claim | null> {
     if (this.#closed) return null;
-    const now = this.#now();
+    const now = this.#clock.now();
     while (this.#snoozed.peekTime() <= now) {
       const entry = this.#snoozed.pop()!;
       if (entry.item.seq === entry.item.queue.seq) this.#settle(entry.item.queue, now);
@@ -439,7 +441,7 @@ export class WorkQueueFrontier implements Frontier {
 
   /** Called by the store as it writes a batch: what changed, as of now. */
   #takeDirty(): MetaSnapshot {
-    const queues = [...this.#dirty].map((q) => [q.key, metaOf(q)] as const);
+    const queues = [...this.#dirty].map((q) => [q.key, q.meta()] as const);
     const hosts = [...this.#dirtyHosts].map((h) => [h, this.#gate.openAt(h)] as const);
     this.#dirty.clear();
     this.#dirtyHosts.clear();

@@ -10,7 +10,8 @@
  * cursor, which also skips LevelDB's tombstones of already-finished URIs.
  */
 import type { QueueState } from './frontier.js';
-import type { StoredUri } from './queue-store.js';
+import type { QueueMeta } from './queue-meta.js';
+import type { StoredUri } from './stored-uri.js';
 
 export interface HeadItem {
   readonly key: Buffer;
@@ -110,5 +111,31 @@ export class WorkQueue {
     this.head = [];
     this.cursor = null;
     this.allLoaded = this.count === 0;
+  }
+
+  /**
+   * The durable figures of the queue as they stand now (queue-meta.ts): spent
+   * budgets count only URIs no longer in flight.
+   */
+  meta(): QueueMeta {
+    const inFlight = this.inFlight;
+    return {
+      f: this.finished,
+      t: Math.max(0, this.totalSpent - inFlight),
+      s: Math.max(0, this.sessionSpent - inFlight),
+      w: this.wakeAt,
+      a: this.active,
+      n: this.rotation,
+    };
+  }
+
+  /** Take back the figures saved before a restart (a queue rebuilt on resume has nothing in flight yet). */
+  restore(meta: QueueMeta): void {
+    this.finished = meta.f;
+    this.totalSpent = meta.t;
+    this.sessionSpent = meta.s;
+    this.wakeAt = meta.w;
+    this.active = meta.a;
+    this.rotation = meta.n;
   }
 }

@@ -2,9 +2,10 @@
  * Politeness as plain arithmetic, in one place (Heritrix's
  * DispositionProcessor): how long a host's queue sleeps after a fetch, how
  * long a server's Retry-After asks us to stay away, and how transport
- * failures are retried. Pure functions; the frontier owns the clock.
+ * failures are retried. Pure functions; the clock is passed in.
  */
 import type { PolitenessOptions } from '../config/profile.js';
+import type { Clock } from '../core/clock.js';
 
 export type DelayOptions = Pick<
   PolitenessOptions,
@@ -86,4 +87,21 @@ export function retryAfterMs(
   const at = Date.parse(/\b(GMT|UTC)\b|[+-]\d{4}$/i.test(text) ? text : `${text} GMT`);
   if (!Number.isFinite(at)) return null;
   return Math.min(Math.max(0, at - now), maxMs);
+}
+
+/**
+ * The delay after an answer, raised to the server's Retry-After on a 429 or
+ * 503 — honoured no longer than a robots Crawl-delay would be
+ * (respectCrawlDelayUpToSeconds). The clock is read only when it matters.
+ */
+export function delayWithRetryAfterMs(
+  delayMs: number,
+  answer: { status: number; retryAfter: string | undefined },
+  clock: Clock,
+  opts: Pick<DelayOptions, 'respectCrawlDelayUpToSeconds'>,
+): number {
+  if (answer.status !== 429 && answer.status !== 503) return delayMs;
+  const after = retryAfterMs(answer.retryAfter, clock.now());
+  if (after === null) return delayMs;
+  return Math.max(delayMs, Math.min(after, opts.respectCrawlDelayUpToSeconds * 1000));
 }

@@ -7,7 +7,7 @@
  *
  * Keys are computed from the string given; canonicalizing is the filter's job.
  */
-import { std24, std40, type Fp64 } from './rabin.js';
+import { std24, std40, type Fp64 } from '../fingerprint/rabin.js';
 
 /** Length of a key in bytes. */
 export const KEY_BYTES = 8;

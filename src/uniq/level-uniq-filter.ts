@@ -32,9 +32,9 @@
 import { ClassicLevel } from 'classic-level';
 import { canonicalizeForSeen } from '../url/canonicalize.js';
 import { Keyspace, type RootLevel } from '../store/keyspace.js';
-import type { Fp64 } from './rabin.js';
+import type { Fp64 } from '../fingerprint/rabin.js';
 import { KEY_BYTES, hostPrefixBytes, keyInto } from './heritrix-key.js';
-import { KeyTable } from './key-table.js';
+import { KeyTable } from '../fingerprint/key-table.js';
 import { SeenStoreWrites } from './seen-store-writes.js';
 import { BatchedUriUniqFilter, BeforeCommitFailure, UniqFilterClosedError, UniqStoreError, type BeforeCommit } from './uniq-filter.js';
 

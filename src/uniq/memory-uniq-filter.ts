@@ -5,8 +5,8 @@
  */
 import { canonicalizeForSeen } from '../url/canonicalize.js';
 import { hostPrefixBytes, keyInto } from './heritrix-key.js';
-import { KeyTable } from './key-table.js';
-import type { Fp64 } from './rabin.js';
+import { KeyTable } from '../fingerprint/key-table.js';
+import type { Fp64 } from '../fingerprint/rabin.js';
 import { BatchedUriUniqFilter, UniqFilterClosedError, type BeforeCommit } from './uniq-filter.js';
 
 export class MemoryUriUniqFilter extends BatchedUriUniqFilter {

@@ -23,10 +23,10 @@
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NoInputError } from '../core/errors.js';
-import { captureJournalPath, openCaptureJournal, type JournaledCapture } from '../crawl/capture-journal.js';
+import { captureJournalPath, openCaptureJournal, type JournaledCapture } from '../job/capture-journal.js';
 import { AtomicLineFile } from '../index/build-index.js';
 import { entryFor, formatCdxjLine, REVISIT_MIME, type CdxjEntry } from '../index/cdxj.js';
-import { jobIndexPath } from '../index/earlier-captures.js';
+import { jobIndexPath } from '../job/job-dir.js';
 import { jobWarcs } from '../index/inputs.js';
 import { DEFAULT_SORT_BUFFER_BYTES, LineSorter } from '../index/line-sorter.js';
 import { indexWarcFile } from '../index/warc-index.js';

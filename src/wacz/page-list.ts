@@ -18,8 +18,8 @@
  *   differ from one built with every candidate in memory.
  * - the best main page so far (see mainPage()).
  */
-import { KeyTable } from '../uniq/key-table.js';
-import { std64, type Fp64 } from '../uniq/rabin.js';
+import { KeyTable } from '../fingerprint/key-table.js';
+import { std64, type Fp64 } from '../fingerprint/rabin.js';
 
 export interface PageEntry {
   url: string;

@@ -17,6 +17,7 @@
  */
 import { mkdir, unlink } from 'node:fs/promises';
 import os from 'node:os';
+import { systemClock, type Clock } from '../core/clock.js';
 import { ArchiverError, FatalCrawlError } from '../core/errors.js';
 import type { HttpExchange } from '../core/exchange.js';
 import { WarcFile } from './warc-file.js';
@@ -45,7 +46,7 @@ export interface WarcWriterOptions {
   /** Serial of the first file (a resumed crawl continues numbering). Default 0. */
   firstSerial?: number;
   /** Clock for file names and warcinfo dates. Default: the wall clock. */
-  now?: () => Date;
+  clock?: Clock;
   /**
    * At most this many queued captures are compressed or compressing ahead
    * of the one being written. Default COMPRESS_AHEAD_CAPTURES (8). Each holds
@@ -81,7 +82,7 @@ export interface WrittenCapture {
 export class WarcWriter {
   readonly #opts: WarcWriterOptions;
   readonly #hostname: string;
-  readonly #now: () => Date;
+  readonly #clock: Clock;
   #nextSerial: number;
   #file: WarcFile | null = null;
   #closedPaths: string[] = [];
@@ -103,7 +104,7 @@ export class WarcWriter {
     if (!(opts.rotateBytes >= 0)) throw new ArchiverError('ARCHIVER_INVALID_OPTION', 'WarcWriter: rotateBytes must be >= 0');
     this.#opts = opts;
     this.#hostname = opts.hostname ?? os.hostname();
-    this.#now = opts.now ?? (() => new Date());
+    this.#clock = opts.clock ?? systemClock;
     this.#nextSerial = opts.firstSerial ?? 0;
     const ahead = opts.compressAheadCaptures ?? COMPRESS_AHEAD_CAPTURES;
     if (!Number.isInteger(ahead) || ahead < 1) throw new ArchiverError('ARCHIVER_INVALID_OPTION', 'WarcWriter: compressAheadCaptures must be an integer >= 1');
@@ -234,7 +235,7 @@ export class WarcWriter {
 
   async #open(): Promise<WarcFile> {
     const o = this.#opts;
-    const openedAt = this.#now();
+    const openedAt = new Date(this.#clock.now());
     const name = warcFileName({ prefix: o.prefix, openedAt, serial: this.#nextSerial, pid: process.pid, hostname: this.#hostname });
     await mkdir(o.dir, { recursive: true });
     const file = await WarcFile.create(o.dir, name);

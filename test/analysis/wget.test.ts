@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { analyzeMain } from '../../src/analysis/analyze-command.js';
+import { analyzeMain } from '../../src/cli/analyze-command.js';
 import type { JsonReport } from '../../src/analysis/report.js';
 import { captureIo } from './cli-io.js';
 import { pageHtml } from './synthetic.js';

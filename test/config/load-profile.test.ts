@@ -33,7 +33,7 @@ test('defaults are Heritrix\'s and the profile is frozen', () => {
   assert.equal(p.politeness.maxConnectionsPerHost, 1);
   assert.equal(p.frontier.balanceReplenishAmount, 3000);
   assert.equal(p.frontier.queueTotalBudget, -1);
-  assert.equal(p.frontier.seenMemoryKeys, 12_000_000);
+  assert.equal(p.uniq.memoryKeys, 12_000_000);
   assert.equal(p.frontier.queueAssignment, 'hostname');
   assert.equal(p.robots.policy, 'obey');
   assert.equal(p.limits.maxBodyBytes, 104857600);
@@ -94,9 +94,41 @@ test('file errors name the file', async () => {
   }
 });
 
+test('frontier.seenMemoryKeys is still read, as uniq.memoryKeys, with one warning line', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'archiver-profile-'));
+  try {
+    const file = path.join(dir, 'old.json');
+    await writeFile(file, JSON.stringify({ ...base, frontier: { seenMemoryKeys: 5000 } }));
+    const warnings: string[] = [];
+    const p = await loadProfile(file, dir, (line) => warnings.push(line));
+    assert.equal(p.uniq.memoryKeys, 5000);
+    assert.ok(!('seenMemoryKeys' in p.frontier), 'the old key is gone from the loaded profile');
+    assert.deepEqual(warnings, [`${file}: frontier.seenMemoryKeys is deprecated; use uniq.memoryKeys`]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('with both keys given uniq.memoryKeys wins, and the warning says so', () => {
+  const warnings: string[] = [];
+  const p = validateProfile({ ...base, frontier: { seenMemoryKeys: 5000 }, uniq: { memoryKeys: 7000 } }, 'p.json', '/tmp', (line) => warnings.push(line));
+  assert.equal(p.uniq.memoryKeys, 7000);
+  assert.equal(warnings.length, 1);
+  assert.ok(warnings[0]!.startsWith('p.json: frontier.seenMemoryKeys is deprecated; use uniq.memoryKeys'), warnings[0]);
+  assert.ok(warnings[0]!.includes('uniq.memoryKeys is also given and wins'), warnings[0]);
+});
+
+test('the old key is checked where it stands, and no warning without it', () => {
+  assert.equal(errorOf({ ...base, frontier: { seenMemoryKeys: -1 } }).path, '/frontier/seenMemoryKeys');
+  const warnings: string[] = [];
+  const p = validateProfile({ ...base, uniq: { memoryKeys: 9 } }, 'p.json', '/tmp', (line) => warnings.push(line));
+  assert.equal(p.uniq.memoryKeys, 9);
+  assert.deepEqual(warnings, []);
+});
+
 test('the bundled profiles are valid', async () => {
   for (const f of ['profiles/site.json', 'profiles/demo.json']) {
-    const p = await loadProfile(f);
+    const p = await loadProfile(f, process.cwd(), (line) => assert.fail(`unexpected warning: ${line}`));
     assert.ok(p.seeds.length > 0);
   }
 });

@@ -10,8 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { extractHtml } from '../../src/fetch/link-extractor.js';
-import { ENCODED_LINK_PATHS, GBK_PAGE } from '../../src/demo/hostile-encodings.js';
-import { HostileWeb, IDN_HOST } from '../../src/demo/hostile-web.js';
+import { ENCODED_LINK_PATHS, GBK_PAGE } from '../fixtures/hostile-encodings.js';
+import { HostileWeb, IDN_HOST } from '../fixtures/hostile-web.js';
 import { hostileCrawl, linesFor, responseFor, tempRoot, type HostileCrawl } from './hostile-harness.js';
 
 const MiB = 1024 * 1024;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { runCrawl } from '../../src/crawl/crawler.js';
 import type { CrawlSummary } from '../../src/crawl/reports.js';
-import type { HostileWeb } from '../../src/demo/hostile-web.js';
+import type { HostileWeb } from '../fixtures/hostile-web.js';
 import { captureIo } from '../helpers/capture.js';
 import { readWarcDir, type ReadRecord } from '../helpers/warc-read.js';
 

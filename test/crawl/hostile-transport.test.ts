@@ -7,7 +7,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HostileWeb, NXDOMAIN_HOST } from '../../src/demo/hostile-web.js';
+import { HostileWeb, NXDOMAIN_HOST } from '../fixtures/hostile-web.js';
 import { hostileCrawl, linesFor, responseFor, tempRoot, type HostileCrawl } from './hostile-harness.js';
 
 let root: Awaited<ReturnType<typeof tempRoot>>;

@@ -1,6 +1,6 @@
 /**
  * A crawl whose already-seen table is far too small to hold its URLs
- * (frontier.seenMemoryKeys) must still see exactly: every reachable URL
+ * (uniq.memoryKeys) must still see exactly: every reachable URL
  * fetched once, none twice, the same captures as with the default table.
  */
 import { after, before, test } from 'node:test';
@@ -26,8 +26,8 @@ after(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-async function crawlWith(name: string, seenMemoryKeys: number): Promise<string[]> {
-  const profile = validateProfile(testProfileJson(name, web.seeds, path.join(tmp, name), { workers: 6, frontier: { seenMemoryKeys } }), name);
+async function crawlWith(name: string, memoryKeys: number): Promise<string[]> {
+  const profile = validateProfile(testProfileJson(name, web.seeds, path.join(tmp, name), { workers: 6, uniq: { memoryKeys } }), name);
   await runCrawl({ profile, stderr: captureIo().stderr, quiet: true });
   const records = await readWarcDir(path.join(profile.output.dir, 'warcs'));
   return records.filter((r) => r.type === 'response' || r.type === 'revisit').map((r) => r.url).sort();

@@ -182,7 +182,7 @@ describe('FixtureWeb', () => {
 describe('FixtureWeb request log', () => {
   it('counts in-flight requests per host, itself included', async () => {
     let tick = 0;
-    const web = await FixtureWeb.start({ hosts: 2, pagesPerHost: 3, latencyMs: 200, clock: () => ++tick });
+    const web = await FixtureWeb.start({ hosts: 2, pagesPerHost: 3, latencyMs: 200, clock: { now: () => ++tick } });
     const agent = new Agent({ connections: 8 });
     try {
       const [a, b] = web.seeds as [string, string];

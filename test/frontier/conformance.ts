@@ -31,7 +31,6 @@ export const DEFAULT_TEST_OPTIONS: FrontierOptions = Object.freeze({
   order: 'breadth-first',
   balanceReplenishAmount: 3000,
   queueTotalBudget: -1,
-  seenMemoryKeys: 1000,
 });
 
 /** A CrawlUri with the given hop path; directive follows the last hop unless given. */

@@ -60,7 +60,7 @@ describe('frontier keyspace layout', () => {
     ]);
 
     const clock = { t: T0 };
-    const init = { db: new Keyspace(state.db, 'frontier'), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, now: () => clock.t };
+    const init = { db: new Keyspace(state.db, 'frontier'), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: { now: () => clock.t } };
     const f = await WorkQueueFrontier.open(init);
     assert.equal(f.stats().queued, 3);
     assert.equal(f.stats().finished, 5);

@@ -137,7 +137,7 @@ async function crawl(s: Scenario, seed: number, mode: StopMode | null, stopAt: R
     db: await state.open(),
     options: { ...DEFAULT_TEST_OPTIONS, ...s.options },
     maxConnectionsPerHost: s.maxConnectionsPerHost,
-    now: () => clock.t,
+    clock: { now: () => clock.t },
     headBufferSize: 3,
   });
   let f = new WorkQueueFrontier(await init());
@@ -353,7 +353,7 @@ describe('WorkQueueFrontier resume', () => {
   it('keeps an hour-long snooze, the retry count and the figures of a queue across a crash', async () => {
     const clock = { t: 1_700_000_000_000 };
     const state = new StateDir();
-    const init = async () => ({ db: await state.open(), options: { ...DEFAULT_TEST_OPTIONS, queueTotalBudget: 3 }, maxConnectionsPerHost: 1, now: () => clock.t });
+    const init = async () => ({ db: await state.open(), options: { ...DEFAULT_TEST_OPTIONS, queueTotalBudget: 3 }, maxConnectionsPerHost: 1, clock: { now: () => clock.t } });
     const first = new WorkQueueFrontier(await init());
     await first.schedule(['1', '2', '3', '4', '5'].map((n) => uri(`http://a.test/${n}`)).concat(uri('http://b.test/1')));
     const a1 = (await tryNext(first))!;

@@ -3,7 +3,7 @@
  * sublevel and counts what reaches it, so a test can tell an answer from
  * memory from one that read LevelDB.
  */
-import type { MapLevel } from '../../src/store/fingerprinted-map.js';
+import type { MapLevel } from '../../src/dedup/fingerprinted-map.js';
 
 export class CountingLevel implements MapLevel {
   /** Single-entry reads. */

@@ -1,7 +1,7 @@
 // Politeness arithmetic: the snooze after a fetch, Retry-After, retry defaults.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_RETRY_OPTIONS, politenessDelayMs, retryAfterMs, type DelayOptions } from '../../src/politeness/delay.js';
+import { DEFAULT_RETRY_OPTIONS, delayWithRetryAfterMs, politenessDelayMs, retryAfterMs, type DelayOptions } from '../../src/politeness/delay.js';
 
 const HERITRIX: DelayOptions = {
   delayFactor: 5,
@@ -111,6 +111,27 @@ describe('retryAfterMs', () => {
     assert.equal(retryAfterMs('999999', now), DEFAULT_RETRY_OPTIONS.maxRetryAfterMs);
     assert.equal(retryAfterMs('Fri, 01 Jan 2027 00:00:00 GMT', now), DEFAULT_RETRY_OPTIONS.maxRetryAfterMs);
     assert.equal(retryAfterMs('600', now, 60_000), 60_000);
+  });
+});
+
+describe('delayWithRetryAfterMs', () => {
+  const at = (t: number) => ({ now: () => t });
+  const capped = { respectCrawlDelayUpToSeconds: 300 };
+
+  it('raises the delay to Retry-After on 429 and 503, up to the Crawl-delay cap', () => {
+    assert.equal(delayWithRetryAfterMs(3000, { status: 429, retryAfter: '120' }, at(0), capped), 120_000);
+    assert.equal(delayWithRetryAfterMs(3000, { status: 503, retryAfter: '120' }, at(0), capped), 120_000);
+    assert.equal(delayWithRetryAfterMs(3000, { status: 503, retryAfter: '1000' }, at(0), capped), 300_000);
+    const date = 'Wed, 21 Oct 2015 07:28:00 GMT';
+    assert.equal(delayWithRetryAfterMs(0, { status: 503, retryAfter: date }, at(Date.parse(date) - 5000), capped), 5000);
+  });
+
+  it('never lowers the delay, and ignores Retry-After on other statuses or when unparseable', () => {
+    assert.equal(delayWithRetryAfterMs(9000, { status: 429, retryAfter: '2' }, at(0), capped), 9000);
+    assert.equal(delayWithRetryAfterMs(3000, { status: 200, retryAfter: '120' }, at(0), capped), 3000);
+    assert.equal(delayWithRetryAfterMs(3000, { status: 500, retryAfter: '120' }, at(0), capped), 3000);
+    assert.equal(delayWithRetryAfterMs(3000, { status: 429, retryAfter: 'soon' }, at(0), capped), 3000);
+    assert.equal(delayWithRetryAfterMs(3000, { status: 429, retryAfter: undefined }, at(0), capped), 3000);
   });
 });
 

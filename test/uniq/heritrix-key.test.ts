@@ -13,7 +13,7 @@ import {
   hostPrefixBytes,
   schemeAuthorityEnd,
 } from '../../src/uniq/heritrix-key.js';
-import { RabinFingerprinter, std24, std40, std64, POLY_STD24, POLY_STD40, POLY_STD64 } from '../../src/uniq/rabin.js';
+import { RabinFingerprinter, std24, std40, std64, POLY_STD24, POLY_STD40, POLY_STD64 } from '../../src/fingerprint/rabin.js';
 
 const MASK64 = (1n << 64n) - 1n;
 

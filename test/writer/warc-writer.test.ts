@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
+import type { Clock } from '../../src/core/clock.js';
 import type { BodyStore } from '../../src/core/exchange.js';
 import { OPEN_SUFFIX, WARC_FILE_NAME_PATTERN, warcFileName } from '../../src/writer/warc-naming.js';
 import { WarcWriter, type WarcWriterOptions } from '../../src/writer/warc-writer.js';
@@ -33,12 +34,14 @@ async function newDir(): Promise<string> {
 }
 
 /** A clock that advances one second per call, so every file name is distinct and known. */
-function steppingClock(startIso: string): () => Date {
+function steppingClock(startIso: string): Clock {
   let t = Date.parse(startIso);
-  return () => {
-    const d = new Date(t);
-    t += 1000;
-    return d;
+  return {
+    now: () => {
+      const at = t;
+      t += 1000;
+      return at;
+    },
   };
 }
 
@@ -51,7 +54,7 @@ function options(dir: string, extra: Partial<WarcWriterOptions> = {}): WarcWrite
     software: 'archiver/0.1.0',
     hostname: 'crawlhost',
     info: { userAgent: 'archiver/0.1 (+http://t.example/)', from: 'ops@t.example', robotsPolicy: 'obey', operator: 'Ops', description: 'test crawl', jobName: 'job1' },
-    now: steppingClock('2026-11-29T12:00:00.000Z'),
+    clock: steppingClock('2026-11-29T12:00:00.000Z'),
     ...extra,
   };
 }
@@ -482,7 +485,7 @@ describe('WarcWriter', () => {
   it('rejects with ARCHIVER_WARC_WRITE when the disk is full (ENOSPC)', { skip: !existsSync('/dev/full') }, async () => {
     const dir = await newDir();
     const now = new Date('2030-01-01T00:00:00.000Z');
-    const w = new WarcWriter(options(dir, { now: () => now }));
+    const w = new WarcWriter(options(dir, { clock: { now: () => now.getTime() } }));
     // The name is predictable from the clock: point it at /dev/full, where every write fails with ENOSPC.
     const name = warcFileName({ prefix: 'WEB', openedAt: now, serial: 0, pid: process.pid, hostname: 'crawlhost' });
     await (await import('node:fs/promises')).mkdir(dir, { recursive: true });

@@ -6,8 +6,8 @@
  * would both be archived in full; the in-flight map makes the second one
  * wait for the first's decision.
  */
-import type { EarlierCaptureLookup } from '../index/earlier-captures.js';
-import type { DigestIndex } from '../writer/digest-index.js';
+import type { EarlierCaptureLookup } from './earlier-captures.js';
+import type { DigestIndex } from './digest-index.js';
 
 /** The capture a revisit points at; `container` names the earlier crawl's WACZ. */
 export interface RevisitTarget {

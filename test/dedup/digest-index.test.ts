@@ -13,9 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ClassicLevel } from 'classic-level';
-import { LevelDigestIndex, MemoryDigestIndex, type DigestIndex } from '../../src/writer/digest-index.js';
+import { LevelDigestIndex, MemoryDigestIndex, type DigestIndex } from '../../src/dedup/digest-index.js';
 import { CountingLevel } from '../helpers/counting-level.js';
-import type { Fp64 } from '../../src/uniq/rabin.js';
+import type { Fp64 } from '../../src/fingerprint/rabin.js';
 
 function conformance(name: string, make: () => Promise<DigestIndex>): void {
   describe(`DigestIndex conformance: ${name}`, () => {

@@ -7,7 +7,7 @@
  * many payloads the crawl archives.
  */
 import { FatalCrawlError } from '../core/errors.js';
-import { FingerprintedLevelMap, type KeyFingerprint, type MapLevel } from '../store/fingerprinted-map.js';
+import { FingerprintedLevelMap, type KeyFingerprint, type MapLevel } from './fingerprinted-map.js';
 
 export interface DigestCapture {
   /** WARC-Target-URI of the capture holding the payload. */

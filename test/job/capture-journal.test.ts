@@ -19,7 +19,7 @@ import {
   JOURNAL_MAX_TEXT_CHARS,
   openCaptureJournal,
   type JournaledCapture,
-} from '../../src/crawl/capture-journal.js';
+} from '../../src/job/capture-journal.js';
 
 /** The whole journal in memory: openCaptureJournal, then every capture. */
 async function readCaptureJournal(file: string, warcSizes: ReadonlyMap<string, number>) {

@@ -1,6 +1,7 @@
 /**
  * The layout of a job directory: warcs/, logs/crawl.log, reports/, state/
- * (LevelDB). One place that knows the names.
+ * (LevelDB), indexes/index.cdxj. One place that knows the names (the
+ * capture journal's is beside it, in capture-journal.ts).
  */
 import { mkdir, readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -25,6 +26,22 @@ export function jobDir(root: string): JobDir {
     state: path.join(root, 'state'),
     tmp: path.join(root, 'tmp'),
   };
+}
+
+/** Where the CDXJ index of a job lives (written at the end of every crawl). */
+export function jobIndexPath(jobDir: string): string {
+  return path.join(jobDir, 'indexes', 'index.cdxj');
+}
+
+/** The job's WACZ (`<name>.wacz` in its root), or null when it was never packaged. */
+export async function jobWaczName(dir: string): Promise<string | null> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return null;
+  }
+  return names.filter((n) => n.endsWith('.wacz')).sort()[0] ?? null;
 }
 
 export async function ensureJobDir(dir: JobDir): Promise<void> {

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyzeHelp, analyzeMain } from '../../src/analysis/analyze-command.js';
+import { analyzeHelp, analyzeMain } from '../../src/cli/analyze-command.js';
 import type { JsonReport } from '../../src/analysis/report.js';
-import { captureIo, checkWellFormedXml } from './cli-io.js';
-import { pageHtml, record, warcBytes, type PageSpec } from './synthetic.js';
+import { captureIo, checkWellFormedXml } from '../analysis/cli-io.js';
+import { pageHtml, record, warcBytes, type PageSpec } from '../analysis/synthetic.js';
 
 const H = 'http://site.test';
 
@@ -186,7 +186,7 @@ describe('archiver analyze', () => {
 
   it('shows progress (records, MB, rate) at most once per interval', async () => {
     let now = 0;
-    const io = { ...captureIo(), clock: { nowMs: () => (now += 600) } };
+    const io = { ...captureIo(), clock: { now: () => (now += 600) } };
     assert.equal(await analyzeMain([warcs, '--json'], io), 0);
     const lines = io.stderr.text.split('\n').filter((l) => l.startsWith('analyze: '));
     assert.ok(lines.length >= 3, io.stderr.text);

@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Keyspace } from '../../src/store/keyspace.js';
-import { keyspaceLevel } from '../../src/store/keyspace-level.js';
-import { LevelDigestIndex } from '../../src/writer/digest-index.js';
+import { keyspaceLevel } from '../../src/dedup/keyspace-level.js';
+import { LevelDigestIndex } from '../../src/dedup/digest-index.js';
 import { useTempLevel } from '../helpers/temp-level.js';
 
 const temp = useTempLevel();

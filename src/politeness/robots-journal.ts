@@ -4,7 +4,7 @@
  * KiB), and replayed into a fresh RobotsStore when a job resumes, so a
  * restart does not fetch every host's robots.txt again.
  */
-import type { RobotsFetchResult, RobotsStore } from '../politeness/robots-store.js';
+import type { RobotsFetchResult, RobotsStore } from './robots-store.js';
 
 const BUF = { keyEncoding: 'buffer', valueEncoding: 'buffer' } as const;
 

@@ -22,9 +22,9 @@
  * as the error the owner's `fail` makes of it.
  */
 import { ArchiverError, type FatalCrawlError } from '../core/errors.js';
-import { KeyTable } from '../uniq/key-table.js';
-import { std64, type Fp64 } from '../uniq/rabin.js';
-import { BUFFER_ENCODINGS } from './keyspace.js';
+import { KeyTable } from '../fingerprint/key-table.js';
+import { std64, type Fp64 } from '../fingerprint/rabin.js';
+import { BUFFER_ENCODINGS } from '../store/keyspace.js';
 
 const KEYS_BUF = { keyEncoding: 'buffer' } as const;
 

@@ -1,7 +1,7 @@
 /** The in-memory key table against a plain Set, through growth, deletes (backward shift) and the cap. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KeyTable } from '../../src/uniq/key-table.js';
+import { KeyTable } from '../../src/fingerprint/key-table.js';
 import { mulberry32 } from '../helpers/prng.js';
 
 const id = (hi: number, lo: number): string => `${hi >>> 0}:${lo >>> 0}`;

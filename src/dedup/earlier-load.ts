@@ -12,20 +12,19 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FatalCrawlError, NoInputError } from '../core/errors.js';
 import { fileLines } from '../core/file-lines.js';
-import { parseCdxjLine } from './cdxj.js';
+import { parseCdxjLine } from '../index/cdxj.js';
+import { jobWarcs } from '../index/inputs.js';
+import { indexWarcFile } from '../index/warc-index.js';
+import { jobIndexPath, jobWaczName } from '../job/job-dir.js';
+import { BUFFER_ENCODINGS } from '../store/keyspace.js';
 import {
   EarlierCaptures,
-  jobIndexPath,
-  jobWaczName,
   MARKER_KEY,
   STORE_FORMAT,
   type EarlierCapturesOpts,
   type EarlierJob,
   type EarlierLevel,
 } from './earlier-captures.js';
-import { BUFFER_ENCODINGS } from '../store/keyspace.js';
-import { jobWarcs } from './inputs.js';
-import { indexWarcFile } from './warc-index.js';
 
 
 /** One job as loaded: where it is, what was read from it, and the stamp that tells whether it changed. */

@@ -8,7 +8,7 @@
  * why the crawl's hot maps use this.
  */
 import type { MapLevel } from './fingerprinted-map.js';
-import { BUFFER_ENCODINGS, type Keyspace } from './keyspace.js';
+import { BUFFER_ENCODINGS, type Keyspace } from '../store/keyspace.js';
 
 export interface KeyspaceLevel extends MapLevel {
   /** Delete every key of the keyspace. */

@@ -6,12 +6,14 @@
  */
 import { parseArgs } from 'node:util';
 import { ArchiverError, NoInputError, UsageError } from '../core/errors.js';
-import { analyzeWarcs, type AnalysisOptions } from './analysis.js';
-import { exportFiles } from './export-files.js';
-import { expandInputs } from './input-files.js';
-import { PAGERANK_DEFAULTS } from './pagerank.js';
-import { ProgressReporter, systemClock, type Clock } from './progress.js';
-import { jsonReport, textReport } from './report.js';
+import { analyzeWarcs, type AnalysisOptions } from '../analysis/analysis.js';
+import { exportFiles } from '../analysis/export-files.js';
+import { expandInputs } from '../analysis/input-files.js';
+import { PAGERANK_DEFAULTS } from '../analysis/pagerank.js';
+import { monotonicClock, type Clock } from '../core/clock.js';
+import { ProgressReporter } from '../analysis/progress.js';
+import { jsonReport, textReport } from '../analysis/report.js';
+import { ExitCode, exitCodeFor } from './exit-codes.js';
 
 export interface AnalyzeIo {
   stdout: NodeJS.WritableStream;
@@ -119,12 +121,10 @@ export async function analyzeMain(argv: string[], io: AnalyzeIo): Promise<number
     if (err instanceof ArchiverError) {
       const hint = err instanceof UsageError ? ' (try archiver analyze --help)' : '';
       io.stderr.write(`archiver analyze: ${err.message}${hint} [${err.code}]\n`);
-      if (err instanceof UsageError) return 2;
-      if (err instanceof NoInputError) return 4;
-      return 1;
+      return exitCodeFor(err);
     }
     io.stderr.write(`archiver analyze: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    return 1;
+    return ExitCode.fatal;
   }
 }
 
@@ -132,7 +132,7 @@ async function run(argv: string[], io: AnalyzeIo): Promise<number> {
   const args = parseAnalyzeArgs(argv);
   if (args.help) {
     io.stdout.write(analyzeHelp);
-    return 0;
+    return ExitCode.ok;
   }
   if (args.paths.length === 0) throw new NoInputError('no input: give WARC files or directories to analyze');
   const warn = (message: string): void => void io.stderr.write(`warning: ${message}\n`);
@@ -141,7 +141,7 @@ async function run(argv: string[], io: AnalyzeIo): Promise<number> {
   for (const m of inputs.missing) warn(`${m.path}: cannot open (${m.reason}); skipped`);
   if (inputs.files.length === 0) throw new NoInputError(`no input: no files found in ${args.paths.join(', ')}`);
 
-  const progress = new ProgressReporter(io.stderr, io.clock ?? systemClock);
+  const progress = new ProgressReporter(io.stderr, io.clock ?? monotonicClock);
   const result = await analyzeWarcs(inputs.files, args.analysis, {
     warn,
     progress: (records, bytes, file) => progress.update(records, bytes, file),
@@ -160,5 +160,5 @@ async function run(argv: string[], io: AnalyzeIo): Promise<number> {
     const written = await exportFiles(result, args.outDir);
     io.stderr.write(`wrote ${written.join(', ')}\n`);
   }
-  return 0;
+  return ExitCode.ok;
 }

@@ -36,17 +36,11 @@
  *
  * Loading (and when a resumed crawl can skip it) is earlier-load.ts.
  */
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { FatalCrawlError } from '../core/errors.js';
-import { FingerprintedLevelMap, type KeyFingerprint, type MapLevel } from '../store/fingerprinted-map.js';
-import { isoFromTimestamp14, REVISIT_MIME, timestamp14, type CdxjEntry } from './cdxj.js';
-import { warcDateAt } from './record-date.js';
-
-/** Where the CDXJ index of a job lives (written at the end of every crawl). */
-export function jobIndexPath(jobDir: string): string {
-  return path.join(jobDir, 'indexes', 'index.cdxj');
-}
+import { FingerprintedLevelMap, type KeyFingerprint, type MapLevel } from './fingerprinted-map.js';
+import { isoFromTimestamp14, REVISIT_MIME, timestamp14, type CdxjEntry } from '../index/cdxj.js';
+import { warcDateAt } from '../index/record-date.js';
 
 export interface EarlierCapture {
   /** WARC-Target-URI of the capture holding the payload. */
@@ -208,15 +202,4 @@ export class EarlierCaptures implements EarlierCaptureLookup {
     if (container !== null) capture.container = container;
     return capture;
   }
-}
-
-/** The job's WACZ (`<name>.wacz` in its root), or null when it was never packaged. */
-export async function jobWaczName(dir: string): Promise<string | null> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return null;
-  }
-  return names.filter((n) => n.endsWith('.wacz')).sort()[0] ?? null;
 }

@@ -1,0 +1,134 @@
+/**
+ * robots.txt as a prerequisite (Heritrix's PreconditionEnforcer): before a
+ * URI of an origin whose rules are not known is fetched, the origin's
+ * robots.txt goes ahead of it in the same queue; what comes back becomes the
+ * origin's rules, in the store and in the journal that survives a restart.
+ * A robots.txt that redirects is followed (RFC 9309: at least five hops) as
+ * another prerequisite that still stands for the origin that asked.
+ *
+ * The URI processor asks check() before fetching a URI and hands over a
+ * prerequisite's answer (fetched() or unreachable()); what it does with a
+ * refused or unavailable origin (log, retry) stays with it.
+ */
+import type { Clock } from '../core/clock.js';
+import { childUri, Directive, type CrawlUri } from '../core/crawl-uri.js';
+import { headerValue, type HttpExchange } from '../core/exchange.js';
+import { decodeBody } from '../fetch/content-decoding.js';
+import { redirectTarget } from '../fetch/link-resolution.js';
+import type { RobotsJournal } from './robots-journal.js';
+import type { RobotsPolicy } from './robots-policy.js';
+import type { RobotsRules } from './robots-rules.js';
+import type { RobotsFetchResult, RobotsStore } from './robots-store.js';
+import { originOf, robotsTxtUrl } from './robots-url.js';
+
+/** robots.txt bodies beyond this are cut before parsing (Heritrix: 500 KiB). */
+export const ROBOTS_MAX_BYTES = 500 * 1024;
+/** Redirects followed for one robots.txt (RFC 9309 asks for at least five). */
+const ROBOTS_MAX_REDIRECTS = 5;
+/** Extraction context of robots prerequisites; redirected ones append the asking origin. */
+const ROBOTS_CONTEXT = 'robots';
+/** How long a URI waits when its host's robots.txt is being fetched by another queue. */
+const ROBOTS_PENDING_WAIT_MS = 500;
+
+/** What robots says about a URI before it is fetched. */
+export type RobotsCheck =
+  /** Fetch it, sending `userAgent` instead of ours when the policy masquerades. */
+  | { kind: 'fetch'; userAgent?: string }
+  /**
+   * A prerequisite whose origin's rules are known already (it was queued
+   * twice, before a restart and again after it): nothing to fetch.
+   */
+  | { kind: 'known' }
+  /** Not yet: the origin's robots.txt goes first (`prerequisite`), or another queue is fetching it. */
+  | { kind: 'defer'; delayMs: number; prerequisite?: CrawlUri }
+  /** The origin's robots.txt forbids the URI. */
+  | { kind: 'excluded' }
+  /** The origin's robots.txt could not be had (5xx, unreachable): everything is disallowed for now. */
+  | { kind: 'unavailable' };
+
+export interface RobotsPrerequisitesDeps {
+  store: RobotsStore;
+  journal: RobotsJournal;
+  policy: RobotsPolicy;
+  /** Queues a redirected robots.txt whatever the seen filter says (LinkScheduler.schedulePrerequisite). */
+  schedulePrerequisite: (uri: CrawlUri) => Promise<void>;
+  clock: Clock;
+}
+
+export class RobotsPrerequisites {
+  readonly #d: RobotsPrerequisitesDeps;
+
+  constructor(deps: RobotsPrerequisitesDeps) {
+    this.#d = deps;
+  }
+
+  /** Whether `uri` is a robots.txt fetched as a prerequisite. */
+  isPrerequisite(uri: CrawlUri): boolean {
+    return uri.hopPath.endsWith('P');
+  }
+
+  /**
+   * The origin whose rules apply to `uri`; for a prerequisite, the origin it
+   * answers for (a robots.txt reached through redirects stands for the origin
+   * that asked for it).
+   */
+  originFor(uri: CrawlUri): string {
+    if (!this.isPrerequisite(uri)) return originOf(uri.url);
+    return uri.context.startsWith(`${ROBOTS_CONTEXT} `) ? uri.context.slice(ROBOTS_CONTEXT.length + 1) : originOf(uri.url);
+  }
+
+  check(uri: CrawlUri, origin: string): RobotsCheck {
+    const d = this.#d;
+    if (this.isPrerequisite(uri)) return d.store.status(origin, d.clock.now()) === 'ready' ? { kind: 'known' } : { kind: 'fetch' };
+    if (d.policy.needsRobotsTxt) {
+      const state = d.store.status(origin, d.clock.now());
+      if (state === 'missing') {
+        d.store.markPending(origin);
+        return { kind: 'defer', delayMs: 0, prerequisite: childUri(uri, robotsTxtUrl(uri.url), 'P', ROBOTS_CONTEXT) };
+      }
+      if (state === 'pending') return { kind: 'defer', delayMs: ROBOTS_PENDING_WAIT_MS };
+    }
+    const rules = this.rules(origin);
+    const verdict = d.policy.allows(uri.url, rules);
+    if (!verdict.allowed) return rules?.kind === 'disallowAll' ? { kind: 'unavailable' } : { kind: 'excluded' };
+    return verdict.userAgentToSend ? { kind: 'fetch', userAgent: verdict.userAgentToSend } : { kind: 'fetch' };
+  }
+
+  /** The rules the policy judges the origin's URIs by (null when the policy needs no robots.txt). */
+  rules(origin: string): RobotsRules | null {
+    return this.#d.policy.needsRobotsTxt ? this.#d.store.rules(origin) : null;
+  }
+
+  /**
+   * A prerequisite's response: a redirect is followed as another
+   * prerequisite that keeps the asking origin; anything else becomes the
+   * origin's rules (a redirect beyond the limit allows all).
+   */
+  async fetched(uri: CrawlUri, ex: HttpExchange, origin: string): Promise<void> {
+    const target = redirectTarget(ex);
+    if (target && uri.redirects < ROBOTS_MAX_REDIRECTS) {
+      const next = { ...childUri(uri, target, 'P', `${ROBOTS_CONTEXT} ${origin}`), directive: Directive.prerequisite, redirects: uri.redirects + 1 };
+      await this.#d.schedulePrerequisite(next);
+      return;
+    }
+    await this.#record(origin, { kind: 'fetched', status: ex.status, body: await robotsBody(ex) });
+  }
+
+  /** A prerequisite that could not be fetched, retries spent. */
+  async unreachable(origin: string): Promise<void> {
+    await this.#record(origin, { kind: 'unreachable' });
+  }
+
+  async #record(origin: string, result: RobotsFetchResult): Promise<void> {
+    const at = this.#d.clock.now();
+    this.#d.store.record(origin, result, at);
+    await this.#d.journal.save(origin, result, at);
+  }
+}
+
+/** The first ROBOTS_MAX_BYTES of a 2xx robots.txt with its Content-Encoding undone; other answers have no rules to read. */
+async function robotsBody(ex: HttpExchange): Promise<Buffer> {
+  if (ex.status < 200 || ex.status >= 300) return Buffer.alloc(0);
+  const decoded = await decodeBody(ex.body, headerValue(ex.responseHeaders, 'content-encoding'), ROBOTS_MAX_BYTES);
+  return decoded.bytes;
+}
