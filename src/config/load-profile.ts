@@ -56,7 +56,10 @@ export function validateProfile(json: unknown, source = 'profile', cwd = process
   const profile = copy as Profile & { scope: { hosts?: string[] }; output: { dir?: string } };
   moveDeprecated(json, profile, source, warn);
   checkSemantics(profile, source);
-  if (profile.scope.hosts === undefined) profile.scope.hosts = defaultHosts(profile.seeds);
+  if (profile.scope.hosts === undefined) {
+    profile.scope.hosts = defaultHosts(profile.seeds);
+    (profile.scope as { hostsFromSeeds?: boolean }).hostsFromSeeds = true;
+  }
   profile.output.dir = path.resolve(cwd, profile.output.dir ?? path.join('jobs', profile.name));
   return deepFreeze(profile);
 }

@@ -73,6 +73,17 @@ export const profileSchema = {
         candidateUserAgents: stringList,
         masquerade: { type: 'boolean', default: false },
         custom: { type: 'string', default: '' },
+        // A robots.txt answering 5xx/429 or not at all (src/politeness/host-health.ts).
+        unavailable: {
+          type: 'object',
+          additionalProperties: false,
+          default: {},
+          properties: {
+            policy: { enum: ['disallow', 'allow'], default: 'disallow' },
+            retries: { ...nonNegInt, default: 2 },
+            retryDelayMs: { ...nonNegInt, default: 60000 },
+          },
+        },
       },
     },
     frontier: {
@@ -107,6 +118,8 @@ export const profileSchema = {
       },
     },
     workers: { type: 'integer', minimum: 1, maximum: 1000, default: 25 },
+    // Where the crawl keeps its state (src/store/state-backends.ts): one LevelDB per job.
+    store: { type: 'string', enum: ['level'], default: 'level' },
     output: {
       type: 'object',
       additionalProperties: false,

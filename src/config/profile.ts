@@ -11,6 +11,8 @@ export type QueueOrderName = 'breadth-first' | 'depth-first';
 export interface ScopeOptions {
   /** Hosts in scope; entries may carry a port ("127.0.0.1:8080"). Default: the seeds' hosts. */
   hosts: readonly string[];
+  /** True when `hosts` was not given and came from the seeds: seeds added later bring their hosts too. */
+  hostsFromSeeds?: boolean;
   /** Regexes on the URL; a URL must match one of them when any are given. */
   include: readonly string[];
   /** Regexes on the URL; a match puts the URL out of scope. */
@@ -66,6 +68,17 @@ export interface RobotsOptions {
   masquerade: boolean;
   /** robots.txt text used instead of the sites' own under the custom policy. */
   custom: string;
+  /** A robots.txt that answers 5xx/429 or cannot be fetched. */
+  unavailable: RobotsUnavailableOptions;
+}
+
+export interface RobotsUnavailableOptions {
+  /** Once the re-fetches are spent: keep the host shut (RFC 9309) or crawl it as allowed (Heritrix). */
+  policy: 'disallow' | 'allow';
+  /** Re-fetches of robots.txt; the host waits once for each. */
+  retries: number;
+  /** Wait before the first re-fetch; doubles each time. */
+  retryDelayMs: number;
 }
 
 export interface FrontierOptions {
@@ -114,5 +127,7 @@ export interface Profile {
   uniq: UniqOptions;
   dedup: DedupOptions;
   workers: number;
+  /** State backend name (`level`). */
+  store: string;
   output: OutputOptions;
 }

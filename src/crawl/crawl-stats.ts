@@ -24,8 +24,10 @@ export class CrawlStats {
   readonly startedAt: number;
   /** URIs that got an HTTP response (any status). */
   fetched = 0;
-  /** 2xx/3xx/4xx/5xx responses written, i.e. captures. */
+  /** 2xx/3xx/4xx/5xx responses written, i.e. captures ("URIs" in what the crawl prints). */
   succeeded = 0;
+  /** Of those, 2xx HTML pages ("pages"). */
+  pages = 0;
   /** URIs given up on (negative status after retries, robots, limits). */
   failed = 0;
   /** URIs dropped by scope (logged once each). */
@@ -60,9 +62,10 @@ export class CrawlStats {
   }
 
   /** A response captured and written. */
-  captured(host: string, status: number, mime: string, bytes: number, duplicate: boolean): void {
+  captured(host: string, status: number, mime: string, bytes: number, duplicate: boolean, page: boolean): void {
     this.fetched++;
     this.succeeded++;
+    if (page) this.pages++;
     this.bytes += bytes;
     this.countStatus(status);
     const m = this.byMime.get(mime) ?? { urls: 0, bytes: 0 };

@@ -5,6 +5,8 @@
  */
 import { childUri, type CrawlUri, type Hop } from '../core/crawl-uri.js';
 import type { Frontier } from '../frontier/frontier.js';
+import { hostPortOf } from '../frontier/host-gate.js';
+import type { HostHealth } from '../politeness/host-health.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
 import { canonicalizeForSeen } from '../url/canonicalize.js';
 import type { Scope } from './scope.js';
@@ -24,6 +26,10 @@ export interface LinkSchedulerDeps {
   maxRedirects: number;
   /** Called once per refused URL with its crawl.log status and the rule that refused it. */
   onRefused(uri: CrawlUri, status: number, reason: string): void;
+  /** Hosts closed after their robots.txt or their server failed: their URLs are disposed of at once. */
+  health?: HostHealth;
+  /** Called once per URL of a closed host, with the host's crawl.log status and annotation. */
+  onClosedHost?(uri: CrawlUri, status: number, annotation: string): void;
 }
 
 export class LinkScheduler {
@@ -33,9 +39,9 @@ export class LinkScheduler {
     this.#d = deps;
   }
 
-  /** Seeds are scheduled like links from nowhere; returns how many were new. */
-  async scheduleSeeds(seeds: readonly CrawlUri[]): Promise<number> {
-    return (await this.#scheduleNew(seeds)).length;
+  /** Seeds are scheduled like links from nowhere; returns those that were new. */
+  async scheduleSeeds(seeds: readonly CrawlUri[]): Promise<CrawlUri[]> {
+    return this.#scheduleNew(seeds);
   }
 
   /**
@@ -67,6 +73,8 @@ export class LinkScheduler {
     const refused: CrawlUri[] = [];
     const refusedStatus: number[] = [];
     const refusedReason: string[] = [];
+    const closed: Array<{ uri: CrawlUri; status: number; annotation: string }> = [];
+    const health = this.#d.health?.anyClosed ? this.#d.health : null;
     const forced: CrawlUri[] = [];
     const parentKey = links.some((l) => l.hop === 'R') ? canonicalizeForSeen(parent.url) : '';
     for (const link of links) {
@@ -84,6 +92,13 @@ export class LinkScheduler {
         refusedReason.push(decision.reason);
         continue;
       }
+      if (health !== null) {
+        const verdict = health.verdict(hostPortOf(new URL(child.url)));
+        if (verdict.kind === 'closed') {
+          closed.push({ uri: child, status: verdict.status, annotation: verdict.annotation });
+          continue;
+        }
+      }
       // A redirect to a URL that canonicalizes like its source (www., session
       // id…) would be dropped as already seen, and replay would then loop on
       // the 3xx: fetch such targets anyway.
@@ -100,6 +115,13 @@ export class LinkScheduler {
       const firstTime = await this.#d.refusedSeen.addMany(refused.map((r) => r.url));
       refused.forEach((r, i) => {
         if (firstTime[i]) this.#d.onRefused(r, refusedStatus[i] ?? -5000, refusedReason[i] ?? 'outOfScope');
+      });
+    }
+    if (closed.length > 0) {
+      // Logged once per URL, like refusals; never queued, never waited for.
+      const firstTime = await this.#d.seen.addMany(closed.map((c) => c.uri.url));
+      closed.forEach((c, i) => {
+        if (firstTime[i]) this.#d.onClosedHost?.(c.uri, c.status, c.annotation);
       });
     }
     return chosen.length;

@@ -1,31 +1,35 @@
 /**
- * The live display on stderr: on a TTY a status block redrawn in place, else
- * one line every few seconds (logs stay readable).
+ * The live display on stderr, drawn from the crawl's status (the same object
+ * `Crawl.status()` returns and the console serves): on a TTY a status block
+ * redrawn in place, else one line every few seconds (logs stay readable).
+ * Rates are the display's own, between two draws; a waiting host is named
+ * with why and until when, so nobody has to guess why a crawl sits still.
  */
-import type { Clock } from '../core/clock.js';
-import type { FrontierStats } from '../frontier/frontier.js';
-import type { CrawlStats } from './crawl-stats.js';
+import { describeWaiting } from '../politeness/host-health.js';
+import { describeQueues, type CrawlStatus } from './crawl-status.js';
 
 export interface ProgressOptions {
   out: NodeJS.WritableStream & { isTTY?: boolean };
   intervalMs?: number;
-  clock: Clock;
 }
+
+/** Waiting hosts named on the line; the rest are counted. */
+const WAITING_NAMED = 2;
 
 export class Progress {
   readonly #o: ProgressOptions;
   #timer: NodeJS.Timeout | null = null;
   #linesDrawn = 0;
-  #last = { at: 0, pages: 0, bytes: 0 };
+  #last: { sec: number; uris: number; bytes: number } | null = null;
 
   constructor(opts: ProgressOptions) {
     this.#o = opts;
   }
 
-  start(read: () => { stats: CrawlStats; frontier: FrontierStats }): void {
+  start(read: () => CrawlStatus): void {
     const tty = this.#o.out.isTTY === true;
     const every = this.#o.intervalMs ?? (tty ? 500 : 5000);
-    this.#last = { at: this.#o.clock.now(), pages: 0, bytes: 0 };
+    this.#last = null;
     this.#timer = setInterval(() => this.#draw(read(), tty), every);
     this.#timer.unref();
   }
@@ -35,35 +39,44 @@ export class Progress {
     this.#timer = null;
   }
 
-  #draw({ stats, frontier }: { stats: CrawlStats; frontier: FrontierStats }, tty: boolean): void {
-    const now = this.#o.clock.now();
-    const dt = Math.max((now - this.#last.at) / 1000, 0.001);
-    const pagesPerSec = (stats.succeeded - this.#last.pages) / dt;
-    const kbPerSec = (stats.bytes - this.#last.bytes) / 1024 / dt;
-    this.#last = { at: now, pages: stats.succeeded, bytes: stats.bytes };
-    const elapsed = formatElapsed(stats.elapsedMs(now));
-    const states = Object.entries(frontier.queuesByState)
-      .filter(([, n]) => n > 0)
-      .map(([k, n]) => `${k} ${n}`)
-      .join(', ');
+  #draw(s: CrawlStatus, tty: boolean): void {
+    const last = this.#last ?? { sec: s.runElapsedSec - 1e-3, uris: s.uris, bytes: s.bytes };
+    const dt = Math.max(s.runElapsedSec - last.sec, 0.001);
+    const urisPerSec = (s.uris - last.uris) / dt;
+    const kbPerSec = (s.bytes - last.bytes) / 1024 / dt;
+    this.#last = { sec: s.runElapsedSec, uris: s.uris, bytes: s.bytes };
+    const elapsed = formatElapsed(s.elapsedSec * 1000);
+    const queues = describeQueues(s.queues);
+    const waiting = describeWaitingHosts(s);
+    const paused = s.state === 'paused' ? ' PAUSED' : '';
     if (!tty) {
       this.#o.out.write(
-        `[${elapsed}] pages ${stats.succeeded} (${pagesPerSec.toFixed(1)}/s, ${kbPerSec.toFixed(1)} KB/s) errors ${stats.failed} queued ${frontier.queued} queues: ${states || 'none'}\n`,
+        `[${elapsed}]${paused} URIs ${s.uris} (${urisPerSec.toFixed(1)}/s, ${kbPerSec.toFixed(1)} KB/s) pages ${s.pages} errors ${s.errors} queued ${s.queued} queues: ${queues}${waiting ? ` waiting: ${waiting}` : ''}\n`,
       );
       return;
     }
     const lines = [
-      `elapsed  ${elapsed}`,
-      `pages    ${stats.succeeded}   ${pagesPerSec.toFixed(1)} pages/s   ${kbPerSec.toFixed(1)} KB/s`,
-      `errors   ${stats.failed}   retries ${stats.retries}   out of scope ${stats.disregarded}`,
-      `queued   ${frontier.queued}   in process ${frontier.inProcess}`,
-      `queues   ${states || 'none'}`,
+      `elapsed  ${elapsed}${paused}`,
+      `URIs     ${s.uris}   ${urisPerSec.toFixed(1)} URIs/s   ${kbPerSec.toFixed(1)} KB/s   pages ${s.pages}`,
+      `errors   ${s.errors}   retries ${s.retries}   out of scope ${s.disregarded}`,
+      `queued   ${s.queued}   in process ${s.inProcess}`,
+      `queues   ${queues}`,
+      ...(waiting ? [`waiting  ${waiting}`] : []),
     ];
-    let text = this.#linesDrawn > 0 ? `\x1b[${this.#linesDrawn}F` : '';
+    let text = this.#linesDrawn > 0 ? `\x1b[${this.#linesDrawn}F\x1b[J` : '';
     text += lines.map((l) => `\x1b[2K${l}`).join('\n') + '\n';
     this.#linesDrawn = lines.length;
     this.#o.out.write(text);
   }
+}
+
+/** `1 host (127.0.1.3:8080 robots.txt 500, retry 2/2 at 14:22:05)`, or '' when none waits. */
+export function describeWaitingHosts(s: Pick<CrawlStatus, 'waiting'>): string {
+  const n = s.waiting.length;
+  if (n === 0) return '';
+  const named = s.waiting.slice(0, WAITING_NAMED).map(describeWaiting).join('; ');
+  const more = n > WAITING_NAMED ? `; ${n - WAITING_NAMED} more` : '';
+  return `${n} host${n === 1 ? '' : 's'} (${named}${more})`;
 }
 
 function formatElapsed(ms: number): string {

@@ -6,70 +6,86 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FrontierStats, QueueReport } from '../frontier/frontier.js';
+import { urlHostOf, type ClosedHost } from '../politeness/host-health.js';
 import type { CrawlStats } from './crawl-stats.js';
+import type { CrawlStatus } from './crawl-status.js';
 
 export interface CrawlOutcome {
-  /** FINISHED, FINISHED_DOCUMENT_LIMIT, FINISHED_DATA_LIMIT, FINISHED_TIME_LIMIT, ABORTED… */
-  status: string;
-  endedAt: number;
+  /** Every WARC file of the job (all runs), and those this run wrote. */
   warcFiles: string[];
+  runWarcFiles: string[];
   warcDir: string;
   jobDir: string;
   /** The job's CDXJ index and WACZ package, when they were written. */
   cdxj: string | null;
   wacz: string | null;
+  closedHosts: ClosedHost[];
 }
 
 export interface CrawlSummary {
+  /** How the crawl ended: FINISHED, FINISHED_DOCUMENT_LIMIT, FINISHED_DATA_LIMIT, FINISHED_TIME_LIMIT, ABORTED… */
   status: string;
+  /** Crawl time of the whole job (every run); `runDurationMs` this run's. */
   durationMs: number;
+  runDurationMs: number;
+  /** Captures (every response or revisit written). */
+  uris: number;
+  /** Of those, 2xx HTML pages. */
   pages: number;
   bytes: number;
-  averagePageBytes: number;
+  averageUriBytes: number;
+  /** This run's rates. */
   urisPerSec: number;
   kbPerSec: number;
-  uris: { waiting: number; running: number; error: number; complete: number; disregarded: number };
+  queue: { waiting: number; running: number; error: number; complete: number; disregarded: number };
   hosts: number;
+  /** Hosts whose URIs were disposed of: robots.txt unavailable, or the server stopped answering. */
+  closedHosts: ClosedHost[];
   warcDir: string;
   warcFiles: string[];
+  runWarcFiles: string[];
   cdxj: string | null;
   wacz: string | null;
 }
 
-export function summarize(stats: CrawlStats, frontier: FrontierStats, outcome: CrawlOutcome): CrawlSummary {
-  const durationMs = stats.elapsedMs(outcome.endedAt);
-  const secs = Math.max(durationMs / 1000, 0.001);
+export function summarize(status: CrawlStatus, hosts: number, outcome: CrawlOutcome): CrawlSummary {
   return {
-    status: outcome.status,
-    durationMs,
-    pages: stats.succeeded,
-    bytes: stats.bytes,
-    averagePageBytes: stats.succeeded ? Math.round(stats.bytes / stats.succeeded) : 0,
-    urisPerSec: round2(stats.succeeded / secs),
-    kbPerSec: round2(stats.bytes / 1024 / secs),
-    uris: {
-      waiting: frontier.queued - frontier.inProcess,
-      running: frontier.inProcess,
-      error: stats.failed,
-      complete: stats.succeeded,
-      disregarded: stats.disregarded,
+    status: status.endReason ?? 'FINISHED',
+    durationMs: Math.round(status.elapsedSec * 1000),
+    runDurationMs: Math.round(status.runElapsedSec * 1000),
+    uris: status.uris,
+    pages: status.pages,
+    bytes: status.bytes,
+    averageUriBytes: status.uris ? Math.round(status.bytes / status.uris) : 0,
+    urisPerSec: status.urisPerSec,
+    kbPerSec: status.kbPerSec,
+    queue: {
+      waiting: status.queued - status.inProcess,
+      running: status.inProcess,
+      error: status.errors,
+      complete: status.uris,
+      disregarded: status.disregarded,
     },
-    hosts: stats.byHost.size,
+    hosts,
+    closedHosts: outcome.closedHosts,
     warcDir: outcome.warcDir,
     warcFiles: outcome.warcFiles,
+    runWarcFiles: outcome.runWarcFiles,
     cdxj: outcome.cdxj,
     wacz: outcome.wacz,
   };
 }
 
 export function formatSummary(s: CrawlSummary): string {
+  const run = s.runDurationMs !== s.durationMs ? ` (this run ${(s.runDurationMs / 1000).toFixed(1)} s)` : '';
   return [
-    `crawl ${s.status} in ${(s.durationMs / 1000).toFixed(1)} s`,
-    `  pages     ${s.pages}  (${s.hosts} hosts)`,
-    `  bytes     ${s.bytes}  (average page ${s.averagePageBytes} B)`,
-    `  rate      ${s.urisPerSec} URLs/s, ${s.kbPerSec} KB/s`,
-    `  URIs      waiting ${s.uris.waiting}, running ${s.uris.running}, error ${s.uris.error}, complete ${s.uris.complete}, out of scope ${s.uris.disregarded}`,
-    `  WARCs     ${s.warcDir} (${s.warcFiles.length} file${s.warcFiles.length === 1 ? '' : 's'} this run)`,
+    `crawl ${s.status} in ${(s.durationMs / 1000).toFixed(1)} s${run}`,
+    `  URIs      ${s.uris}  (${s.pages} HTML pages, ${s.hosts} hosts)`,
+    `  bytes     ${s.bytes}  (average ${s.averageUriBytes} B)`,
+    `  rate      ${s.urisPerSec} URIs/s, ${s.kbPerSec} KB/s${run ? ' this run' : ''}`,
+    `  queue     waiting ${s.queue.waiting}, running ${s.queue.running}, error ${s.queue.error}, complete ${s.queue.complete}, out of scope ${s.queue.disregarded}`,
+    ...s.closedHosts.map((h) => `  closed    ${h.host}: ${h.cause} (its URIs logged ${h.status} ${h.annotation})`),
+    `  WARCs     ${s.warcDir} (${s.warcFiles.length} file${s.warcFiles.length === 1 ? '' : 's'}, ${s.runWarcFiles.length} this run)`,
     ...(s.cdxj ? [`  index     ${s.cdxj}`] : []),
     ...(s.wacz ? [`  WACZ      ${s.wacz}`] : []),
   ].join('\n');
@@ -77,6 +93,8 @@ export function formatSummary(s: CrawlSummary): string {
 
 export async function writeReports(dir: string, stats: CrawlStats, summary: CrawlSummary, frontier: FrontierStats, queues: QueueReport[]): Promise<void> {
   const hosts = [...stats.byHost.entries()].sort((a, b) => b[1].urls - a[1].urls);
+  // Closed hosts are keyed `host:port`; the report's hosts as URLs write them.
+  const closed = new Map(summary.closedHosts.map((c) => [urlHostOf(c.host), c]));
   // Queue keys name hosts only under hostname assignment (host, host#port).
   const remaining = new Map<string, number>();
   for (const q of queues) {
@@ -88,6 +106,7 @@ export async function writeReports(dir: string, stats: CrawlStats, summary: Craw
       text: [
         `Crawl Status: ${summary.status}`,
         `Duration Time: ${(summary.durationMs / 1000).toFixed(3)} s`,
+        `This Run's Duration Time: ${(summary.runDurationMs / 1000).toFixed(3)} s`,
         `Total Seeds Crawled: ${[...stats.seeds.values()].filter((s) => s.status !== null && s.status > 0).length}`,
         `Total Seeds not Crawled: ${[...stats.seeds.values()].filter((s) => s.status === null || s.status <= 0).length}`,
         `Total Hosts Crawled: ${stats.byHost.size}`,
@@ -97,11 +116,12 @@ export async function writeReports(dir: string, stats: CrawlStats, summary: Craw
         `URIs Disregarded: ${stats.disregarded}`,
         `Processed docs/sec: ${summary.urisPerSec}`,
         `Bandwidth in Kbytes/sec: ${summary.kbPerSec}`,
+        ...summary.closedHosts.map((h) => `Closed Host: ${h.host} ${h.cause} (${h.status} ${h.annotation})`),
         `Total Raw Data Size in Bytes: ${stats.bytes}`,
         `Novel URIs: ${stats.novelUrls} (${stats.novelBytes} bytes)`,
         `Duplicate-by-hash URIs: ${stats.dupUrls} (${stats.dupBytes} bytes)`,
       ].join('\n'),
-      json: { ...summary, novelUrls: stats.novelUrls, novelBytes: stats.novelBytes, dupUrls: stats.dupUrls, dupBytes: stats.dupBytes, retries: stats.retries },
+      json: { ...summary, elapsedSec: summary.durationMs / 1000, runElapsedSec: summary.runDurationMs / 1000, novelUrls: stats.novelUrls, novelBytes: stats.novelBytes, dupUrls: stats.dupUrls, dupBytes: stats.dupBytes, retries: stats.retries },
     },
     'seeds-report': {
       text: table(['[code]', '[status]', '[seed]', '[redirect]'], [...stats.seeds.values()].map((s) => [String(s.status ?? '-'), s.status !== null && s.status > 0 ? 'CRAWLED' : 'NOTCRAWLED', s.url, s.redirect ?? ''])),
@@ -109,10 +129,10 @@ export async function writeReports(dir: string, stats: CrawlStats, summary: Craw
     },
     'hosts-report': {
       text: table(
-        ['[#urls]', '[#bytes]', '[host]', '[#robots]', '[#remaining]', '[#novel-urls]', '[#novel-bytes]', '[#dup-by-hash-urls]', '[#dup-by-hash-bytes]'],
-        hosts.map(([host, h]) => [h.urls, h.bytes, host, h.robotsBlocked, remaining.get(host) ?? 0, h.novelUrls, h.novelBytes, h.dupUrls, h.dupBytes].map(String)),
+        ['[#urls]', '[#bytes]', '[host]', '[#robots]', '[#remaining]', '[#novel-urls]', '[#novel-bytes]', '[#dup-by-hash-urls]', '[#dup-by-hash-bytes]', '[closed]'],
+        hosts.map(([host, h]) => [...[h.urls, h.bytes, host, h.robotsBlocked, remaining.get(host) ?? 0, h.novelUrls, h.novelBytes, h.dupUrls, h.dupBytes].map(String), closedText(closed.get(host))]),
       ),
-      json: hosts.map(([host, h]) => ({ host, ...h, remaining: remaining.get(host) ?? 0 })),
+      json: hosts.map(([host, h]) => ({ host, ...h, remaining: remaining.get(host) ?? 0, closed: closed.get(host) ?? null })),
     },
     'mimetype-report': {
       text: table(['[#urls]', '[#bytes]', '[mime-types]'], [...stats.byMime.entries()].sort((a, b) => b[1].urls - a[1].urls).map(([m, v]) => [String(v.urls), String(v.bytes), m])),
@@ -145,10 +165,11 @@ function hostOfQueueKey(key: string): string | null {
   return m[2] === undefined || m[2] === '443' ? m[1]! : `${m[1]}:${m[2]}`;
 }
 
+function closedText(c: ClosedHost | undefined): string {
+  return c === undefined ? '-' : `${c.status}:${c.cause.replaceAll(' ', '_')}`;
+}
+
 function table(header: string[], rows: string[][]): string {
   return [header.join(' '), ...rows.map((r) => r.join(' '))].join('\n');
 }
 
-function round2(n: number): number {
-  return Math.round(n * 100) / 100;
-}

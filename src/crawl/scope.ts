@@ -17,18 +17,33 @@ const ACCEPT: ScopeDecision = { accept: true };
 
 export class Scope {
   /** Host entry → its ports (null: any port). A host matches its own entry or an entry of a parent domain. */
-  readonly #hosts: ReadonlyMap<string, ReadonlyArray<string | null>>;
+  readonly #hosts = new Map<string, Array<string | null>>();
   readonly #include: RegExp[];
   readonly #exclude: RegExp[];
   readonly #opts: ScopeOptions;
 
   constructor(opts: ScopeOptions) {
     this.#opts = opts;
-    const hosts = new Map<string, (string | null)[]>();
-    for (const { host, port } of opts.hosts.map(parseHostEntry)) hosts.set(host, [...(hosts.get(host) ?? []), port]);
-    this.#hosts = hosts;
+    for (const entry of opts.hosts) this.addHost(entry);
     this.#include = opts.include.map((r) => new RegExp(r));
     this.#exclude = opts.exclude.map((r) => new RegExp(r));
+  }
+
+  /** Widen the scope by a host entry (`example.org`, `127.0.0.1:8080`), as a seed added to a running crawl may. */
+  addHost(entry: string): void {
+    const { host, port } = parseHostEntry(entry);
+    const ports = this.#hosts.get(host) ?? [];
+    if (!ports.includes(port)) this.#hosts.set(host, [...ports, port]);
+  }
+
+  /** Refuse URLs matching `regex` from now on (an operator's exclusion). */
+  addExclude(regex: RegExp): void {
+    this.#exclude.push(regex);
+  }
+
+  /** Whether scope hosts follow the seeds (the profile gave none): a seed added later brings its host. */
+  get hostsFromSeeds(): boolean {
+    return this.#opts.hostsFromSeeds === true;
   }
 
   decide(uri: CrawlUri): ScopeDecision {

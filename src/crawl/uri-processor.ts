@@ -13,12 +13,13 @@ import type { Claim, Outcome } from '../frontier/frontier.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import type { HtmlExtractFn } from '../fetch/html-extract-thread.js';
 import { delayWithRetryAfterMs, politenessDelayMs } from '../politeness/delay.js';
+import type { HostHealth } from '../politeness/host-health.js';
 import type { RobotsPolicy } from '../politeness/robots-policy.js';
-import type { RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
-import type { CrawlLog } from '../writer/crawl-log.js';
+import type { RobotsAnswered, RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
 import type { WarcWriter } from '../writer/warc-writer.js';
 import { warcDate } from '../writer/warc-naming.js';
 import { isPageCapture, type CaptureJournal } from '../job/capture-journal.js';
+import type { CrawlLedger } from './crawl-ledger.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { extractOutlinks } from './outlinks.js';
 import type { LinkScheduler } from './link-scheduler.js';
@@ -33,11 +34,14 @@ export interface UriProcessorDeps {
   writer: WarcWriter;
   /** One line per written response/revisit: the end of the crawl indexes from it. */
   journal: CaptureJournal;
-  crawlLog: CrawlLog;
+  /** crawl.log, statistics and events: where each URI's disposition is entered. */
+  ledger: CrawlLedger;
   dedup: PayloadDedup;
   /** robots.txt as a prerequisite: what to do before a fetch, and where a robots.txt's answer goes. */
   robots: RobotsPrerequisites;
   policy: RobotsPolicy;
+  /** Per-host waits and closures after robots.txt or transport failures. */
+  health: HostHealth;
   links: LinkScheduler;
   /** HTML extraction (a worker thread in a crawl; in this thread when absent). */
   extractHtml?: HtmlExtractFn;
@@ -64,19 +68,26 @@ export class UriProcessor {
   async process(claim: Claim, worker: number, release: (delayMs: number) => Promise<void> = async () => {}): Promise<Outcome> {
     const uri = claim.uri;
     const d = this.#d;
+    // A closed host's URIs are disposed of as they come, without a fetch or a wait.
+    const verdict = d.health.verdict(claim.host);
+    if (verdict.kind === 'closed') {
+      d.ledger.failed(uri, verdict.status, worker, [verdict.annotation]);
+      return DONE;
+    }
     const prerequisite = d.robots.isPrerequisite(uri);
     const origin = d.robots.originFor(uri);
     const robots = d.robots.check(uri, origin);
     switch (robots.kind) {
       case 'known':
-        return { kind: 'done', delayMs: 0 };
+        return DONE;
       case 'defer':
         return robots;
-      case 'unavailable':
-        return this.#robotsUnavailable(claim, worker);
+      case 'wait':
+        // Claimed while its host waits for robots.txt (several connections, or a queue of several hosts).
+        return { kind: 'defer', delayMs: Math.max(0, robots.untilMs - d.clock.now()), hostHeld: true };
       case 'excluded':
-        await this.#logFailure(uri, -9998, worker, ['robotExcluded']);
-        return { kind: 'done', delayMs: 0 };
+        d.ledger.failed(uri, -9998, worker, ['robotExcluded']);
+        return DONE;
     }
     const userAgent = robots.userAgent;
 
@@ -86,6 +97,7 @@ export class UriProcessor {
     } catch (err) {
       return this.#fetchFailed(claim, err, worker, prerequisite, origin);
     }
+    d.health.answered(claim.host);
     try {
       return await this.#captured(uri, exchange, worker, prerequisite, origin, release);
     } finally {
@@ -105,7 +117,7 @@ export class UriProcessor {
     const mime = mimeOf(ex);
     const delayMs = prerequisite ? 0 : this.#delayAfter(ex, origin);
     if (!prerequisite) await release(delayMs);
-    if (prerequisite) await d.robots.fetched(uri, ex, origin);
+    const answered = prerequisite ? await d.robots.fetched(uri, ex, origin) : null;
     const found = prerequisite ? { links: [], annotations: [] } : await extractOutlinks(ex, mime, d.policy.obeysMetaRobots, d.extractHtml);
     // The capture's WARC-Date, exactly as written: what revisits of it refer to.
     const date = warcDate(ex.startedAt, d.profile.output.warcVersion);
@@ -146,24 +158,29 @@ export class UriProcessor {
     if (uri.retries > 0) annotations.push(`${uri.retries + 1}t`);
     if (ex.truncated) annotations.push(`truncated:${ex.truncated}`);
     if (revisitOf) annotations.push('duplicate:digest');
-    d.crawlLog.write({
-      time: new Date(d.clock.now()),
+    d.ledger.captured({
+      uri,
       status: ex.status,
-      size: ex.body.size,
-      url: uri.url,
-      hopPath: uri.hopPath,
-      via: uri.via,
       mime,
+      size: ex.body.size,
       worker,
       fetchStart: ex.startedAt,
       durationMs: ex.durationMs,
       digest: ex.payloadDigest,
       annotations,
+      duplicate: revisitOf !== undefined,
+      page: isStatsPage(ex.status, mime),
+      redirect: ex.status >= 300 && ex.status < 400 ? (headerValue(ex.responseHeaders, 'location') ?? null) : null,
     });
-    d.stats.captured(hostOf(uri.url), ex.status, mime || 'unknown', ex.body.size, revisitOf !== undefined);
-    this.#seedStatus(uri, ex);
     await scheduling;
-    return { kind: 'done', delayMs: prerequisite ? this.#delayAfter(ex, origin) : delayMs };
+    if (answered !== null) return this.#afterRobots(answered, this.#delayAfter(ex, origin));
+    return { kind: 'done', delayMs };
+  }
+
+  /** A robots prerequisite is done: its host waits out the politeness delay, or a hold if robots.txt was unavailable. */
+  #afterRobots(answered: RobotsAnswered, delayMs: number): Outcome {
+    if (answered.holdUntilMs === null) return { kind: 'done', delayMs };
+    return { kind: 'done', delayMs: Math.max(delayMs, answered.holdUntilMs - this.#d.clock.now()), hostHeld: true };
   }
 
   #delayAfter(ex: HttpExchange, origin: string): number {
@@ -177,62 +194,43 @@ export class UriProcessor {
   async #fetchFailed(claim: Claim, err: unknown, worker: number, prerequisite: boolean, origin: string): Promise<Outcome> {
     const d = this.#d;
     const uri = claim.uri;
+    // Abandoned by a hard stop: not the URI's failure; it stays queued for the resume.
+    if (d.abortSignal.aborted) return { kind: 'defer', delayMs: 0 };
     const status = err instanceof FetchError ? err.fetchStatus : -5;
-    const limits = d.profile.limits;
-    if (RETRYABLE.has(status) && uri.retries < limits.maxRetries && !d.abortSignal.aborted) {
-      d.stats.retries++;
-      return { kind: 'retry', delayMs: limits.retryDelayMs };
-    }
-    if (prerequisite) await d.robots.unreachable(origin);
     const code = err instanceof FetchError ? err.code : 'error';
-    await this.#logFailure(uri, status, worker, [`${uri.retries + 1}t`, code]);
-    return { kind: 'done', delayMs: 0 };
+    if (prerequisite) {
+      // No answer at all: robots.txt is unavailable, which HostHealth judges per host.
+      d.ledger.failed(uri, status, worker, [`${uri.retries + 1}t`, code]);
+      return this.#afterRobots(await d.robots.unreachable(origin), 0);
+    }
+    if (!RETRYABLE.has(status)) {
+      d.ledger.failed(uri, status, worker, [`${uri.retries + 1}t`, code]);
+      return DONE;
+    }
+    // The host waits, once per failed round however many URIs it has; the URI counts the attempt it made.
+    const decision = d.health.transportFailed(claim.host, status, d.clock.now());
+    if (decision.kind === 'closed') {
+      d.ledger.failed(uri, status, worker, [`${uri.retries + 1}t`, code, decision.annotation]);
+      return DONE;
+    }
+    const holdMs = Math.max(0, decision.untilMs - d.clock.now());
+    if (uri.retries < d.profile.limits.maxRetries) {
+      d.stats.retries++;
+      return { kind: 'retry', delayMs: holdMs, hostHeld: true };
+    }
+    d.ledger.failed(uri, status, worker, [`${uri.retries + 1}t`, code]);
+    return { kind: 'done', delayMs: holdMs, hostHeld: true };
   }
+}
 
-  /** robots.txt answered 5xx or could not be fetched: wait for it like a transport failure (RFC 9309). */
-  async #robotsUnavailable(claim: Claim, worker: number): Promise<Outcome> {
-    const limits = this.#d.profile.limits;
-    if (claim.uri.retries < limits.maxRetries) return { kind: 'retry', delayMs: limits.retryDelayMs };
-    await this.#logFailure(claim.uri, -61, worker, ['robotsUnavailable']);
-    return { kind: 'done', delayMs: 0 };
-  }
+const DONE: Outcome = Object.freeze({ kind: 'done', delayMs: 0 });
 
-  async #logFailure(uri: CrawlUri, status: number, worker: number, annotations: string[]): Promise<void> {
-    const d = this.#d;
-    d.crawlLog.write({
-      time: new Date(d.clock.now()),
-      status,
-      size: null,
-      url: uri.url,
-      hopPath: uri.hopPath,
-      via: uri.via,
-      mime: null,
-      worker,
-      fetchStart: null,
-      durationMs: null,
-      digest: null,
-      annotations,
-    });
-    d.stats.gaveUp(hostOf(uri.url), status);
-    if (uri.seed) d.stats.seeds.set(uri.url, { url: uri.url, status, redirect: null });
-  }
-
-  #seedStatus(uri: CrawlUri, ex: HttpExchange): void {
-    if (!uri.seed) return;
-    const location = ex.status >= 300 && ex.status < 400 ? (headerValue(ex.responseHeaders, 'location') ?? null) : null;
-    this.#d.stats.seeds.set(uri.url, { url: uri.url, status: ex.status, redirect: location });
-  }
+/** What the statistics count as a page: a 2xx HTML response (robots.txt, images, errors are URIs, not pages). */
+export function isStatsPage(status: number, mime: string): boolean {
+  return isPageCapture(status, mime, false);
 }
 
 function mimeOf(ex: HttpExchange): string {
   const type = headerValue(ex.responseHeaders, 'content-type') ?? '';
   return type.split(';')[0]?.trim().toLowerCase() ?? '';
-}
-
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).host.toLowerCase();
-  } catch {
-    return '-';
-  }
 }

@@ -14,7 +14,7 @@ export interface Claim {
   readonly host: string;
 }
 
-export type Outcome =
+export type Outcome = (
   /** Finished (success or final failure): remove it; snooze the queue and the host `delayMs`. */
   | { kind: 'done'; delayMs: number }
   /** Transport failure: keep it at the head with retries+1; snooze `delayMs`. */
@@ -23,7 +23,15 @@ export type Outcome =
    * Needs a prerequisite first (robots.txt): the prerequisite goes ahead of it
    * in the same queue; the URI stays queued.
    */
-  | { kind: 'defer'; delayMs: number; prerequisite?: CrawlUri };
+  | { kind: 'defer'; delayMs: number; prerequisite?: CrawlUri }
+) & {
+  /**
+   * The delay is a failure hold of the claim's host (robots.txt unavailable,
+   * transport failure), not politeness: in queues that hold several hosts,
+   * the held host's URIs step aside so the others go on.
+   */
+  hostHeld?: true;
+};
 
 /**
  * Heritrix queue states. `snoozed` also covers a queue waiting for its host

@@ -99,11 +99,17 @@ export class HostHealth {
   readonly #o: HostHealthOptions;
   readonly #hosts = new Map<string, HostRecord>();
   readonly #onChange: (host: string, record: HostRecord) => void;
+  #closedCount = 0;
 
   /** `onChange` sees every record that changed (to persist it, or to tell the operator). */
   constructor(opts: HostHealthOptions, onChange: (host: string, record: HostRecord) => void = () => {}) {
     this.#o = opts;
     this.#onChange = onChange;
+  }
+
+  /** Whether any host is closed (callers skip their per-URL check while none is). */
+  get anyClosed(): boolean {
+    return this.#closedCount > 0;
   }
 
   verdict(host: string): HostVerdict {
@@ -191,11 +197,13 @@ export class HostHealth {
 
   /** Bring back a host's record saved by an earlier run. */
   restore(host: string, record: HostRecord): void {
+    if (record.closed && !this.#hosts.get(host)?.closed) this.#closedCount++;
     this.#hosts.set(host, { ...record });
   }
 
   #close(host: string, r: HostRecord, status: number, annotation: string): ClosedVerdict {
     r.closed = { status, annotation };
+    this.#closedCount++;
     r.waitingOn = null;
     r.untilMs = 0;
     this.#onChange(host, r);
@@ -217,4 +225,9 @@ const OPEN: HostVerdict = Object.freeze({ kind: 'open' });
 /** `127.0.1.3:8080 robots.txt 500, retry 2/2 at 14:22:05` */
 export function describeWaiting(w: WaitingHost): string {
   return `${w.host} ${w.reason}, retry ${w.retry}/${w.of} at ${new Date(w.untilMs).toTimeString().slice(0, 8)}`;
+}
+
+/** `host:port` with the scheme's default port dropped (80 or 443), as URL hosts are written. */
+export function urlHostOf(hostPort: string): string {
+  return hostPort.replace(/:(80|443)$/, '');
 }

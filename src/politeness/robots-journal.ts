@@ -1,45 +1,62 @@
 /**
  * Resume support for robots.txt: every robots result the crawl records is
- * also kept in the state LevelDB (origin → status, fetch time, body ≤ 500
- * KiB), and replayed into a fresh RobotsStore when a job resumes, so a
- * restart does not fetch every host's robots.txt again.
+ * also kept in the crawl's state (origin → what was decided and when, the
+ * body ≤ 500 KiB), and replayed into a fresh RobotsStore when a job resumes,
+ * so a restart neither fetches every host's robots.txt again nor forgets
+ * that one is being waited for.
  */
+import type { RecordStore } from '../store/record-store.js';
 import type { RobotsFetchResult, RobotsStore } from './robots-store.js';
 
-const BUF = { keyEncoding: 'buffer', valueEncoding: 'buffer' } as const;
-
-/** The part of a LevelDB sublevel the journal uses. */
-export interface RobotsLevel {
-  put(key: Buffer, value: Buffer, options: typeof BUF): Promise<void>;
-  iterator(options: typeof BUF): AsyncIterable<[Buffer, Buffer]>;
-}
+/** The head line of a saved entry; the robots.txt body follows it. */
+type Saved =
+  /** An answer with rules, fetched at `at`. */
+  | { at: number; status: number }
+  /** Unavailable: no fetch before `until` (null: never). */
+  | { at: number; until: number | null }
+  /** Unavailable, retries spent, crawled as allowed. */
+  | { at: number; allowAll: true }
+  /** Written by earlier versions for an unreachable robots.txt: fetched again. */
+  | { at: number; unreachable: true };
 
 export class RobotsJournal {
-  readonly #db: RobotsLevel;
+  readonly #records: RecordStore;
 
-  constructor(db: RobotsLevel) {
-    this.#db = db;
+  constructor(records: RecordStore) {
+    this.#records = records;
   }
 
-  async save(origin: string, result: RobotsFetchResult, at: number): Promise<void> {
-    const head = Buffer.from(JSON.stringify(result.kind === 'fetched' ? { at, status: result.status } : { at, unreachable: true }) + '\n');
-    const body = result.kind === 'fetched' ? result.body : Buffer.alloc(0);
-    await this.#db.put(Buffer.from(origin), Buffer.concat([head, body]), BUF);
+  /** A robots.txt answer that gave rules. */
+  async saveFetched(origin: string, result: Extract<RobotsFetchResult, { kind: 'fetched' }>, at: number): Promise<void> {
+    await this.#put(origin, { at, status: result.status }, result.body);
   }
 
-  /** Replays every saved result into `store`, with its original fetch time (expiry stays right). */
+  /** Unavailable: waiting until `untilMs` (Infinity: the host is closed). */
+  async saveWaiting(origin: string, untilMs: number, at: number): Promise<void> {
+    await this.#put(origin, { at, until: Number.isFinite(untilMs) ? untilMs : null });
+  }
+
+  async saveAllowAll(origin: string, at: number): Promise<void> {
+    await this.#put(origin, { at, allowAll: true });
+  }
+
+  /** Replays every saved result into `store`, with its original times (expiry stays right). */
   async restore(store: RobotsStore): Promise<number> {
     let n = 0;
-    for await (const [key, value] of this.#db.iterator(BUF)) {
+    for await (const [origin, value] of this.#records.entries()) {
       const newline = value.indexOf(0x0a);
       if (newline < 0) continue;
-      const head = JSON.parse(value.subarray(0, newline).toString('utf8')) as { at: number; status?: number; unreachable?: boolean };
-      const result: RobotsFetchResult = head.unreachable
-        ? { kind: 'unreachable' }
-        : { kind: 'fetched', status: head.status ?? 0, body: value.subarray(newline + 1) };
-      store.record(key.toString(), result, head.at);
+      const head = JSON.parse(value.subarray(0, newline).toString('utf8')) as Saved;
+      if ('status' in head) store.record(origin, { kind: 'fetched', status: head.status, body: value.subarray(newline + 1) }, head.at);
+      else if ('until' in head) store.retryAt(origin, head.until ?? Infinity);
+      else if ('allowAll' in head) store.allowAll(origin, head.at);
+      else continue;
       n++;
     }
     return n;
+  }
+
+  async #put(origin: string, head: Saved, body: Buffer = Buffer.alloc(0)): Promise<void> {
+    await this.#records.put(origin, Buffer.concat([Buffer.from(JSON.stringify(head) + '\n'), body]));
   }
 }

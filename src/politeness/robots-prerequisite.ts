@@ -7,18 +7,21 @@
  * another prerequisite that still stands for the origin that asked.
  *
  * The URI processor asks check() before fetching a URI and hands over a
- * prerequisite's answer (fetched() or unreachable()); what it does with a
- * refused or unavailable origin (log, retry) stays with it.
+ * prerequisite's answer (fetched() or unreachable()). A robots.txt that is
+ * unavailable (5xx, 429, no answer) is HostHealth's to judge, per host: the
+ * host is held until a re-fetch, crawled as allowed, or closed; this class
+ * records the decision for the origin and says how long the host is held.
  */
 import type { Clock } from '../core/clock.js';
 import { childUri, Directive, type CrawlUri } from '../core/crawl-uri.js';
 import { headerValue, type HttpExchange } from '../core/exchange.js';
 import { decodeBody } from '../fetch/content-decoding.js';
 import { redirectTarget } from '../fetch/link-resolution.js';
+import type { HostHealth } from './host-health.js';
 import type { RobotsJournal } from './robots-journal.js';
 import type { RobotsPolicy } from './robots-policy.js';
 import type { RobotsRules } from './robots-rules.js';
-import type { RobotsFetchResult, RobotsStore } from './robots-store.js';
+import { isUnavailable, type RobotsFetchResult, type RobotsStore } from './robots-store.js';
 import { originOf, robotsTxtUrl } from './robots-url.js';
 
 /** robots.txt bodies beyond this are cut before parsing (Heritrix: 500 KiB). */
@@ -43,13 +46,20 @@ export type RobotsCheck =
   | { kind: 'defer'; delayMs: number; prerequisite?: CrawlUri }
   /** The origin's robots.txt forbids the URI. */
   | { kind: 'excluded' }
-  /** The origin's robots.txt could not be had (5xx, unreachable): everything is disallowed for now. */
-  | { kind: 'unavailable' };
+  /** The origin's robots.txt is unavailable and re-fetched at `untilMs`: the URI waits, with its host. */
+  | { kind: 'wait'; untilMs: number };
+
+/** After a prerequisite's answer: hold the host until `holdUntilMs` (robots.txt unavailable), or not (null). */
+export interface RobotsAnswered {
+  holdUntilMs: number | null;
+}
 
 export interface RobotsPrerequisitesDeps {
   store: RobotsStore;
   journal: RobotsJournal;
   policy: RobotsPolicy;
+  /** Decides, per host, what an unavailable robots.txt means. */
+  health: HostHealth;
   /** Queues a redirected robots.txt whatever the seen filter says (LinkScheduler.schedulePrerequisite). */
   schedulePrerequisite: (uri: CrawlUri) => Promise<void>;
   clock: Clock;
@@ -87,10 +97,11 @@ export class RobotsPrerequisites {
         return { kind: 'defer', delayMs: 0, prerequisite: childUri(uri, robotsTxtUrl(uri.url), 'P', ROBOTS_CONTEXT) };
       }
       if (state === 'pending') return { kind: 'defer', delayMs: ROBOTS_PENDING_WAIT_MS };
+      if (state === 'waiting') return { kind: 'wait', untilMs: d.store.waitingUntil(origin, d.clock.now()) ?? 0 };
     }
     const rules = this.rules(origin);
     const verdict = d.policy.allows(uri.url, rules);
-    if (!verdict.allowed) return rules?.kind === 'disallowAll' ? { kind: 'unavailable' } : { kind: 'excluded' };
+    if (!verdict.allowed) return { kind: 'excluded' };
     return verdict.userAgentToSend ? { kind: 'fetch', userAgent: verdict.userAgentToSend } : { kind: 'fetch' };
   }
 
@@ -102,28 +113,52 @@ export class RobotsPrerequisites {
   /**
    * A prerequisite's response: a redirect is followed as another
    * prerequisite that keeps the asking origin; anything else becomes the
-   * origin's rules (a redirect beyond the limit allows all).
+   * origin's rules (a redirect beyond the limit allows all), or, when it
+   * gives none, HostHealth's decision.
    */
-  async fetched(uri: CrawlUri, ex: HttpExchange, origin: string): Promise<void> {
+  async fetched(uri: CrawlUri, ex: HttpExchange, origin: string): Promise<RobotsAnswered> {
     const target = redirectTarget(ex);
     if (target && uri.redirects < ROBOTS_MAX_REDIRECTS) {
       const next = { ...childUri(uri, target, 'P', `${ROBOTS_CONTEXT} ${origin}`), directive: Directive.prerequisite, redirects: uri.redirects + 1 };
       await this.#d.schedulePrerequisite(next);
-      return;
+      return NO_HOLD;
     }
-    await this.#record(origin, { kind: 'fetched', status: ex.status, body: await robotsBody(ex) });
-  }
-
-  /** A prerequisite that could not be fetched, retries spent. */
-  async unreachable(origin: string): Promise<void> {
-    await this.#record(origin, { kind: 'unreachable' });
-  }
-
-  async #record(origin: string, result: RobotsFetchResult): Promise<void> {
+    const result: RobotsFetchResult = { kind: 'fetched', status: ex.status, body: await robotsBody(ex) };
+    if (isUnavailable(result)) return this.#unavailable(origin, ex.status);
     const at = this.#d.clock.now();
     this.#d.store.record(origin, result, at);
-    await this.#d.journal.save(origin, result, at);
+    this.#d.health.robotsAvailable(hostOfOrigin(origin));
+    await this.#d.journal.saveFetched(origin, result, at);
+    return NO_HOLD;
   }
+
+  /** A prerequisite that got no answer at all (DNS, connect, reset, timeout). */
+  unreachable(origin: string): Promise<RobotsAnswered> {
+    return this.#unavailable(origin, null);
+  }
+
+  async #unavailable(origin: string, status: number | null): Promise<RobotsAnswered> {
+    const d = this.#d;
+    const at = d.clock.now();
+    const decision = d.health.robotsUnavailable(hostOfOrigin(origin), status, at);
+    if (decision.kind === 'allow') {
+      d.store.allowAll(origin, at);
+      await d.journal.saveAllowAll(origin, at);
+      return NO_HOLD;
+    }
+    // A closed host is never fetched again: its URIs are disposed of without asking robots.
+    const until = decision.kind === 'wait' ? decision.untilMs : Infinity;
+    d.store.retryAt(origin, until);
+    await d.journal.saveWaiting(origin, until, at);
+    return { holdUntilMs: decision.kind === 'wait' ? until : null };
+  }
+}
+
+const NO_HOLD: RobotsAnswered = Object.freeze({ holdUntilMs: null });
+
+/** `host:port` of an origin `scheme://host:port`: HostHealth's and the frontier's unit. */
+export function hostOfOrigin(origin: string): string {
+  return origin.slice(origin.indexOf('//') + 2);
 }
 
 /** The first ROBOTS_MAX_BYTES of a 2xx robots.txt with its Content-Encoding undone; other answers have no rules to read. */

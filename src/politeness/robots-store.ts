@@ -5,36 +5,46 @@
  * frontier as a prerequisite; this store only remembers what came back.
  *
  * Outcomes (RFC 9309): 2xx → the file's rules; 3xx (redirects are not
- * followed here) and 4xx → allow all; 5xx, 429, anything stranger, or an
- * unreachable server → disallow all, kept only briefly so the host is
- * re-tried soon instead of being shut out for a day.
+ * followed here) and 4xx → allow all. 5xx, 429 and an unreachable server
+ * leave the origin without rules: what happens then is decided per host by
+ * HostHealth (host-health.ts) — wait and re-fetch (`retryAt`), crawl as
+ * allowed (`allowAll`), or never (the host is closed) — and told back here.
  */
-import { ALLOW_ALL, DISALLOW_ALL, parseRobotsTxt, type RobotsRules } from './robots-rules.js';
+import { ALLOW_ALL, parseRobotsTxt, type RobotsRules } from './robots-rules.js';
 
 export interface RobotsStoreOptions {
   /** A fetched robots.txt is re-fetched after this long. Default 24 h. */
   refreshAfterMs: number;
-  /** An unavailable robots.txt (5xx, unreachable) is re-tried after this long. Default 5 min. */
-  unavailableRetryAfterMs: number;
   /** Bytes of robots.txt parsed; the rest is cut. Default 500 KiB (Heritrix, RFC 9309 asks ≥ 500 KiB). */
   maxBodyBytes: number;
 }
 
 export const DEFAULT_ROBOTS_STORE_OPTIONS: Readonly<RobotsStoreOptions> = Object.freeze({
   refreshAfterMs: 24 * 3600 * 1000,
-  unavailableRetryAfterMs: 5 * 60 * 1000,
   maxBodyBytes: 500 * 1024,
 });
 
 export type RobotsFetchResult = { kind: 'fetched'; status: number; body: Buffer } | { kind: 'unreachable' };
 
-export type RobotsStatus = 'missing' | 'pending' | 'ready';
+/**
+ * `missing` (never fetched, or stale: fetch it), `pending` (a fetch is under
+ * way), `ready` (rules known), `waiting` (unavailable; re-fetched at `waitingUntil`).
+ */
+export type RobotsStatus = 'missing' | 'pending' | 'ready' | 'waiting';
 
 interface Entry {
   pending: boolean;
-  /** Last recorded rules; kept while a refresh is pending. */
+  /** Last recorded rules; kept while a refresh is pending. Null while unavailable. */
   rules: RobotsRules | null;
+  /** Rules go stale, or an unavailable robots.txt is re-fetched, at this epoch ms. */
   expiresAt: number;
+}
+
+/** Whether a robots.txt answer gives no rules: 5xx, 429 (it says "slow down", as Google reads it), anything stranger, or no answer. */
+export function isUnavailable(result: RobotsFetchResult): boolean {
+  if (result.kind === 'unreachable') return true;
+  const { status } = result;
+  return !(status >= 200 && status < 500) || status === 429;
 }
 
 export class RobotsStore {
@@ -45,12 +55,17 @@ export class RobotsStore {
     this.#opts = { ...DEFAULT_ROBOTS_STORE_OPTIONS, ...opts };
   }
 
-  /** `missing` (never fetched, or stale: fetch it), `pending` (a fetch is under way), `ready`. */
   status(origin: string, now: number): RobotsStatus {
     const entry = this.#entries.get(origin);
     if (entry === undefined) return 'missing';
     if (entry.pending) return 'pending';
-    return now < entry.expiresAt ? 'ready' : 'missing';
+    if (now >= entry.expiresAt) return 'missing';
+    return entry.rules === null ? 'waiting' : 'ready';
+  }
+
+  /** When an unavailable robots.txt is fetched again (Infinity: never); null when it is not waiting. */
+  waitingUntil(origin: string, now: number): number | null {
+    return this.status(origin, now) === 'waiting' ? this.#entries.get(origin)!.expiresAt : null;
   }
 
   /** A robots.txt fetch for `origin` has been scheduled; others must wait for it. */
@@ -60,14 +75,29 @@ export class RobotsStore {
     else entry.pending = true;
   }
 
-  /** Record the fetch's outcome and return the rules now in force for `origin`. */
-  record(origin: string, result: RobotsFetchResult, now: number): RobotsRules {
-    const { rules, lifetimeMs } = this.#interpret(result);
-    this.#entries.set(origin, { pending: false, rules, expiresAt: now + lifetimeMs });
+  /**
+   * Record an answer that gives rules (see isUnavailable) and return them;
+   * for an unavailable one, null: the origin stays pending until `retryAt`
+   * or `allowAll` says what HostHealth decided.
+   */
+  record(origin: string, result: RobotsFetchResult, now: number): RobotsRules | null {
+    if (isUnavailable(result) || result.kind !== 'fetched') return null;
+    const rules = result.status < 300 ? parseRobotsTxt(decodeCapped(result.body, this.#opts.maxBodyBytes)) : ALLOW_ALL;
+    this.#entries.set(origin, { pending: false, rules, expiresAt: now + this.#opts.refreshAfterMs });
     return rules;
   }
 
-  /** The last recorded rules (possibly stale; check `status`), null when none were ever recorded. */
+  /** robots.txt is unavailable: no rules, and no fetch of it before `untilMs` (Infinity: the host is closed). */
+  retryAt(origin: string, untilMs: number): void {
+    this.#entries.set(origin, { pending: false, rules: null, expiresAt: untilMs });
+  }
+
+  /** robots.txt stayed unavailable and the profile says crawl anyway (Heritrix's rule): allow all until the next refresh. */
+  allowAll(origin: string, now: number): void {
+    this.#entries.set(origin, { pending: false, rules: ALLOW_ALL, expiresAt: now + this.#opts.refreshAfterMs });
+  }
+
+  /** The last recorded rules (possibly stale; check `status`), null when none are known. */
   rules(origin: string): RobotsRules | null {
     return this.#entries.get(origin)?.rules ?? null;
   }
@@ -80,18 +110,6 @@ export class RobotsStore {
   /** Number of origins remembered. */
   get size(): number {
     return this.#entries.size;
-  }
-
-  #interpret(result: RobotsFetchResult): { rules: RobotsRules; lifetimeMs: number } {
-    const unavailable = { rules: DISALLOW_ALL, lifetimeMs: this.#opts.unavailableRetryAfterMs };
-    if (result.kind === 'unreachable') return unavailable;
-    const { status } = result;
-    if (status >= 200 && status < 300) {
-      return { rules: parseRobotsTxt(decodeCapped(result.body, this.#opts.maxBodyBytes)), lifetimeMs: this.#opts.refreshAfterMs };
-    }
-    // 429 is a 4xx, but it says "slow down", not "there is no file": treat it like 5xx, as Google does.
-    if (status >= 300 && status < 500 && status !== 429) return { rules: ALLOW_ALL, lifetimeMs: this.#opts.refreshAfterMs };
-    return unavailable;
   }
 }
 

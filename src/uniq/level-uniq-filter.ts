@@ -29,7 +29,7 @@
  * true" hold. forget/forgetHost wait until no batch is running and hold new
  * ones back while they work.
  */
-import { ClassicLevel } from 'classic-level';
+import { levelDatabase } from '../store/level-database.js';
 import { canonicalizeForSeen } from '../url/canonicalize.js';
 import { Keyspace, type RootLevel } from '../store/keyspace.js';
 import type { Fp64 } from '../fingerprint/rabin.js';
@@ -116,11 +116,9 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
   constructor(location: string | Keyspace, opts: LevelUriUniqFilterOpts = {}) {
     super();
     if (typeof location === 'string') {
-      const db: RootLevel = new ClassicLevel<Buffer, Buffer>(location, {
-        keyEncoding: 'buffer',
-        valueEncoding: 'buffer',
-        cacheSize: opts.cacheSizeBytes ?? 64 * 2 ** 20,
-        writeBufferSize: opts.writeBufferSizeBytes ?? 16 * 2 ** 20,
+      const db: RootLevel = levelDatabase(location, {
+        cacheSizeBytes: opts.cacheSizeBytes ?? 64 * 2 ** 20,
+        writeBufferSizeBytes: opts.writeBufferSizeBytes ?? 16 * 2 ** 20,
       });
       this.#space = new Keyspace(db, '');
       this.#ownsDb = true;

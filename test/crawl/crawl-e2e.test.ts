@@ -143,8 +143,10 @@ describe('a crawl of the fixture web (hostname queues, delays 0)', () => {
     const lines = result.log.trim().split('\n');
     const ok = lines.filter((l) => /^\S+ +\d{3} /.test(l));
     assert.equal(ok.length, captured(result.records).size);
-    const report = JSON.parse(await readFile(path.join(result.dir, 'reports', 'crawl-report.json'), 'utf8')) as { pages: number };
-    assert.equal(report.pages, captured(result.records).size);
+    const report = JSON.parse(await readFile(path.join(result.dir, 'reports', 'crawl-report.json'), 'utf8')) as { uris: number; pages: number };
+    assert.equal(report.uris, captured(result.records).size);
+    const htmlPages = [...captured(result.records).values()].filter((r) => r.status === 200 && (r.httpHeaders.get('content-type') ?? '').startsWith('text/html'));
+    assert.equal(report.pages, htmlPages.length);
   });
 });
 

@@ -42,6 +42,8 @@ export async function hostileCrawl(web: HostileWeb, root: string, name: string, 
     userAgent: 'archiver-test/0.1 (+https://example.org/test)',
     politeness: { delayFactor: 0, minDelayMs: 0, maxDelayMs: 0, ...politeness },
     limits: { fetchTimeoutMs: 500, maxFetchDurationMs: 3000, maxRetries: 1, retryDelayMs: 10, ...limits },
+    // An unavailable robots.txt is fetched twice in all, 20 ms apart, then its host is shut.
+    robots: { unavailable: { retries: 1, retryDelayMs: 20 } },
     ...(scope ? { scope } : {}),
     workers: 8,
     output: { dir: path.join(root, name) },

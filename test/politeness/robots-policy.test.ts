@@ -28,7 +28,7 @@ const SITE = parseRobotsTxt(
 );
 
 function options(policy: RobotsPolicyName, extra: Partial<RobotsOptions> = {}): RobotsOptions {
-  return { policy, candidateUserAgents: [], masquerade: false, custom: '', ...extra };
+  return { policy, candidateUserAgents: [], masquerade: false, custom: '', unavailable: { policy: 'disallow', retries: 2, retryDelayMs: 60_000 }, ...extra };
 }
 
 function allowed(policy: RobotsPolicyName, path: string, extra: Partial<RobotsOptions> = {}): boolean {

@@ -1,7 +1,7 @@
 // Per-origin robots state: single-flight, outcomes by status, size cap, expiry on a fake clock.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_ROBOTS_STORE_OPTIONS, RobotsStore } from '../../src/politeness/robots-store.js';
+import { DEFAULT_ROBOTS_STORE_OPTIONS, RobotsStore, isUnavailable } from '../../src/politeness/robots-store.js';
 import { originOf, robotsTxtUrl } from '../../src/politeness/robots-url.js';
 
 const UA = 'archiver/0.1 (+https://example.org/about-our-crawler)';
@@ -12,6 +12,13 @@ function fetched(status: number, text = '') {
   return { kind: 'fetched' as const, status, body: Buffer.from(text, 'utf8') };
 }
 
+/** `record` for an answer that must give rules. */
+function recordRules(store: RobotsStore, origin: string, result: ReturnType<typeof fetched>, now: number) {
+  const rules = store.record(origin, result, now);
+  assert.ok(rules !== null, `status ${result.status} gave no rules`);
+  return rules;
+}
+
 describe('RobotsStore', () => {
   it('goes missing → pending → ready, once per origin', () => {
     const store = new RobotsStore();
@@ -20,7 +27,7 @@ describe('RobotsStore', () => {
     store.markPending(ORIGIN);
     assert.equal(store.status(ORIGIN, t0), 'pending', 'a second asker waits instead of fetching again');
     assert.equal(store.rules(ORIGIN), null);
-    const rules = store.record(ORIGIN, fetched(200, 'User-agent: *\nDisallow: /private/\nCrawl-delay: 3\n'), t0);
+    const rules = recordRules(store, ORIGIN, fetched(200, 'User-agent: *\nDisallow: /private/\nCrawl-delay: 3\n'), t0);
     assert.equal(store.status(ORIGIN, t0), 'ready');
     assert.equal(store.rules(ORIGIN), rules);
     assert.equal(rules.isAllowed('http://site.test/private/a', UA), false);
@@ -50,37 +57,47 @@ describe('RobotsStore', () => {
   it('allows all on 3xx and 4xx, for a day', () => {
     for (const status of [301, 302, 400, 401, 403, 404, 410]) {
       const store = new RobotsStore();
-      const rules = store.record(ORIGIN, fetched(status, 'User-agent: *\nDisallow: /\n'), 0);
+      const rules = recordRules(store, ORIGIN, fetched(status, 'User-agent: *\nDisallow: /\n'), 0);
       assert.equal(rules.kind, 'allowAll', String(status));
       assert.equal(rules.isAllowed('http://site.test/x', UA), true);
       assert.equal(store.status(ORIGIN, 23 * HOUR_MS), 'ready');
     }
   });
 
-  it('disallows all on 5xx, 429 and unreachable, and re-tries after a few minutes', () => {
+  it('gives no rules on 5xx, 429 and unreachable: the origin waits until HostHealth says when to re-fetch', () => {
     const results = [fetched(500), fetched(503), fetched(429), fetched(199), { kind: 'unreachable' as const }];
     for (const result of results) {
-      const store = new RobotsStore();
-      const rules = store.record(ORIGIN, result, 0);
       const label = JSON.stringify(result);
-      assert.equal(rules.kind, 'disallowAll', label);
-      assert.equal(rules.isAllowed('http://site.test/x', UA), false);
-      assert.equal(store.status(ORIGIN, DEFAULT_ROBOTS_STORE_OPTIONS.unavailableRetryAfterMs - 1), 'ready', label);
-      assert.equal(store.status(ORIGIN, DEFAULT_ROBOTS_STORE_OPTIONS.unavailableRetryAfterMs), 'missing', label);
+      assert.equal(isUnavailable(result), true, label);
+      const store = new RobotsStore();
+      store.markPending(ORIGIN);
+      assert.equal(store.record(ORIGIN, result, 0), null, label);
+      assert.equal(store.status(ORIGIN, 0), 'pending', `${label}: still pending until told`);
+      store.retryAt(ORIGIN, 60_000);
+      assert.equal(store.status(ORIGIN, 59_999), 'waiting', label);
+      assert.equal(store.waitingUntil(ORIGIN, 59_999), 60_000, label);
+      assert.equal(store.rules(ORIGIN), null, label);
+      assert.equal(store.status(ORIGIN, 60_000), 'missing', label);
     }
-    const custom = new RobotsStore({ unavailableRetryAfterMs: 1000 });
-    custom.record(ORIGIN, { kind: 'unreachable' }, 0);
-    assert.equal(custom.status(ORIGIN, 1000), 'missing');
+    for (const status of [200, 204, 301, 404, 410]) assert.equal(isUnavailable(fetched(status)), false, String(status));
+  });
+
+  it('a host whose robots.txt stays unavailable under the allow policy is crawled as allowed, for a day', () => {
+    const store = new RobotsStore();
+    store.allowAll(ORIGIN, 0);
+    assert.equal(store.status(ORIGIN, 23 * HOUR_MS), 'ready');
+    assert.equal(store.rules(ORIGIN)?.isAllowed('http://site.test/x', UA), true);
+    assert.equal(store.status(ORIGIN, DEFAULT_ROBOTS_STORE_OPTIONS.refreshAfterMs), 'missing');
   });
 
   it('a host that recovers from 503 gets its real rules on the next fetch', () => {
     const store = new RobotsStore();
-    store.record(ORIGIN, fetched(503), 0);
-    const later = DEFAULT_ROBOTS_STORE_OPTIONS.unavailableRetryAfterMs;
-    assert.equal(store.status(ORIGIN, later), 'missing');
+    store.retryAt(ORIGIN, 1000);
+    assert.equal(store.status(ORIGIN, 1000), 'missing');
     store.markPending(ORIGIN);
-    store.record(ORIGIN, fetched(200, 'User-agent: *\nDisallow: /only-this\n'), later);
+    store.record(ORIGIN, fetched(200, 'User-agent: *\nDisallow: /only-this\n'), 1000);
     assert.equal(store.rules(ORIGIN)?.isAllowed('http://site.test/x', UA), true);
+    assert.equal(store.rules(ORIGIN)?.isAllowed('http://site.test/only-this', UA), false);
   });
 
   it('parses only the first 500 KiB of an oversized robots.txt', () => {
@@ -89,7 +106,7 @@ describe('RobotsStore', () => {
     const tail = 'Disallow: /late\n';
     const body = Buffer.from(head + filler + tail, 'utf8');
     assert.ok(body.length > DEFAULT_ROBOTS_STORE_OPTIONS.maxBodyBytes);
-    const rules = new RobotsStore().record(ORIGIN, { kind: 'fetched', status: 200, body }, 0);
+    const rules = recordRules(new RobotsStore(), ORIGIN, { kind: 'fetched', status: 200, body }, 0);
     assert.equal(rules.isAllowed('http://site.test/early', UA), false);
     assert.equal(rules.isAllowed('http://site.test/late', UA), true, 'beyond the cap');
   });
@@ -99,10 +116,10 @@ describe('RobotsStore', () => {
     // "Allow: /private/o", longer than "Disallow: /private/" and so opening /private/other.
     const text = 'User-agent: *\nDisallow: /private/\nAllow: /private/ok-this-one-only\n';
     const store = new RobotsStore({ maxBodyBytes: 51 });
-    const rules = store.record(ORIGIN, fetched(200, text), 0);
+    const rules = recordRules(store, ORIGIN, fetched(200, text), 0);
     assert.equal(rules.isAllowed('http://site.test/private/other', UA), false);
     assert.equal(rules.isAllowed('http://site.test/public', UA), true);
-    const whole = new RobotsStore().record(ORIGIN, fetched(200, text), 0);
+    const whole = recordRules(new RobotsStore(), ORIGIN, fetched(200, text), 0);
     assert.equal(whole.isAllowed('http://site.test/private/ok-this-one-only', UA), true);
   });
 

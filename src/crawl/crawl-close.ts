@@ -1,0 +1,94 @@
+/**
+ * The end of a crawl, after its workers stopped: close every part, package
+ * the job (CDXJ index and WACZ over every run's WARCs), write the reports,
+ * close the state. It goes on through failures — a full disk fails several
+ * steps at once — and throws the first one, in the words an operator can act
+ * on (a full disk says so, with how to resume).
+ */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { ArchiverError, FatalCrawlError } from '../core/errors.js';
+import type { Profile } from '../config/profile.js';
+import { finalizeJob } from '../wacz/finalize-job.js';
+import type { CrawlStatus } from './crawl-status.js';
+import { SOFTWARE, type CrawlParts } from './crawl-parts.js';
+import { formatSummary, summarize, writeReports, type CrawlSummary } from './reports.js';
+
+export interface CloseInputs {
+  profile: Profile;
+  parts: CrawlParts;
+  /** The failure that stopped the crawl, if one did. */
+  fatal: unknown;
+  endReason: string;
+  /** The crawl's status as of now (read after the parts are closed). */
+  status: () => CrawlStatus;
+  /** The job's crawl time, all runs. */
+  crawlTimeMs: () => number;
+}
+
+export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummary; text: string }> {
+  const p = c.parts;
+  const failures: unknown[] = c.fatal === null ? [] : [c.fatal];
+  const attempt = async <T>(step: () => Promise<T>): Promise<T | null> => {
+    try {
+      return await step();
+    } catch (err) {
+      failures.push(err);
+      return null;
+    }
+  };
+  const runWarcFiles = (await attempt(() => p.writer.close())) ?? [];
+  await attempt(() => p.journal.close());
+  await attempt(() => p.digestIndex.flush());
+  // Exact dates read during the crawl are written back.
+  if (p.earlier) await attempt(() => p.earlier!.flush());
+  await attempt(() => p.crawlLog.close());
+  await attempt(() => p.fetcher.close());
+  await attempt(() => p.htmlThread.close());
+  await attempt(() => p.healthJournal.flush());
+  await attempt(() => p.job.saveCrawlTimeMs(c.crawlTimeMs()));
+  // The CDXJ index and the WACZ cover the whole job (every run of a resumed one).
+  const packaged =
+    failures.length === 0 && (runWarcFiles.length > 0 || p.resuming)
+      ? await attempt(() => finalizeJob({ jobDir: p.dirs.root, name: c.profile.name, software: SOFTWARE, seeds: [...c.profile.seeds, ...p.addedSeeds] }))
+      : null;
+  const warcFiles = (await attempt(() => jobWarcFiles(p.dirs.warcs))) ?? runWarcFiles;
+  const status = c.status();
+  const endReason = failures.length > 0 && c.endReason === 'FINISHED' ? 'ABORTED_FATAL' : c.endReason;
+  const summary = summarize({ ...status, endReason }, p.stats.byHost.size, {
+    warcFiles,
+    runWarcFiles,
+    warcDir: p.dirs.warcs,
+    jobDir: p.dirs.root,
+    cdxj: packaged?.cdxj ?? null,
+    wacz: packaged?.wacz ?? null,
+    closedHosts: p.health.closed(),
+  });
+  await attempt(() => writeReports(p.dirs.reports, p.stats, summary, p.frontier.stats(), p.frontier.queues()));
+  await attempt(() => p.frontier.close());
+  await attempt(() => p.seen.close());
+  await attempt(() => p.refusedSeen.close());
+  await attempt(() => p.backend.close());
+  if (failures.length > 0) throw asFatal(failures[0], p.dirs.root);
+  return { summary, text: formatSummary(summary) };
+}
+
+/** Every finished WARC file of the job, by name (runs write names that sort in time). */
+async function jobWarcFiles(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((n) => n.endsWith('.warc.gz') || n.endsWith('.warc')).sort().map((n) => path.join(dir, n));
+}
+
+/** strerror(ENOSPC), as LevelDB's errors spell it. */
+const ENOSPC_TEXT = 'No space left on device';
+
+/** The one error the operator sees when a crawl stops on its own failure. */
+function asFatal(err: unknown, jobRoot: string): ArchiverError {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    // LevelDB reports ENOSPC only in its message (`IO error: …: No space left on device`).
+    if ((e as NodeJS.ErrnoException).code === 'ENOSPC' || e.message.includes(ENOSPC_TEXT)) {
+      return new FatalCrawlError('ARCHIVER_DISK_FULL', `disk full under ${jobRoot}: crawl stopped, state kept; free space and run the same command again to resume`, { cause: err });
+    }
+  }
+  if (err instanceof ArchiverError) return err;
+  return new FatalCrawlError('ARCHIVER_CRAWL_FAILED', `crawl aborted: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+}

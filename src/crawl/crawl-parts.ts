@@ -1,0 +1,232 @@
+/**
+ * Builds every part of a crawl from the profile and the state backend — the
+ * one module that imports them all: the job directory made whole after
+ * whatever stopped the last run (WARCs repaired, crawl.log trimmed and
+ * replayed into the statistics), frontier, seen filters, fetcher, WARC
+ * writer, crawl.log, capture journal, robots, host health, dedup, and the
+ * URI processor that drives them. `Crawl` (crawl.ts) runs what this builds.
+ */
+import os from 'node:os';
+import type { LookupFunction } from 'node:net';
+import type { Clock } from '../core/clock.js';
+import { packageVersion } from '../core/package-root.js';
+import type { Profile } from '../config/profile.js';
+import type { EarlierCaptures } from '../dedup/earlier-captures.js';
+import { loadEarlierCaptures } from '../dedup/earlier-load.js';
+import { LevelDigestIndex } from '../dedup/digest-index.js';
+import { PayloadDedup } from '../dedup/payload-dedup.js';
+import { Fetcher } from '../fetch/fetcher.js';
+import { HtmlExtractThread } from '../fetch/html-extract-thread.js';
+import { WorkQueueFrontier } from '../frontier/work-queue-frontier.js';
+import { CaptureJournal, captureJournalPath } from '../job/capture-journal.js';
+import { ensureJobDir, hasState, jobDir, type JobDir } from '../job/job-dir.js';
+import { HostHealth } from '../politeness/host-health.js';
+import { HostHealthJournal } from '../politeness/host-health-journal.js';
+import { RobotsJournal } from '../politeness/robots-journal.js';
+import { createRobotsPolicy } from '../politeness/robots-policy.js';
+import { RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
+import { RobotsStore } from '../politeness/robots-store.js';
+import { openStateBackend, type StateBackend } from '../store/state-backends.js';
+import type { UriUniqFilter } from '../uniq/uniq-filter.js';
+import { CrawlLog } from '../writer/crawl-log.js';
+import { nextWarcSerial, repairOpenWarcs } from '../writer/warc-repair.js';
+import { WarcWriter } from '../writer/warc-writer.js';
+import type { CrawlEvents } from './crawl-events.js';
+import { CrawlLedger } from './crawl-ledger.js';
+import { replayCrawlLog, trimPartialLine } from './crawl-log-replay.js';
+import { CrawlStats } from './crawl-stats.js';
+import { JobRecords } from './job-records.js';
+import { LinkScheduler } from './link-scheduler.js';
+import { Scope } from './scope.js';
+import { UriProcessor } from './uri-processor.js';
+
+export const SOFTWARE = `archiver/${packageVersion()}`;
+
+export interface PartsOptions {
+  /** Where one-off notices go (resuming, loading earlier crawls). */
+  log: NodeJS.WritableStream;
+  quiet: boolean;
+  clock: Clock;
+  /** State backend name; the profile's `store` when absent. */
+  store?: string;
+  lookup?: LookupFunction;
+  events: CrawlEvents;
+  /** Aborts in-flight fetches (a hard stop). */
+  abortSignal: AbortSignal;
+}
+
+export interface CrawlParts {
+  dirs: JobDir;
+  resuming: boolean;
+  backend: StateBackend;
+  stats: CrawlStats;
+  frontier: WorkQueueFrontier;
+  seen: UriUniqFilter;
+  refusedSeen: UriUniqFilter;
+  scope: Scope;
+  links: LinkScheduler;
+  fetcher: Fetcher;
+  writer: WarcWriter;
+  crawlLog: CrawlLog;
+  journal: CaptureJournal;
+  ledger: CrawlLedger;
+  health: HostHealth;
+  healthJournal: HostHealthJournal;
+  digestIndex: LevelDigestIndex;
+  earlier: EarlierCaptures | null;
+  htmlThread: HtmlExtractThread;
+  processor: UriProcessor;
+  job: JobRecords;
+  /** Seeds added to this job while it ran (kept across runs). */
+  addedSeeds: string[];
+  /** Crawl time of the job's earlier runs. */
+  priorCrawlMs: number;
+}
+
+/** Opens the state and builds the parts; on failure, whatever was opened is closed again. */
+export async function buildCrawlParts(profile: Profile, o: PartsOptions): Promise<CrawlParts> {
+  const dirs = jobDir(profile.output.dir);
+  const resuming = await hasState(dirs);
+  await ensureJobDir(dirs);
+  const backend = await openStateBackend(o.store ?? profile.store, { stateDir: dirs.state });
+  try {
+    return await build(profile, o, dirs, resuming, backend);
+  } catch (err) {
+    await backend.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: boolean, backend: StateBackend): Promise<CrawlParts> {
+  const { clock, events } = o;
+  // Earlier jobs' payloads go into the state, fingerprints in memory; a resume reuses what
+  // is loaded. First of all, so a bad `dedup.against` (exit 4) leaves nothing else open.
+  let earlier: EarlierCaptures | null = null;
+  if (profile.dedup.against.length > 0) {
+    if (!o.quiet) o.log.write(`archiver: loading the payloads of ${profile.dedup.against.length} earlier crawl(s) for dedup\n`);
+    earlier = await loadEarlierCaptures(profile.dedup.against, backend.earlier());
+  }
+  const stats = new CrawlStats(clock.now());
+  const job = new JobRecords(backend.records('job'));
+  const addedSeeds = resuming ? await job.addedSeeds() : [];
+  let firstSerial = 0;
+  if (resuming) {
+    // Whatever the last run left — a kill -9 included — becomes valid first:
+    // .open WARCs cut back to their last complete record and closed, a cut
+    // crawl.log line removed; then the statistics are rebuilt from the log.
+    const repaired = await repairOpenWarcs(dirs.warcs);
+    firstSerial = await nextWarcSerial(dirs.warcs);
+    await trimPartialLine(dirs.crawlLog);
+    const lines = await replayCrawlLog(dirs.crawlLog, stats, new Set([...profile.seeds, ...addedSeeds]));
+    if (!o.quiet) {
+      const cut = repaired.filter((r) => r.droppedBytes > 0).length;
+      o.log.write(`archiver: resuming ${dirs.root}: ${lines} crawl.log lines, ${repaired.length} open WARC file(s) closed (${cut} cut back)\n`);
+    }
+  }
+  const frontierInit = {
+    db: backend.frontierSpace(),
+    options: profile.frontier,
+    maxConnectionsPerHost: profile.politeness.maxConnectionsPerHost,
+    clock,
+  };
+  const frontier = resuming ? await WorkQueueFrontier.open(frontierInit) : new WorkQueueFrontier(frontierInit);
+  // The same memory cap for both: in-scope URLs, and refused ones logged once.
+  const seen = backend.seenFilter('seen', profile.uniq.memoryKeys);
+  const refusedSeen = backend.seenFilter('refused', profile.uniq.memoryKeys);
+  const fetcher = new Fetcher({
+    userAgent: profile.userAgent,
+    ...(profile.from ? { from: profile.from } : {}),
+    fetchTimeoutMs: profile.limits.fetchTimeoutMs,
+    maxFetchDurationMs: profile.limits.maxFetchDurationMs,
+    maxBodyBytes: profile.limits.maxBodyBytes,
+    tempDir: dirs.tmp,
+    connectionsPerOrigin: profile.politeness.maxConnectionsPerHost,
+    ...(o.lookup ? { lookup: o.lookup } : {}),
+  });
+  const writer = new WarcWriter({
+    firstSerial,
+    dir: dirs.warcs,
+    prefix: profile.output.prefix,
+    warcVersion: profile.output.warcVersion,
+    rotateBytes: profile.output.rotateBytes,
+    software: SOFTWARE,
+    hostname: os.hostname(),
+    clock,
+    info: {
+      userAgent: profile.userAgent,
+      ...(profile.from ? { from: profile.from } : {}),
+      robotsPolicy: profile.robots.policy,
+      jobName: profile.name,
+      description: `archiver crawl of ${profile.seeds.length} seed(s)`,
+    },
+  });
+  const crawlLog = await CrawlLog.open(dirs.crawlLog);
+  const journal = await CaptureJournal.open(captureJournalPath(dirs.root));
+  const ledger = new CrawlLedger({ log: crawlLog, stats, events, now: () => clock.now() });
+
+  const healthJournal = new HostHealthJournal(backend.records('health'));
+  const health = new HostHealth(
+    {
+      maxRetries: profile.limits.maxRetries,
+      retryDelayMs: profile.limits.retryDelayMs,
+      robots: { policy: profile.robots.unavailable.policy, retries: profile.robots.unavailable.retries, retryDelayMs: profile.robots.unavailable.retryDelayMs },
+    },
+    (host, record) => {
+      healthJournal.save(host, record);
+      if (record.closed) events.emit('hostClosed', { host, status: record.closed.status, annotation: record.closed.annotation, cause: record.cause });
+      else if (record.waitingOn !== null) {
+        const robots = record.waitingOn === 'robots';
+        events.emit('hostWaiting', {
+          host,
+          reason: record.cause,
+          until: record.untilMs,
+          retry: robots ? record.robotsFailures : record.rounds,
+          of: robots ? profile.robots.unavailable.retries : profile.limits.maxRetries,
+        });
+      }
+    },
+  );
+  const robotsStore = new RobotsStore();
+  const robotsJournal = new RobotsJournal(backend.records('robots'));
+  if (resuming) {
+    await robotsJournal.restore(robotsStore);
+    await healthJournal.restore(health);
+  }
+  const policy = createRobotsPolicy(profile.robots, profile.userAgent);
+  const scope = new Scope(profile.scope);
+  if (scope.hostsFromSeeds) for (const seed of addedSeeds) scope.addHost(new URL(seed).host);
+  if (resuming) for (const regex of await job.exclusions()) scope.addExclude(new RegExp(regex));
+  const links = new LinkScheduler({
+    scope,
+    seen,
+    refusedSeen,
+    frontier,
+    maxRedirects: profile.limits.maxRedirects,
+    health,
+    onRefused: (uri, status, reason) => ledger.refused(uri, status, reason),
+    onClosedHost: (uri, status, annotation) => ledger.failed(uri, status, null, [annotation]),
+  });
+  const digestIndex = new LevelDigestIndex(backend.digests());
+  const htmlThread = new HtmlExtractThread();
+  const processor = new UriProcessor({
+    profile,
+    fetcher,
+    writer,
+    journal,
+    ledger,
+    policy,
+    links,
+    stats,
+    clock,
+    health,
+    robots: new RobotsPrerequisites({ store: robotsStore, journal: robotsJournal, policy, health, schedulePrerequisite: (uri) => links.schedulePrerequisite(uri), clock }),
+    extractHtml: htmlThread.extract,
+    dedup: new PayloadDedup(digestIndex, earlier),
+    abortSignal: o.abortSignal,
+  });
+  const priorCrawlMs = resuming ? await job.crawlTimeMs() : 0;
+  return {
+    dirs, resuming, backend, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal,
+    ledger, health, healthJournal, digestIndex, earlier, htmlThread, processor, job, addedSeeds, priorCrawlMs,
+  };
+}

@@ -1,0 +1,335 @@
+/**
+ * A crawl as an object the CLI, the progress display, tests and a web
+ * console all hold the same way:
+ *
+ *   const crawl = await Crawl.start(profile, { log: process.stderr })
+ *   crawl.status()  crawl.queues({ state, limit, after })  crawl.hosts({ limit, after })
+ *   crawl.pause()  crawl.resume()  crawl.stop({ abandonInFlight })
+ *   await crawl.addSeeds(urls)
+ *   crawl.events.on('capture', …)
+ *   const summary = await crawl.done
+ *
+ * Pause stops claiming URIs and lets fetches in flight finish; the queues
+ * keep their timing. Pausing is not saved: a crawl killed while paused
+ * resumes running. Seeds added while running are saved before they are
+ * queued, so a crawl killed after `addSeeds` resumes with them.
+ */
+import type { LookupFunction } from 'node:net';
+import { systemClock, type Clock } from '../core/clock.js';
+import { seedUri, type CrawlUri } from '../core/crawl-uri.js';
+import { ArchiverError, isFatalCrawlError } from '../core/errors.js';
+import type { Profile } from '../config/profile.js';
+import type { Claim, QueueReport, QueueState } from '../frontier/frontier.js';
+import { urlHostOf, type ClosedHost, type WaitingHost } from '../politeness/host-health.js';
+import { CrawlEvents } from './crawl-events.js';
+import { buildCrawlParts, type CrawlParts } from './crawl-parts.js';
+import { closeCrawl } from './crawl-close.js';
+import { buildStatus, type CrawlState, type CrawlStatus, type RunStart } from './crawl-status.js';
+import { Progress } from './progress.js';
+import type { CrawlSummary } from './reports.js';
+import { WorkerPool } from './worker-pool.js';
+
+export interface CrawlStartOptions {
+  /** Where progress, notices and the summary go (stderr). */
+  log: NodeJS.WritableStream & { isTTY?: boolean };
+  /** State backend name; default the profile's `store`. */
+  store?: string;
+  /** Epoch ms. Default the system clock. */
+  clock?: Clock;
+  /** Custom DNS (tests, demo). */
+  lookup?: LookupFunction;
+  /** Progress display interval (default 5 s, 0.5 s on a TTY). */
+  progressIntervalMs?: number;
+  /** No progress display, notices or summary. */
+  quiet?: boolean;
+}
+
+export interface AddSeedsResult {
+  added: string[];
+  rejected: Array<{ url: string; reason: string }>;
+}
+
+/** One host as the crawl knows it, for status pages. */
+export interface HostReport {
+  /** As URLs write it: `host`, or `host:port` for a port other than the scheme's. */
+  host: string;
+  /** Captures of the host (any status). */
+  fetched: number;
+  bytes: number;
+  errors: number;
+  robotsBlocked: number;
+  waiting: WaitingHost | null;
+  closed: ClosedHost | null;
+}
+
+export interface PageQuery {
+  limit?: number;
+  /** Key (queue key, host) after which the page starts; omitted: from the first. */
+  after?: string;
+}
+
+/** How often the job's crawl time is saved while running (a kill loses at most this much). */
+const SAVE_CRAWL_TIME_MS = 5000;
+/** How often a `progress` event goes out. */
+const PROGRESS_EVENT_MS = 1000;
+const DEFAULT_PAGE = 100;
+
+export class Crawl {
+  readonly events: CrawlEvents;
+  /** The final summary, once the crawl has ended and its files are closed. */
+  readonly done: Promise<CrawlSummary>;
+  readonly #profile: Profile;
+  readonly #p: CrawlParts;
+  readonly #clock: Clock;
+  readonly #pool: WorkerPool;
+  readonly #abort: AbortController;
+  readonly #run: RunStart;
+  #state: CrawlState = 'running';
+  #endReason: string | null = null;
+  #fatal: unknown = null;
+
+  private constructor(profile: Profile, parts: CrawlParts, events: CrawlEvents, abort: AbortController, clock: Clock, opts: CrawlStartOptions) {
+    this.#profile = profile;
+    this.#p = parts;
+    this.events = events;
+    this.#abort = abort;
+    this.#clock = clock;
+    this.#run = { at: clock.now(), uris: parts.stats.succeeded, bytes: parts.stats.bytes, priorMs: parts.priorCrawlMs };
+    this.#pool = new WorkerPool({ size: profile.workers, frontier: parts.frontier, handle: (claim, id) => this.#handle(claim, id) });
+    this.done = this.#begin(opts);
+  }
+
+  /** Opens the job (resuming it when it holds a crawl), queues the seeds and starts the workers. */
+  static async start(profile: Profile, opts: CrawlStartOptions): Promise<Crawl> {
+    const clock = opts.clock ?? systemClock;
+    const quiet = opts.quiet === true;
+    const events = new CrawlEvents((err) => {
+      if (!quiet) opts.log.write(`archiver: a crawl event listener failed (ignored from now on): ${err instanceof Error ? err.message : String(err)}\n`);
+    });
+    const abort = new AbortController();
+    const parts = await buildCrawlParts(profile, {
+      log: opts.log,
+      quiet,
+      clock,
+      events,
+      abortSignal: abort.signal,
+      ...(opts.store !== undefined ? { store: opts.store } : {}),
+      ...(opts.lookup ? { lookup: opts.lookup } : {}),
+    });
+    return new Crawl(profile, parts, events, abort, clock, opts);
+  }
+
+  status(): CrawlStatus {
+    return buildStatus({
+      job: this.#profile.name,
+      state: this.#state,
+      endReason: this.#endReason,
+      stats: this.#p.stats,
+      frontier: this.#p.frontier.stats(),
+      waiting: this.#p.health.waiting(this.#clock.now()),
+      run: this.#run,
+      now: this.#clock.now(),
+    });
+  }
+
+  /** Queues in key order, optionally of one state, a page at a time. */
+  queues(q: PageQuery & { state?: QueueState } = {}): QueueReport[] {
+    const all = this.#p.frontier.queues().filter((r) => q.state === undefined || r.state === q.state);
+    return page(all.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)), (r) => r.key, q);
+  }
+
+  /** Hosts in name order, a page at a time: what was fetched, and whether they wait or were closed. */
+  hosts(q: PageQuery = {}): HostReport[] {
+    const now = this.#clock.now();
+    // Health knows hosts as `host:port`, the statistics as URLs write them.
+    const waiting = new Map(this.#p.health.waiting(now).map((w) => [urlHostOf(w.host), w]));
+    const closed = new Map(this.#p.health.closed().map((c) => [urlHostOf(c.host), c]));
+    const reports = new Map<string, HostReport>();
+    for (const [host, h] of this.#p.stats.byHost) {
+      reports.set(host, { host, fetched: h.urls, bytes: h.bytes, errors: h.errors, robotsBlocked: h.robotsBlocked, waiting: null, closed: null });
+    }
+    for (const host of [...waiting.keys(), ...closed.keys()]) {
+      if (!reports.has(host)) reports.set(host, { host, fetched: 0, bytes: 0, errors: 0, robotsBlocked: 0, waiting: null, closed: null });
+    }
+    for (const r of reports.values()) {
+      r.waiting = waiting.get(r.host) ?? null;
+      r.closed = closed.get(r.host) ?? null;
+    }
+    return page([...reports.values()].sort((a, b) => (a.host < b.host ? -1 : 1)), (r) => r.host, q);
+  }
+
+  /** Stop claiming URIs; fetches in flight finish. */
+  pause(): CrawlState {
+    if (this.#state === 'running') {
+      this.#pool.pause();
+      this.#setState('paused');
+    }
+    return this.#state;
+  }
+
+  resume(): CrawlState {
+    if (this.#state === 'paused') {
+      this.#pool.resume();
+      this.#setState('running');
+    }
+    return this.#state;
+  }
+
+  /** End the crawl (ABORTED): no new URIs; in-flight fetches finish, or are abandoned (they stay queued for a resume). */
+  stop(opts: { abandonInFlight?: boolean } = {}): CrawlState {
+    this.#halt('ABORTED');
+    if (opts.abandonInFlight) this.#abort.abort();
+    return this.#state;
+  }
+
+  /**
+   * Queue seeds, seen-checked: an absolute http(s) URL not seen before is
+   * added (saved first, so a resumed crawl has it; its host joins the scope
+   * when the profile names no hosts); the others come back with the reason.
+   */
+  async addSeeds(urls: readonly string[]): Promise<AddSeedsResult> {
+    const rejected: AddSeedsResult['rejected'] = [];
+    const candidates: string[] = [];
+    for (const url of urls) {
+      if (this.#state === 'stopping' || this.#state === 'finished') rejected.push({ url, reason: 'the crawl is ending' });
+      else if (!isHttpUrl(url)) rejected.push({ url, reason: 'not an absolute http(s) URL' });
+      else if (candidates.includes(url)) rejected.push({ url, reason: 'given twice' });
+      else candidates.push(url);
+    }
+    if (candidates.length === 0) return { added: [], rejected };
+    const at = this.#clock.now();
+    for (const url of candidates) {
+      await this.#p.job.addSeed(url, at);
+      if (this.#p.scope.hostsFromSeeds) this.#p.scope.addHost(new URL(url).host);
+    }
+    const added = await this.#scheduleSeeds(candidates);
+    const fresh = new Set(added.map((u) => u.url));
+    for (const url of candidates) if (!fresh.has(url)) rejected.push({ url, reason: 'already seen' });
+    return { added: [...fresh], rejected };
+  }
+
+  async #scheduleSeeds(urls: readonly string[]): Promise<CrawlUri[]> {
+    for (const url of urls) if (!this.#p.stats.seeds.has(url)) this.#p.stats.seeds.set(url, { url, status: null, redirect: null });
+    return this.#p.links.scheduleSeeds(urls.map(seedUri));
+  }
+
+  async #begin(opts: CrawlStartOptions): Promise<CrawlSummary> {
+    const limits = this.#profile.limits;
+    const timers: NodeJS.Timeout[] = [];
+    const every = (ms: number, fn: () => void) => {
+      const t = setInterval(fn, ms);
+      t.unref();
+      timers.push(t);
+    };
+    if (limits.maxDurationSec > 0) {
+      const t = setTimeout(() => this.#halt('FINISHED_TIME_LIMIT'), limits.maxDurationSec * 1000);
+      t.unref();
+      timers.push(t);
+    }
+    every(SAVE_CRAWL_TIME_MS, () => void this.#p.job.saveCrawlTimeMs(this.#crawlTimeMs()).catch(() => undefined));
+    every(PROGRESS_EVENT_MS, () => {
+      if (this.events.has('progress')) this.events.emit('progress', this.status());
+    });
+    const progress = new Progress({ out: opts.log, ...(opts.progressIntervalMs ? { intervalMs: opts.progressIntervalMs } : {}) });
+    if (opts.quiet !== true) progress.start(() => this.status());
+    try {
+      await this.#scheduleSeeds([...this.#profile.seeds, ...this.#p.addedSeeds]);
+      await this.#pool.run();
+    } catch (err) {
+      this.#fatal ??= err;
+      this.#halt('ABORTED_FATAL');
+    } finally {
+      for (const t of timers) clearInterval(t);
+      progress.stop();
+    }
+    if (this.#state !== 'stopping') this.#setState('stopping');
+    try {
+      const closed = await closeCrawl({
+        profile: this.#profile,
+        parts: this.#p,
+        fatal: this.#fatal,
+        endReason: this.#endReason ?? 'FINISHED',
+        status: () => this.status(),
+        crawlTimeMs: () => this.#crawlTimeMs(),
+      });
+      this.#endReason = closed.summary.status;
+      if (opts.quiet !== true) opts.log.write(`${closed.text}\n`);
+      return closed.summary;
+    } catch (err) {
+      this.#endReason = 'ABORTED_FATAL';
+      throw err;
+    } finally {
+      this.#setState('finished');
+    }
+  }
+
+  /** One claimed URI, through to frontier.finished(); false stops this worker (a fatal error). */
+  async #handle(claim: Claim, worker: number): Promise<boolean> {
+    const { processor, frontier, ledger } = this.#p;
+    try {
+      const outcome = await processor.process(claim, worker, (delayMs) => frontier.released(claim, delayMs));
+      await frontier.finished(claim, outcome);
+      this.#checkLimits();
+      return true;
+    } catch (err) {
+      if (isFatalCrawlError(err)) {
+        // Ours, not the web's (disk full, state unwritable): stop the crawl; the URI stays queued for the resume.
+        this.#fatal ??= err;
+        this.#halt('ABORTED_FATAL');
+        await frontier.finished(claim, { kind: 'retry', delayMs: 0 }).catch(() => {});
+        return false;
+      }
+      // Anything else is one URI's problem (Heritrix's -5 runtime error): log it and go on.
+      try {
+        const code = err instanceof ArchiverError ? err.code : err instanceof Error ? err.name : 'error';
+        ledger.failed(claim.uri, -5, worker, [`err:${code}`]);
+        await frontier.finished(claim, { kind: 'done', delayMs: 0 });
+        return true;
+      } catch (failure) {
+        this.#fatal ??= failure;
+        this.#halt('ABORTED_FATAL');
+        return false;
+      }
+    }
+  }
+
+  #checkLimits(): void {
+    const { maxPages, maxBytes } = this.#profile.limits;
+    const stats = this.#p.stats;
+    if (maxPages > 0 && stats.succeeded >= maxPages) this.#halt('FINISHED_DOCUMENT_LIMIT');
+    if (maxBytes > 0 && stats.bytes >= maxBytes) this.#halt('FINISHED_DATA_LIMIT');
+  }
+
+  /** The crawl ends for `why` (the first reason given wins): no new claims, in-flight URIs finish. */
+  #halt(why: string): void {
+    if (this.#state === 'stopping' || this.#state === 'finished') return;
+    this.#endReason = why;
+    this.#pool.stop();
+    this.#setState('stopping');
+  }
+
+  #setState(state: CrawlState): void {
+    if (this.#state === state) return;
+    this.#state = state;
+    this.events.emit('state', { state, endReason: this.#endReason });
+  }
+
+  #crawlTimeMs(): number {
+    return this.#run.priorMs + Math.max(0, this.#clock.now() - this.#run.at);
+  }
+}
+
+function page<T>(items: T[], key: (item: T) => string, q: PageQuery): T[] {
+  const start = q.after === undefined ? 0 : items.findIndex((item) => key(item) > q.after!);
+  const limit = Math.max(1, Math.min(q.limit ?? DEFAULT_PAGE, 10_000));
+  return start < 0 ? [] : items.slice(start, start + limit);
+}
+
+function isHttpUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Resume support for HostHealth: every changed host record is saved (in
+ * order, in the background: changes are rare, a failure's worth) and
+ * replayed on resume, so a closed host stays closed and a waiting one keeps
+ * its count of retries instead of starting over.
+ */
+import type { RecordStore } from '../store/record-store.js';
+import type { HostHealth, HostRecord } from './host-health.js';
+
+export class HostHealthJournal {
+  readonly #records: RecordStore;
+  #writes: Promise<void> = Promise.resolve();
+  #failure: unknown = undefined;
+
+  constructor(records: RecordStore) {
+    this.#records = records;
+  }
+
+  /** Save `record` after every earlier save (a snapshot of it, taken now). */
+  save(host: string, record: HostRecord): void {
+    const value = Buffer.from(JSON.stringify(record));
+    this.#writes = this.#writes.then(async () => {
+      try {
+        await this.#records.put(host, value);
+      } catch (err) {
+        this.#failure ??= err;
+      }
+    });
+  }
+
+  /** Resolves once every save landed; throws the first that failed. */
+  async flush(): Promise<void> {
+    await this.#writes;
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  async restore(health: HostHealth): Promise<number> {
+    let n = 0;
+    for await (const [host, value] of this.#records.entries()) {
+      health.restore(host, JSON.parse(value.toString('utf8')) as HostRecord);
+      n++;
+    }
+    return n;
+  }
+}

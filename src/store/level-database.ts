@@ -1,0 +1,22 @@
+/**
+ * The one place a LevelDB is opened: the crawl's state database (through the
+ * backend table, state-backends.ts) and a standalone seen filter (benches).
+ * Buffer encodings by default, so every keyspace can skip per-call options.
+ */
+import { ClassicLevel } from 'classic-level';
+import type { RootLevel } from './keyspace.js';
+
+export interface LevelDatabaseOptions {
+  cacheSizeBytes?: number;
+  writeBufferSizeBytes?: number;
+}
+
+/** A LevelDB at `location`, not yet opened (open() or the first operation opens it). */
+export function levelDatabase(location: string, opts: LevelDatabaseOptions = {}): RootLevel {
+  return new ClassicLevel<Buffer, Buffer>(location, {
+    keyEncoding: 'buffer',
+    valueEncoding: 'buffer',
+    ...(opts.cacheSizeBytes !== undefined ? { cacheSize: opts.cacheSizeBytes } : {}),
+    ...(opts.writeBufferSizeBytes !== undefined ? { writeBufferSize: opts.writeBufferSizeBytes } : {}),
+  });
+}
