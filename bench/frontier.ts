@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   await db.open();
   const init = {
     db: new Keyspace(db, 'frontier'),
-    options: { queueAssignment: 'hostname', elfHashBuckets: 100, elfHashOf: 'url', order: 'breadth-first', balanceReplenishAmount: 3000, queueTotalBudget: -1 },
+    options: { queueAssignment: 'hostname', elfHashBuckets: 100, elfHashOf: 'url', order: 'breadth-first', precedence: 'fifo', balanceReplenishAmount: 3000, queueTotalBudget: -1 },
     maxConnectionsPerHost: 1,
   } as const;
   let frontier = new WorkQueueFrontier(init);

@@ -29,6 +29,7 @@ export const DEFAULT_TEST_OPTIONS: FrontierOptions = Object.freeze({
   elfHashBuckets: 100,
   elfHashOf: 'url',
   order: 'breadth-first',
+  precedence: 'fifo',
   balanceReplenishAmount: 3000,
   queueTotalBudget: -1,
 });
