@@ -15,10 +15,11 @@
  *
  * Resume: each queue's figures (finished, budgets spent, wake time, active,
  * rotation place) and each host's gate time are saved write-behind with the
- * deletes they go with (queue-store.ts, queue-meta.ts), so `open()` brings
+ * deletes they go with (write-behind.ts, queue-meta.ts), so `open()` brings
  * back snoozed queues and hosts with their wake times, retired queues
  * retired, and counts that continue; URIs in process at the stop are simply
- * queued again.
+ * queued again. Where URIs are kept is the QueueStore's business
+ * (queue-store.ts: LevelDB, or memory for tests).
  *
  * All state changes run one at a time (`#exclusive`): the store's writes and
  * the in-memory head buffers must change together.
@@ -34,15 +35,30 @@ import { FrontierError, FrontierErrorCode } from './errors.js';
 import { QUEUE_STATES, type Claim, type Frontier, type FrontierStats, type Outcome, type QueueReport, type QueueState } from './frontier.js';
 import { HostGate, hostPortOf } from './host-gate.js';
 import { queueOrderFor, type QueueOrder } from './queue-order.js';
+import { LevelQueueStore } from './level-queue-store.js';
 import { QueueList } from './queue-list.js';
 import type { QueueMeta } from './queue-meta.js';
-import { QueueStore, entryKey, queueKeyOf, type MetaSnapshot } from './queue-store.js';
-import type { StoredEntry } from './stored-uri.js';
+import { refId, type QueueEntry, type QueueStore } from './queue-store.js';
 import { WorkQueue, type HeadItem } from './work-queue.js';
+import { WriteBehind, type MetaSnapshot } from './write-behind.js';
 
-export interface WorkQueueFrontierInit {
-  /** The frontier's own range of the crawl's `state/` LevelDB (buffer encodings); opened by the caller. */
-  db: Keyspace;
+export type WorkQueueFrontierInit = FrontierInitOptions &
+  (
+    | {
+        /** Where the URIs are kept; one frontier at a time. `new LevelQueueStore(new Keyspace(db, 'frontier'))` in a crawl. */
+        store: QueueStore;
+      }
+    | {
+        /**
+         * @deprecated Pass `store: new LevelQueueStore(keyspace)`. The
+         * frontier's own range of the crawl's `state/` LevelDB (buffer
+         * encodings); kept until the crawl wiring passes a store.
+         */
+        db: Keyspace;
+      }
+  );
+
+export interface FrontierInitOptions {
   options: FrontierOptions;
   /** Fetches in flight per host (`politeness.maxConnectionsPerHost`), also the per-queue limit. */
   maxConnectionsPerHost: number;
@@ -65,7 +81,9 @@ interface Parked {
 }
 
 export class WorkQueueFrontier implements Frontier {
-  readonly #store: QueueStore;
+  readonly #backing: QueueStore;
+  /** All writes to `#backing`, and reads of queue heads. */
+  readonly #store: WriteBehind;
   readonly #assign: QueueAssignmentPolicy;
   readonly #order: QueueOrder;
   readonly #clock: Clock;
@@ -81,7 +99,7 @@ export class WorkQueueFrontier implements Frontier {
   readonly #retired = new Set<WorkQueue>();
   readonly #byState: Record<QueueState, number> = Object.fromEntries(QUEUE_STATES.map((s) => [s, 0])) as Record<QueueState, number>;
   readonly #claims = new Map<Claim, ClaimState>();
-  /** Keys (hex) of scheduled URIs whose put has not landed yet: not counted, not claimable (see schedule()). */
+  /** Ids (refId) of scheduled URIs whose put has not landed yet: not counted, not claimable (see schedule()). */
   readonly #arriving = new Set<string>();
   readonly #changes = new ChangeSignal();
   /** Queues whose saved metadata is out of date; written with the next store flush. */
@@ -100,7 +118,8 @@ export class WorkQueueFrontier implements Frontier {
   constructor(init: WorkQueueFrontierInit) {
     const max = init.maxConnectionsPerHost;
     if (!Number.isInteger(max) || max < 1) throw new FrontierError(FrontierErrorCode.badOptions, `maxConnectionsPerHost must be an integer ≥ 1, got ${max}`);
-    this.#store = new QueueStore(init.db, () => this.#takeDirty());
+    this.#backing = 'store' in init ? init.store : new LevelQueueStore(init.db);
+    this.#store = new WriteBehind(this.#backing, () => this.#takeDirty());
     this.#assign = queueAssignmentFor(init.options);
     this.#order = queueOrderFor(init.options.order);
     this.#clock = init.clock ?? systemClock;
@@ -129,16 +148,17 @@ export class WorkQueueFrontier implements Frontier {
   }
 
   async #rebuild(): Promise<void> {
+    const saved = await this.#backing.load();
     const now = this.#clock.now();
-    for await (const [key, meta] of this.#store.scanMeta()) this.#restore(key, meta);
-    for await (const [host, openAt] of this.#store.scanHosts()) if (openAt > now) this.#gate.holdUntil(host, openAt);
-    for await (const [key, value] of this.#store.scanAll()) {
-      const queue = this.#queue(queueKeyOf(key));
-      queue.count++;
-      queue.allLoaded = false;
-      this.#stored++;
-      if (value.o > this.#ordinal) this.#ordinal = value.o;
+    for (const [key, { count, meta }] of saved.queues) {
+      const queue = this.#queue(key);
+      if (meta !== null) this.#restore(queue, meta);
+      queue.count = count;
+      queue.allLoaded = count === 0;
+      this.#stored += count;
     }
+    for (const [host, openAt] of saved.hosts) if (openAt > now) this.#gate.holdUntil(host, openAt);
+    this.#ordinal = saved.ordinal;
     // Settling in saved rotation order lists queues as they were listed before.
     const queues = [...this.#queues.values()].sort((a, b) => a.rotation - b.rotation);
     for (const queue of queues) this.#settle(queue, now);
@@ -148,8 +168,7 @@ export class WorkQueueFrontier implements Frontier {
     this.#dirtyHosts.clear();
   }
 
-  #restore(key: string, meta: QueueMeta): void {
-    const queue = this.#queue(key);
+  #restore(queue: WorkQueue, meta: QueueMeta): void {
     queue.restore(meta);
     this.#finished += meta.f;
     this.#rotation = Math.max(this.#rotation, meta.n);
@@ -169,13 +188,13 @@ export class WorkQueueFrontier implements Frontier {
     const { items, keys } = await this.#exclusive(async () => {
       this.#checkOpen();
       const made = uris.map((uri) => this.#item(uri, undefined));
-      const hex = made.map(([, item]) => item.key.toString('hex'));
-      for (const key of hex) this.#arriving.add(key);
-      return { items: made, keys: hex };
+      const ids = made.map(([queue, item]) => refId(queue.key, item.key));
+      for (const id of ids) this.#arriving.add(id);
+      return { items: made, keys: ids };
     });
     let stored = false;
     try {
-      await this.#store.putMany(items.map(([, item]) => [item.key, item.stored] as StoredEntry));
+      await this.#store.add(items.map(([queue, item]) => entryOf(queue, item)));
       stored = true;
     } finally {
       await this.#exclusive(async () => {
@@ -228,7 +247,7 @@ export class WorkQueueFrontier implements Frontier {
       this.#claims.delete(claim);
       queue.land(item.key);
       if (outcome.kind === 'done') {
-        this.#store.delLater(item.key);
+        this.#store.delLater(queue.key, item.key);
         queue.count--;
         this.#stored--;
         queue.finished++;
@@ -236,11 +255,11 @@ export class WorkQueueFrontier implements Frontier {
       } else {
         if (outcome.kind === 'retry') {
           item.stored = { o: item.stored.o, u: { ...item.stored.u, retries: item.stored.u.retries + 1 } };
-          this.#store.putLater([[item.key, item.stored]]);
+          this.#store.putLater([entryOf(queue, item)]);
         } else if (outcome.prerequisite !== undefined) {
           // Same queue as the URI that needs it, whatever the policy would say.
           const [, pre] = this.#item({ ...outcome.prerequisite, directive: Directive.prerequisite }, queue);
-          this.#store.putLater([[pre.key, pre.stored]]);
+          this.#store.putLater([entryOf(queue, pre)]);
           this.#add(queue, pre);
         }
         // A URI costs its queue 1 once, however many attempts it takes.
@@ -341,8 +360,8 @@ export class WorkQueueFrontier implements Frontier {
       while (queue.needsRefill) {
         const limit = this.#headSize + queue.inFlight;
         const read = await this.#store.readAfter(queue.key, queue.cursor, limit);
-        const entries = this.#arriving.size === 0 ? read.entries : read.entries.filter(([key]) => !this.#arriving.has(key.toString('hex')));
-        queue.loaded(entries.map(([key, stored]) => ({ key, stored, host: hostPortOf(new URL(stored.u.url)) })), read.last, read.complete);
+        const entries = this.#arriving.size === 0 ? read.entries : read.entries.filter((e) => !this.#arriving.has(refId(queue.key, e.sortKey)));
+        queue.loaded(entries.map((e) => ({ key: e.sortKey, stored: e.value, host: hostPortOf(new URL(e.value.u.url)) })), read.last, read.complete);
       }
       const head = queue.head[0];
       if (head === undefined) {
@@ -478,7 +497,7 @@ export class WorkQueueFrontier implements Frontier {
     }
     const queue = into ?? this.#queue(this.#assign.keyFor(url));
     const ordinal = ++this.#ordinal;
-    const key = entryKey(queue.key, this.#order.sortKey(uri, ordinal));
+    const key = this.#order.sortKey(uri, ordinal);
     return [queue, { key, stored: { o: ordinal, u: uri }, host: hostPortOf(url) }];
   }
 
@@ -505,4 +524,8 @@ export class WorkQueueFrontier implements Frontier {
     this.#lock = run.catch(() => undefined);
     return run;
   }
+}
+
+function entryOf(queue: WorkQueue, item: HeadItem): QueueEntry {
+  return { queueKey: queue.key, sortKey: item.key, value: item.stored };
 }

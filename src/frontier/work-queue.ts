@@ -1,19 +1,21 @@
 /**
  * One work queue's in-memory side: counters, budgets, state, and a small
  * head buffer — the first few stored URIs not being fetched — so that
- * handing out the next URI rarely touches LevelDB. Everything else of the
+ * handing out the next URI rarely touches the store. Everything else of the
  * queue lives in the store (queue-store.ts); this class never does I/O.
  *
  * Head-buffer invariant: every stored, not-in-flight key ≤ `cursor` is in
  * `head` (sorted), and no key > `cursor` is. `allLoaded` means the cursor is
  * past the end of the queue. A refill therefore reads only keys after the
  * cursor, which also skips LevelDB's tombstones of already-finished URIs.
+ * Keys are sort keys, unique within the queue.
  */
 import type { QueueState } from './frontier.js';
 import type { QueueMeta } from './queue-meta.js';
 import type { StoredUri } from './stored-uri.js';
 
 export interface HeadItem {
+  /** Its sort key inside the queue (queue-order.ts). */
   readonly key: Buffer;
   stored: StoredUri;
   /** `host:port` of the URI, for the host gate. */

@@ -16,7 +16,7 @@ import type { CrawlUri } from '../../src/core/crawl-uri.js';
 import type { Claim } from '../../src/frontier/frontier.js';
 import { queueAssignmentFor } from '../../src/frontier/assignment.js';
 import { HOSTS_START } from '../../src/frontier/queue-meta.js';
-import { entryKey } from '../../src/frontier/queue-store.js';
+import { entryKey } from '../../src/frontier/level-queue-store.js';
 import { breadthFirst } from '../../src/frontier/queue-order.js';
 import { WorkQueueFrontier } from '../../src/frontier/work-queue-frontier.js';
 import { Keyspace, type RootLevel } from '../../src/store/keyspace.js';
