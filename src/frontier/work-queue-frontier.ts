@@ -10,8 +10,11 @@
  * - after a fetch the queue and the host are snoozed for the outcome's delay;
  *   delay 0 sends the queue straight back to ready.
  * Politeness per host is the host gate's job (host-gate.ts), so it holds for
- * every assignment policy. Queued URIs live in the store; the heap holds
- * per-queue metadata and small head buffers only.
+ * every assignment policy, and so are failure holds: where a queue holds
+ * several hosts, a held host's URIs are set aside rather than stalling the
+ * others (set-aside.ts). Which ready queue goes next is the precedence
+ * policy's choice (precedence.ts). Queued URIs live in the store; the heap
+ * holds per-queue metadata and small head buffers only.
  *
  * Resume: each queue's figures (finished, budgets spent, wake time, active,
  * rotation place) and each host's gate time are saved write-behind with the
@@ -32,13 +35,16 @@ import { queueAssignmentFor, type QueueAssignmentPolicy } from './assignment.js'
 import { ChangeSignal } from './change-signal.js';
 import { DelayHeap } from './delay-heap.js';
 import { FrontierError, FrontierErrorCode } from './errors.js';
-import { QUEUE_STATES, type Claim, type Frontier, type FrontierStats, type Outcome, type QueueReport, type QueueState } from './frontier.js';
+import { QUEUE_STATES, type Claim, type Frontier, type FrontierStats, type Outcome, type QueueQuery, type QueueReport, type QueueState } from './frontier.js';
 import { HostGate, hostPortOf } from './host-gate.js';
 import { queueOrderFor, type QueueOrder } from './queue-order.js';
 import { LevelQueueStore } from './level-queue-store.js';
+import { readyQueuesFor, type ReadyQueues } from './precedence.js';
 import { QueueList } from './queue-list.js';
 import type { QueueMeta } from './queue-meta.js';
 import { refId, type QueueEntry, type QueueStore } from './queue-store.js';
+import { SetAside } from './set-aside.js';
+import { SortedKeys } from './sorted-keys.js';
 import { WorkQueue, type HeadItem } from './work-queue.js';
 import { WriteBehind, type MetaSnapshot } from './write-behind.js';
 
@@ -66,6 +72,12 @@ export interface FrontierInitOptions {
   clock?: Clock;
   /** URIs kept in memory at the head of each active queue. Default 16. */
   headBufferSize?: number;
+  /**
+   * Called on every change of a queue's state, synchronously as it happens
+   * (for a console or the crawl handle); it must not throw or call back
+   * into the frontier.
+   */
+  onQueueState?: (key: string, from: QueueState, to: QueueState) => void;
 }
 
 interface ClaimState {
@@ -93,10 +105,15 @@ export class WorkQueueFrontier implements Frontier {
   readonly #headSize: number;
   readonly #gate: HostGate<Parked>;
   readonly #queues = new Map<string, WorkQueue>();
-  readonly #ready = new QueueList();
+  readonly #keys = new SortedKeys();
+  /** Ready queues, in the order the precedence policy hands them out. */
+  readonly #ready: ReadyQueues;
   readonly #inactive = new QueueList();
   readonly #snoozed = new DelayHeap<Parked>();
   readonly #retired = new Set<WorkQueue>();
+  /** Held hosts' URIs out of shared queues' way; null when each queue is one host (it snoozes instead). */
+  readonly #aside: SetAside | null;
+  readonly #onState: ((key: string, from: QueueState, to: QueueState) => void) | undefined;
   readonly #byState: Record<QueueState, number> = Object.fromEntries(QUEUE_STATES.map((s) => [s, 0])) as Record<QueueState, number>;
   readonly #claims = new Map<Claim, ClaimState>();
   /** Ids (refId) of scheduled URIs whose put has not landed yet: not counted, not claimable (see schedule()). */
@@ -122,12 +139,15 @@ export class WorkQueueFrontier implements Frontier {
     this.#store = new WriteBehind(this.#backing, () => this.#takeDirty());
     this.#assign = queueAssignmentFor(init.options);
     this.#order = queueOrderFor(init.options.order);
+    this.#ready = readyQueuesFor(init.options.precedence);
     this.#clock = init.clock ?? systemClock;
     this.#maxPerQueue = max;
     this.#sessionBudget = init.options.balanceReplenishAmount;
     this.#totalBudget = init.options.queueTotalBudget;
     this.#headSize = Math.max(1, init.headBufferSize ?? 16);
     this.#gate = new HostGate(max);
+    this.#aside = this.#assign.oneHostPerQueue ? null : new SetAside();
+    this.#onState = init.onQueueState;
   }
 
   /**
@@ -219,7 +239,8 @@ export class WorkQueueFrontier implements Frontier {
       const [claim, seen] = await this.#exclusive(async () => [await this.#tryClaim(), this.#changes.version] as const);
       if (claim !== null) return claim;
       if (this.#done()) return null;
-      await this.#changes.wait(seen, this.#snoozed.peekTime() - this.#clock.now(), signal);
+      const wake = Math.min(this.#snoozed.peekTime(), this.#aside?.peekTime() ?? Infinity);
+      await this.#changes.wait(seen, wake - this.#clock.now(), signal);
     }
   }
 
@@ -240,8 +261,9 @@ export class WorkQueueFrontier implements Frontier {
       const state = this.#outstanding(claim);
       const { queue, item } = state;
       const now = this.#clock.now();
-      // After released(), a 'done' URI's delay already runs from the end of its fetch.
-      const delayMs = state.released && outcome.kind === 'done' ? 0 : Math.max(0, outcome.delayMs);
+      const held = outcome.hostHeld === true;
+      // After released(), a 'done' URI's politeness delay already runs from the end of its fetch.
+      const delayMs = state.released && outcome.kind === 'done' && !held ? 0 : Math.max(0, outcome.delayMs);
       // Memory first, then the store: the queue's new figures are saved in
       // the same batch as the delete or rewrite they go with.
       this.#claims.delete(claim);
@@ -267,11 +289,13 @@ export class WorkQueueFrontier implements Frontier {
         queue.totalSpent = Math.max(0, queue.totalSpent - 1);
         queue.offer(item, this.#headSize);
       }
-      if (!state.released) this.#releaseFetch(state, now, delayMs);
+      // A held host's shared queue goes on with its other hosts.
+      const queueDelayMs = held && this.#aside !== null ? 0 : delayMs;
+      if (!state.released) this.#releaseFetch(state, now, delayMs, queueDelayMs);
       else {
         // A retry or a Retry-After decided after the fetch still holds the queue and the host.
         if (delayMs > 0) {
-          queue.wakeAt = Math.max(queue.wakeAt, now + delayMs);
+          queue.wakeAt = Math.max(queue.wakeAt, now + queueDelayMs);
           this.#gate.holdUntil(item.host, now + delayMs);
           this.#dirtyHosts.add(item.host);
         }
@@ -279,6 +303,7 @@ export class WorkQueueFrontier implements Frontier {
         this.#settle(queue, now);
         this.#changes.notify();
       }
+      if (held && delayMs > 0) this.#aside?.hold(item.host, this.#gate.openAt(item.host));
       // Retries and prerequisites are rare: wait for them, so that a reload
       // of the queue's head reads them back and a crash keeps them.
       if (outcome.kind !== 'done') await this.#store.flush();
@@ -291,11 +316,11 @@ export class WorkQueueFrontier implements Frontier {
     return state;
   }
 
-  /** Give back the claim's host connection and queue fetch slot; both wait `delayMs` from `now`. */
-  #releaseFetch(state: ClaimState, now: number, delayMs: number): void {
+  /** Give back the claim's host connection and queue fetch slot; the host waits `delayMs` from `now`, the queue `queueDelayMs`. */
+  #releaseFetch(state: ClaimState, now: number, delayMs: number, queueDelayMs = delayMs): void {
     const { queue, item } = state;
     queue.fetching--;
-    queue.wakeAt = Math.max(queue.wakeAt, now + delayMs);
+    queue.wakeAt = Math.max(queue.wakeAt, now + queueDelayMs);
     for (const parked of this.#gate.release(item.host, now, delayMs)) {
       if (parked.seq === parked.queue.seq) this.#settle(parked.queue, now);
     }
@@ -308,20 +333,27 @@ export class WorkQueueFrontier implements Frontier {
   stats(): FrontierStats {
     let queuedInRetired = 0;
     for (const queue of this.#retired) queuedInRetired += queue.available;
-    return { queued: this.#stored, inProcess: this.#claims.size, finished: this.#finished, queuedInRetired, queuesByState: { ...this.#byState } };
+    return {
+      queued: this.#stored,
+      inProcess: this.#claims.size,
+      finished: this.#finished,
+      queuedInRetired,
+      setAside: this.#aside?.count ?? 0,
+      queuesByState: { ...this.#byState },
+    };
   }
 
-  queues(): QueueReport[] {
-    return [...this.#queues.values()].map((q) => ({
-      key: q.key,
-      state: q.state,
-      queued: q.available,
-      inProcess: q.inFlight,
-      finished: q.finished,
-      budgetSpent: q.totalSpent,
-      sessionSpent: q.sessionSpent,
-      wakeAt: q.state === 'snoozed' && q.parkedOn === null ? q.wakeAt : null,
-    }));
+  queues(query: QueueQuery = {}): QueueReport[] {
+    const limit = query.limit ?? Infinity;
+    const page: QueueReport[] = [];
+    if (limit <= 0) return page;
+    for (const key of this.#keys.after(query.after)) {
+      const queue = this.#queues.get(key)!;
+      if (query.state !== undefined && queue.state !== query.state) continue;
+      page.push(queue.report());
+      if (page.length >= limit) break;
+    }
+    return page;
   }
 
   /** Resolve once every finished URI's delete and every queue's figures have reached the store (for checkpoints). */
@@ -344,6 +376,9 @@ export class WorkQueueFrontier implements Frontier {
       const entry = this.#snoozed.pop()!;
       if (entry.item.seq === entry.item.queue.seq) this.#settle(entry.item.queue, now);
     }
+    if (this.#aside !== null && this.#aside.peekTime() <= now) {
+      for (const queue of this.#aside.release(now, (host) => this.#gate.openAt(host), this.#headSize)) this.#settle(queue, now);
+    }
     for (;;) {
       let queue = this.#ready.shift();
       if (queue !== undefined) queue.unlisted = true;
@@ -357,18 +392,20 @@ export class WorkQueueFrontier implements Frontier {
         this.#settle(queue, now);
         continue;
       }
-      while (queue.needsRefill) {
-        const limit = this.#headSize + queue.inFlight;
-        const read = await this.#store.readAfter(queue.key, queue.cursor, limit);
-        const entries = this.#arriving.size === 0 ? read.entries : read.entries.filter((e) => !this.#arriving.has(refId(queue.key, e.sortKey)));
-        queue.loaded(entries.map((e) => ({ key: e.sortKey, stored: e.value, host: hostPortOf(new URL(e.value.u.url)) })), read.last, read.complete);
-      }
-      const head = queue.head[0];
+      const head = await this.#claimableHead(queue);
       if (head === undefined) {
-        // Counts said there was work but the store had none: trust the store.
-        this.#stored -= queue.available;
-        queue.count = queue.inFlight;
+        if (queue.claimable > 0) {
+          // Counts said there was work but the store had none: trust the store.
+          this.#stored -= queue.claimable;
+          queue.count -= queue.claimable;
+        }
         this.#settle(queue, now);
+        continue;
+      }
+      if (!this.#ready.inPlace(queue)) {
+        // Listed before its head was known (or before it changed): back in line at its rank.
+        queue.unlisted = false;
+        this.#ready.rerank(queue);
         continue;
       }
       const gate = this.#gate.check(head.host, now);
@@ -396,6 +433,19 @@ export class WorkQueueFrontier implements Frontier {
     }
   }
 
+  /** The queue's first URI that may be handed out, refilling the head buffer and setting aside held hosts' URIs. */
+  async #claimableHead(queue: WorkQueue): Promise<HeadItem | undefined> {
+    for (;;) {
+      while (queue.needsRefill) {
+        const limit = this.#headSize + queue.inFlight + queue.asideKeys.size;
+        const read = await this.#store.readAfter(queue.key, queue.cursor, limit);
+        const entries = this.#arriving.size === 0 ? read.entries : read.entries.filter((e) => !this.#arriving.has(refId(queue.key, e.sortKey)));
+        queue.loaded(entries.map((e) => ({ key: e.sortKey, stored: e.value, host: hostPortOf(new URL(e.value.u.url)) })), read.last, read.complete);
+      }
+      if (this.#aside === null || !this.#aside.setAsideHead(queue)) return queue.head[0];
+    }
+  }
+
   /** Put a queue where its counters say it belongs (the transition table). */
   #settle(queue: WorkQueue, now: number): void {
     const overTotal = this.#totalBudget >= 0 && queue.totalSpent >= this.#totalBudget;
@@ -416,6 +466,8 @@ export class WorkQueueFrontier implements Frontier {
       this.#deactivate(queue);
       return this.#setState(queue, 'inactive');
     }
+    // All it has waits for held hosts: nothing to wake it but a hold's end.
+    if (queue.claimable === 0) return this.#park(queue, null);
     if (queue.wakeAt > now) return this.#setState(queue, 'snoozed');
     if (queue.fetching >= this.#maxPerQueue) return this.#setState(queue, 'in-process');
     this.#setState(queue, 'ready');
@@ -423,15 +475,15 @@ export class WorkQueueFrontier implements Frontier {
 
   #setState(queue: WorkQueue, state: QueueState): void {
     // Unchanged unless it left its list (shifted off, parked) or needs a new wake time.
-    const relist = queue.parkedOn !== null || queue.unlisted || (state === 'snoozed' && queue.listedWakeAt !== queue.wakeAt);
-    queue.parkedOn = null;
+    const relist = queue.parked || queue.unlisted || (state === 'snoozed' && queue.listedWakeAt !== queue.wakeAt);
+    queue.parked = false;
     queue.unlisted = false;
-    if (queue.state === state && !relist) return;
-    this.#byState[queue.state]--;
-    this.#byState[state]++;
-    queue.state = state;
-    queue.seq++;
-    queue.listedWakeAt = Number.NaN;
+    if (queue.state === state && !relist) {
+      // Still listed ready, but a precedence that ranks queues by their head must see a new head.
+      if (state === 'ready' && !this.#ready.inPlace(queue)) this.#ready.rerank(queue);
+      return;
+    }
+    this.#enter(queue, state);
     if (state === 'ready') this.#ready.push(queue);
     else if (state === 'inactive') {
       queue.rotation = ++this.#rotation;
@@ -467,15 +519,27 @@ export class WorkQueueFrontier implements Frontier {
     return { queues, hosts };
   }
 
-  /** Snoozed until its host frees a connection: no wake time, the host gate hands it back. */
-  #park(queue: WorkQueue, host: string): void {
-    this.#byState[queue.state]--;
-    this.#byState.snoozed++;
-    queue.state = 'snoozed';
+  /**
+   * Snoozed without a wake time: until `host` frees a connection (the host
+   * gate hands it back), or with `host` null until holds end and give it
+   * back URIs it may hand out (set-aside.ts).
+   */
+  #park(queue: WorkQueue, host: string | null): void {
+    this.#enter(queue, 'snoozed');
+    queue.parked = true;
+    queue.unlisted = false;
+    if (host !== null) this.#gate.park(host, { queue, seq: queue.seq });
+  }
+
+  /** Count the queue in its new state; whatever list it was on no longer holds it (seq). */
+  #enter(queue: WorkQueue, state: QueueState): void {
+    const from = queue.state;
+    this.#byState[from]--;
+    this.#byState[state]++;
+    queue.state = state;
     queue.seq++;
     queue.listedWakeAt = Number.NaN;
-    queue.parkedOn = host;
-    this.#gate.park(host, { queue, seq: queue.seq });
+    if (from !== state) this.#onState?.(queue.key, from, state);
   }
 
   #queue(key: string): WorkQueue {
@@ -483,6 +547,7 @@ export class WorkQueueFrontier implements Frontier {
     if (queue === undefined) {
       queue = new WorkQueue(key);
       this.#queues.set(key, queue);
+      this.#keys.add(key);
       this.#byState[queue.state]++;
     }
     return queue;
