@@ -7,7 +7,7 @@
  * back. Per queue, a sorted array searched by bisection: fine for tests, not
  * for millions of URIs.
  */
-import type { QueueMeta } from './queue-meta.js';
+import { parseMeta } from './queue-meta.js';
 import type { QueueEntry, QueueStore, ReadEntry, StoreBatch, StoredQueue, StoredState } from './queue-store.js';
 import type { StoredUri } from './stored-uri.js';
 
@@ -36,7 +36,7 @@ export class MemoryQueueStore implements QueueStore {
 
   async load(): Promise<StoredState> {
     const queues = new Map<string, StoredQueue>();
-    for (const [key, json] of this.#meta) queues.set(key, { count: 0, meta: JSON.parse(json) as QueueMeta });
+    for (const [key, json] of this.#meta) queues.set(key, { count: 0, meta: parseMeta(json) });
     let ordinal = 0;
     for (const [key, rows] of this.#queues) {
       if (rows.length === 0) continue;
