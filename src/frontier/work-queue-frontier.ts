@@ -1,5 +1,6 @@
 /**
- * Heritrix's WorkQueueFrontier on LevelDB: one work queue per queue key, each
+ * Heritrix's WorkQueueFrontier over a queue store (LevelDB in a crawl,
+ * level-queue-store.ts): one work queue per queue key, each
  * in exactly one state (inactive, ready, in-process, snoozed, retired,
  * exhausted), with the transitions of WorkQueueFrontier:
  * - new queues start inactive; one is activated only when a worker finds no
@@ -35,16 +36,16 @@ import { queueAssignmentFor, type QueueAssignmentPolicy } from './assignment.js'
 import { ChangeSignal } from './change-signal.js';
 import { DelayHeap } from './delay-heap.js';
 import { FrontierError, FrontierErrorCode } from './errors.js';
-import { QUEUE_STATES, type Claim, type Frontier, type FrontierStats, type Outcome, type QueueQuery, type QueueReport, type QueueState } from './frontier.js';
+import type { Claim, Frontier, FrontierStats, Outcome, QueueQuery, QueueReport, QueueState } from './frontier.js';
 import { HostGate, hostPortOf } from './host-gate.js';
-import { queueOrderFor, type QueueOrder } from './queue-order.js';
 import { LevelQueueStore } from './level-queue-store.js';
 import { readyQueuesFor, type ReadyQueues } from './precedence.js';
 import { QueueList } from './queue-list.js';
 import type { QueueMeta } from './queue-meta.js';
+import { queueOrderFor, type QueueOrder } from './queue-order.js';
 import { refId, type QueueEntry, type QueueStore } from './queue-store.js';
+import { QueueTable, type QueueStateListener } from './queue-table.js';
 import { SetAside } from './set-aside.js';
-import { SortedKeys } from './sorted-keys.js';
 import { WorkQueue, type HeadItem } from './work-queue.js';
 import { WriteBehind, type MetaSnapshot } from './write-behind.js';
 
@@ -77,7 +78,7 @@ export interface FrontierInitOptions {
    * (for a console or the crawl handle); it must not throw or call back
    * into the frontier.
    */
-  onQueueState?: (key: string, from: QueueState, to: QueueState) => void;
+  onQueueState?: QueueStateListener;
 }
 
 interface ClaimState {
@@ -104,8 +105,7 @@ export class WorkQueueFrontier implements Frontier {
   readonly #totalBudget: number;
   readonly #headSize: number;
   readonly #gate: HostGate<Parked>;
-  readonly #queues = new Map<string, WorkQueue>();
-  readonly #keys = new SortedKeys();
+  readonly #queues: QueueTable;
   /** Ready queues, in the order the precedence policy hands them out. */
   readonly #ready: ReadyQueues;
   readonly #inactive = new QueueList();
@@ -113,8 +113,6 @@ export class WorkQueueFrontier implements Frontier {
   readonly #retired = new Set<WorkQueue>();
   /** Held hosts' URIs out of shared queues' way; null when each queue is one host (it snoozes instead). */
   readonly #aside: SetAside | null;
-  readonly #onState: ((key: string, from: QueueState, to: QueueState) => void) | undefined;
-  readonly #byState: Record<QueueState, number> = Object.fromEntries(QUEUE_STATES.map((s) => [s, 0])) as Record<QueueState, number>;
   readonly #claims = new Map<Claim, ClaimState>();
   /** Ids (refId) of scheduled URIs whose put has not landed yet: not counted, not claimable (see schedule()). */
   readonly #arriving = new Set<string>();
@@ -147,7 +145,7 @@ export class WorkQueueFrontier implements Frontier {
     this.#headSize = Math.max(1, init.headBufferSize ?? 16);
     this.#gate = new HostGate(max);
     this.#aside = this.#assign.oneHostPerQueue ? null : new SetAside();
-    this.#onState = init.onQueueState;
+    this.#queues = new QueueTable(init.onQueueState);
   }
 
   /**
@@ -171,7 +169,7 @@ export class WorkQueueFrontier implements Frontier {
     const saved = await this.#backing.load();
     const now = this.#clock.now();
     for (const [key, { count, meta }] of saved.queues) {
-      const queue = this.#queue(key);
+      const queue = this.#queues.get(key);
       if (meta !== null) this.#restore(queue, meta);
       queue.count = count;
       queue.allLoaded = count === 0;
@@ -339,21 +337,12 @@ export class WorkQueueFrontier implements Frontier {
       finished: this.#finished,
       queuedInRetired,
       setAside: this.#aside?.count ?? 0,
-      queuesByState: { ...this.#byState },
+      queuesByState: this.#queues.countByState(),
     };
   }
 
   queues(query: QueueQuery = {}): QueueReport[] {
-    const limit = query.limit ?? Infinity;
-    const page: QueueReport[] = [];
-    if (limit <= 0) return page;
-    for (const key of this.#keys.after(query.after)) {
-      const queue = this.#queues.get(key)!;
-      if (query.state !== undefined && queue.state !== query.state) continue;
-      page.push(queue.report());
-      if (page.length >= limit) break;
-    }
-    return page;
+    return this.#queues.page(query);
   }
 
   /** Resolve once every finished URI's delete and every queue's figures have reached the store (for checkpoints). */
@@ -531,26 +520,11 @@ export class WorkQueueFrontier implements Frontier {
     if (host !== null) this.#gate.park(host, { queue, seq: queue.seq });
   }
 
-  /** Count the queue in its new state; whatever list it was on no longer holds it (seq). */
+  /** The queue is in `state` now; whatever list it was on no longer holds it (seq). */
   #enter(queue: WorkQueue, state: QueueState): void {
-    const from = queue.state;
-    this.#byState[from]--;
-    this.#byState[state]++;
-    queue.state = state;
+    this.#queues.setState(queue, state);
     queue.seq++;
     queue.listedWakeAt = Number.NaN;
-    if (from !== state) this.#onState?.(queue.key, from, state);
-  }
-
-  #queue(key: string): WorkQueue {
-    let queue = this.#queues.get(key);
-    if (queue === undefined) {
-      queue = new WorkQueue(key);
-      this.#queues.set(key, queue);
-      this.#keys.add(key);
-      this.#byState[queue.state]++;
-    }
-    return queue;
   }
 
   #item(uri: CrawlUri, into: WorkQueue | undefined): [WorkQueue, HeadItem] {
@@ -560,7 +534,7 @@ export class WorkQueueFrontier implements Frontier {
     } catch (cause) {
       throw new FrontierError(FrontierErrorCode.badUri, `cannot queue unparsable URL ${JSON.stringify(uri.url)}`, { cause });
     }
-    const queue = into ?? this.#queue(this.#assign.keyFor(url));
+    const queue = into ?? this.#queues.get(this.#assign.keyFor(url));
     const ordinal = ++this.#ordinal;
     const key = this.#order.sortKey(uri, ordinal);
     return [queue, { key, stored: { o: ordinal, u: uri }, host: hostPortOf(url) }];
