@@ -37,7 +37,8 @@ export type Outcome = (
 
 /**
  * Heritrix queue states. `snoozed` also covers a queue waiting for its host
- * to free a connection (then `wakeAt` is null).
+ * to free a connection, or for holds to end when all its waiting URIs are
+ * set aside (then `wakeAt` is null).
  */
 export type QueueState = 'inactive' | 'ready' | 'in-process' | 'snoozed' | 'retired' | 'exhausted';
 export const QUEUE_STATES: readonly QueueState[] = ['inactive', 'ready', 'in-process', 'snoozed', 'retired', 'exhausted'];
