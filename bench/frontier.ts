@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { Directive, type CrawlUri } from '../src/core/crawl-uri.js';
+import { LevelQueueStore } from '../src/frontier/level-queue-store.js';
 import { WorkQueueFrontier } from '../src/frontier/work-queue-frontier.js';
 import { Keyspace } from '../src/store/keyspace.js';
 
@@ -58,8 +59,8 @@ async function main(): Promise<void> {
   const db = new ClassicLevel<Buffer, Buffer>(path.join(dir, 'state'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
   await db.open();
   const init = {
-    db: new Keyspace(db, 'frontier'),
-    options: { queueAssignment: 'hostname', elfHashBuckets: 100, elfHashOf: 'url', order: 'breadth-first', balanceReplenishAmount: 3000, queueTotalBudget: -1 },
+    store: new LevelQueueStore(new Keyspace(db, 'frontier')),
+    options: { queueAssignment: 'hostname', elfHashBuckets: 100, elfHashOf: 'url', order: 'breadth-first', precedence: 'fifo', balanceReplenishAmount: 3000, queueTotalBudget: -1 },
     maxConnectionsPerHost: 1,
   } as const;
   let frontier = new WorkQueueFrontier(init);

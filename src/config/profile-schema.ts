@@ -95,6 +95,7 @@ export const profileSchema = {
         elfHashBuckets: { type: 'integer', minimum: 1, default: 100 },
         elfHashOf: { enum: ['url', 'host'], default: 'url' },
         order: { enum: ['breadth-first', 'depth-first'], default: 'breadth-first' },
+        precedence: { enum: ['fifo', 'priority'], default: 'fifo' },
         balanceReplenishAmount: { type: 'integer', minimum: 1, default: 3000 },
         queueTotalBudget: { type: 'integer', minimum: -1, default: -1 },
         /** Deprecated: uniq.memoryKeys (load-profile.ts moves it there). No default, so its absence shows. */

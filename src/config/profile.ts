@@ -7,6 +7,8 @@
 export type RobotsPolicyName = 'obey' | 'classic' | 'ignore' | 'robotsTxtOnly' | 'mostFavored' | 'mostFavoredSet' | 'custom';
 export type QueueAssignmentName = 'hostname' | 'surtAuthority' | 'elfHash';
 export type QueueOrderName = 'breadth-first' | 'depth-first';
+/** Which ready queue hands out next: `fifo` (first ready, first served), `priority` (highest head `CrawlUri.priority`). */
+export type QueuePrecedenceName = 'fifo' | 'priority';
 
 export interface ScopeOptions {
   /** Hosts in scope; entries may carry a port ("127.0.0.1:8080"). Default: the seeds' hosts. */
@@ -86,6 +88,8 @@ export interface FrontierOptions {
   elfHashBuckets: number;
   elfHashOf: 'url' | 'host';
   order: QueueOrderName;
+  /** Which ready queue goes next (frontier/precedence.ts). Default `fifo`. */
+  precedence: QueuePrecedenceName;
   /** Session budget in cost units before a queue yields to inactive ones. Default 3000. */
   balanceReplenishAmount: number;
   /** Total budget after which a queue is retired (-1 = unlimited). */

@@ -33,6 +33,18 @@ export interface CrawlUri {
   retries: number;
   /** Redirect hops followed in a row to reach this URI. */
   redirects: number;
+  /**
+   * Higher goes first where a frontier policy looks at it (the `priority`
+   * queue precedence; a best-first queue order later). Absent means 0; a
+   * finite number, since it is stored as JSON.
+   */
+  priority?: number;
+}
+
+/** A URI's priority: its own when it is a finite number, else 0. */
+export function priorityOf(uri: Pick<CrawlUri, 'priority'>): number {
+  const p = uri.priority;
+  return typeof p === 'number' && Number.isFinite(p) ? p : 0;
 }
 
 /** Number of hops from the seed. */

@@ -17,6 +17,7 @@ import { LevelDigestIndex } from '../dedup/digest-index.js';
 import { PayloadDedup } from '../dedup/payload-dedup.js';
 import { Fetcher } from '../fetch/fetcher.js';
 import { HtmlExtractThread } from '../fetch/html-extract-thread.js';
+import type { QueueState } from '../frontier/frontier.js';
 import { WorkQueueFrontier } from '../frontier/work-queue-frontier.js';
 import { CaptureJournal, captureJournalPath } from '../job/capture-journal.js';
 import { ensureJobDir, hasState, jobDir, type JobDir } from '../job/job-dir.js';
@@ -124,10 +125,13 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     }
   }
   const frontierInit = {
-    db: backend.frontierSpace(),
+    store: backend.queueStore(),
     options: profile.frontier,
     maxConnectionsPerHost: profile.politeness.maxConnectionsPerHost,
     clock,
+    onQueueState: (key: string, from: QueueState, to: QueueState) => {
+      if (events.has('queue')) events.emit('queue', { key, from, to });
+    },
   };
   const frontier = resuming ? await WorkQueueFrontier.open(frontierInit) : new WorkQueueFrontier(frontierInit);
   // The same memory cap for both: in-scope URLs, and refused ones logged once.

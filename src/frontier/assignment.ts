@@ -11,6 +11,12 @@ import { FrontierError, FrontierErrorCode } from './errors.js';
 
 export interface QueueAssignmentPolicy {
   keyFor(url: URL): string;
+  /**
+   * Every queue holds one host (`host:port`) only. Then a held host's queue
+   * simply snoozes; otherwise its URIs are set aside (set-aside.ts) so that
+   * the other hosts of its queue go on.
+   */
+  readonly oneHostPerQueue: boolean;
 }
 
 /**
@@ -31,6 +37,8 @@ export function elfHash(s: string): number {
 
 /** Heritrix HostnameQueueAssignmentPolicy: `host`, `host#port`; https without a port gets `#443`. */
 export const hostnamePolicy: QueueAssignmentPolicy = Object.freeze({
+  // `host` is http's port 80 only: any other port or https has its own `#port`.
+  oneHostPerQueue: true,
   keyFor(url: URL): string {
     const host = url.hostname.toLowerCase();
     if (url.port !== '') return `${host}#${url.port}`;
@@ -42,6 +50,8 @@ export const hostnamePolicy: QueueAssignmentPolicy = Object.freeze({
 
 /** Heritrix SurtAuthorityQueueAssignmentPolicy: `com,example,www,` (http and https share it). */
 export const surtAuthorityPolicy: QueueAssignmentPolicy = Object.freeze({
+  // http and https of one host are two hosts (ports) in one queue.
+  oneHostPerQueue: false,
   keyFor: (url: URL): string => surtAuthorityOf(url),
 });
 
@@ -51,6 +61,7 @@ export function elfHashPolicy(buckets: number, of: 'url' | 'host'): QueueAssignm
     throw new FrontierError(FrontierErrorCode.badOptions, `elfHashBuckets must be a positive integer, got ${buckets}`);
   }
   return Object.freeze({
+    oneHostPerQueue: false,
     keyFor(url: URL): string {
       const basis = of === 'host' ? url.hostname.toLowerCase() : url.href;
       return String(elfHash(basis) % buckets);

@@ -26,16 +26,19 @@ export type Outcome = (
   | { kind: 'defer'; delayMs: number; prerequisite?: CrawlUri }
 ) & {
   /**
-   * The delay is a failure hold of the claim's host (robots.txt unavailable,
-   * transport failure), not politeness: in queues that hold several hosts,
-   * the held host's URIs step aside so the others go on.
+   * The delay is a failure hold of the claim's host (robots.txt
+   * unavailable, transport failure), not a politeness delay: the host is
+   * held `delayMs` (even after released()), and where a queue holds several
+   * hosts its other hosts' URIs go on meanwhile — the held host's URIs are
+   * set aside as they reach the head, and come back when the hold ends.
    */
   hostHeld?: true;
 };
 
 /**
  * Heritrix queue states. `snoozed` also covers a queue waiting for its host
- * to free a connection (then `wakeAt` is null).
+ * to free a connection, or for holds to end when all its waiting URIs are
+ * set aside (then `wakeAt` is null).
  */
 export type QueueState = 'inactive' | 'ready' | 'in-process' | 'snoozed' | 'retired' | 'exhausted';
 export const QUEUE_STATES: readonly QueueState[] = ['inactive', 'ready', 'in-process', 'snoozed', 'retired', 'exhausted'];
@@ -52,6 +55,8 @@ export interface FrontierStats {
   finished: number;
   /** Of `queued`, those sitting in retired queues (never fetched this session). */
   queuedInRetired: number;
+  /** Of `queued`, those set aside while their host is held (see Outcome.hostHeld). */
+  setAside: number;
   /** Number of queues in each state. */
   queuesByState: Record<QueueState, number>;
 }
@@ -59,9 +64,11 @@ export interface FrontierStats {
 export interface QueueReport {
   key: string;
   state: QueueState;
-  /** URIs waiting in this queue (in-process ones not included). */
+  /** URIs waiting in this queue (in-process ones not included, set-aside ones included). */
   queued: number;
   inProcess: number;
+  /** Of `queued`, those set aside while their host is held. */
+  setAside: number;
   finished: number;
   /** Cost units spent over the queue's life (1 per URI handed out). */
   budgetSpent: number;
@@ -69,6 +76,16 @@ export interface QueueReport {
   sessionSpent: number;
   /** Epoch ms the queue may hand out its next URI, or null when not snoozed on a time. */
   wakeAt: number | null;
+}
+
+/** A page of queues, in queue-key order (plain code-unit string order). */
+export interface QueueQuery {
+  /** Only queues in this state. */
+  state?: QueueState;
+  /** At most this many; default all. */
+  limit?: number;
+  /** Only queues whose key sorts after this one: the last key of the previous page. */
+  after?: string;
 }
 
 export interface Frontier {
@@ -96,7 +113,8 @@ export interface Frontier {
    */
   finished(claim: Claim, outcome: Outcome): Promise<void>;
   stats(): FrontierStats;
-  queues(): QueueReport[];
+  /** Queues in key order; with a query, one page of them. */
+  queues(query?: QueueQuery): QueueReport[];
   /** Wake every waiting next() with null; the store stays open (its owner closes it). */
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 /**
- * Heritrix's WorkQueueFrontier on LevelDB: one work queue per queue key, each
+ * Heritrix's WorkQueueFrontier over a queue store (LevelDB in a crawl,
+ * level-queue-store.ts): one work queue per queue key, each
  * in exactly one state (inactive, ready, in-process, snoozed, retired,
  * exhausted), with the transitions of WorkQueueFrontier:
  * - new queues start inactive; one is activated only when a worker finds no
@@ -10,39 +11,48 @@
  * - after a fetch the queue and the host are snoozed for the outcome's delay;
  *   delay 0 sends the queue straight back to ready.
  * Politeness per host is the host gate's job (host-gate.ts), so it holds for
- * every assignment policy. Queued URIs live in the store; the heap holds
- * per-queue metadata and small head buffers only.
+ * every assignment policy, and so are failure holds: where a queue holds
+ * several hosts, a held host's URIs are set aside rather than stalling the
+ * others (set-aside.ts). Which ready queue goes next is the precedence
+ * policy's choice (precedence.ts). Queued URIs live in the store; the heap
+ * holds per-queue metadata and small head buffers only.
  *
  * Resume: each queue's figures (finished, budgets spent, wake time, active,
  * rotation place) and each host's gate time are saved write-behind with the
- * deletes they go with (queue-store.ts, queue-meta.ts), so `open()` brings
+ * deletes they go with (write-behind.ts, queue-meta.ts), so `open()` brings
  * back snoozed queues and hosts with their wake times, retired queues
  * retired, and counts that continue; URIs in process at the stop are simply
- * queued again.
+ * queued again. Where URIs are kept is the QueueStore's business
+ * (queue-store.ts: LevelDB, or memory for tests).
  *
  * All state changes run one at a time (`#exclusive`): the store's writes and
  * the in-memory head buffers must change together.
  */
 import type { FrontierOptions } from '../config/profile.js';
-import type { Keyspace } from '../store/keyspace.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { Directive, type CrawlUri } from '../core/crawl-uri.js';
 import { queueAssignmentFor, type QueueAssignmentPolicy } from './assignment.js';
 import { ChangeSignal } from './change-signal.js';
 import { DelayHeap } from './delay-heap.js';
 import { FrontierError, FrontierErrorCode } from './errors.js';
-import { QUEUE_STATES, type Claim, type Frontier, type FrontierStats, type Outcome, type QueueReport, type QueueState } from './frontier.js';
+import type { Claim, Frontier, FrontierStats, Outcome, QueueQuery, QueueReport, QueueState } from './frontier.js';
 import { HostGate, hostPortOf } from './host-gate.js';
-import { queueOrderFor, type QueueOrder } from './queue-order.js';
+import { readyQueuesFor, type ReadyQueues } from './precedence.js';
 import { QueueList } from './queue-list.js';
 import type { QueueMeta } from './queue-meta.js';
-import { QueueStore, entryKey, queueKeyOf, type MetaSnapshot } from './queue-store.js';
-import type { StoredEntry } from './stored-uri.js';
+import { queueOrderFor, type QueueOrder } from './queue-order.js';
+import { refId, type QueueEntry, type QueueStore } from './queue-store.js';
+import { QueueTable, type QueueStateListener } from './queue-table.js';
+import { SetAside } from './set-aside.js';
 import { WorkQueue, type HeadItem } from './work-queue.js';
+import { WriteBehind, type MetaSnapshot } from './write-behind.js';
 
-export interface WorkQueueFrontierInit {
-  /** The frontier's own range of the crawl's `state/` LevelDB (buffer encodings); opened by the caller. */
-  db: Keyspace;
+export type WorkQueueFrontierInit = FrontierInitOptions & {
+  /** Where the URIs are kept; one frontier at a time (the state backend's queue store in a crawl). */
+  store: QueueStore;
+};
+
+export interface FrontierInitOptions {
   options: FrontierOptions;
   /** Fetches in flight per host (`politeness.maxConnectionsPerHost`), also the per-queue limit. */
   maxConnectionsPerHost: number;
@@ -50,6 +60,12 @@ export interface WorkQueueFrontierInit {
   clock?: Clock;
   /** URIs kept in memory at the head of each active queue. Default 16. */
   headBufferSize?: number;
+  /**
+   * Called on every change of a queue's state, synchronously as it happens
+   * (for a console or the crawl handle); it must not throw or call back
+   * into the frontier.
+   */
+  onQueueState?: QueueStateListener;
 }
 
 interface ClaimState {
@@ -65,7 +81,9 @@ interface Parked {
 }
 
 export class WorkQueueFrontier implements Frontier {
-  readonly #store: QueueStore;
+  readonly #backing: QueueStore;
+  /** All writes to `#backing`, and reads of queue heads. */
+  readonly #store: WriteBehind;
   readonly #assign: QueueAssignmentPolicy;
   readonly #order: QueueOrder;
   readonly #clock: Clock;
@@ -74,14 +92,16 @@ export class WorkQueueFrontier implements Frontier {
   readonly #totalBudget: number;
   readonly #headSize: number;
   readonly #gate: HostGate<Parked>;
-  readonly #queues = new Map<string, WorkQueue>();
-  readonly #ready = new QueueList();
+  readonly #queues: QueueTable;
+  /** Ready queues, in the order the precedence policy hands them out. */
+  readonly #ready: ReadyQueues;
   readonly #inactive = new QueueList();
   readonly #snoozed = new DelayHeap<Parked>();
   readonly #retired = new Set<WorkQueue>();
-  readonly #byState: Record<QueueState, number> = Object.fromEntries(QUEUE_STATES.map((s) => [s, 0])) as Record<QueueState, number>;
+  /** Held hosts' URIs out of shared queues' way; null when each queue is one host (it snoozes instead). */
+  readonly #aside: SetAside | null;
   readonly #claims = new Map<Claim, ClaimState>();
-  /** Keys (hex) of scheduled URIs whose put has not landed yet: not counted, not claimable (see schedule()). */
+  /** Ids (refId) of scheduled URIs whose put has not landed yet: not counted, not claimable (see schedule()). */
   readonly #arriving = new Set<string>();
   readonly #changes = new ChangeSignal();
   /** Queues whose saved metadata is out of date; written with the next store flush. */
@@ -100,15 +120,19 @@ export class WorkQueueFrontier implements Frontier {
   constructor(init: WorkQueueFrontierInit) {
     const max = init.maxConnectionsPerHost;
     if (!Number.isInteger(max) || max < 1) throw new FrontierError(FrontierErrorCode.badOptions, `maxConnectionsPerHost must be an integer ≥ 1, got ${max}`);
-    this.#store = new QueueStore(init.db, () => this.#takeDirty());
+    this.#backing = init.store;
+    this.#store = new WriteBehind(this.#backing, () => this.#takeDirty());
     this.#assign = queueAssignmentFor(init.options);
     this.#order = queueOrderFor(init.options.order);
+    this.#ready = readyQueuesFor(init.options.precedence);
     this.#clock = init.clock ?? systemClock;
     this.#maxPerQueue = max;
     this.#sessionBudget = init.options.balanceReplenishAmount;
     this.#totalBudget = init.options.queueTotalBudget;
     this.#headSize = Math.max(1, init.headBufferSize ?? 16);
     this.#gate = new HostGate(max);
+    this.#aside = this.#assign.oneHostPerQueue ? null : new SetAside();
+    this.#queues = new QueueTable(init.onQueueState);
   }
 
   /**
@@ -129,16 +153,17 @@ export class WorkQueueFrontier implements Frontier {
   }
 
   async #rebuild(): Promise<void> {
+    const saved = await this.#backing.load();
     const now = this.#clock.now();
-    for await (const [key, meta] of this.#store.scanMeta()) this.#restore(key, meta);
-    for await (const [host, openAt] of this.#store.scanHosts()) if (openAt > now) this.#gate.holdUntil(host, openAt);
-    for await (const [key, value] of this.#store.scanAll()) {
-      const queue = this.#queue(queueKeyOf(key));
-      queue.count++;
-      queue.allLoaded = false;
-      this.#stored++;
-      if (value.o > this.#ordinal) this.#ordinal = value.o;
+    for (const [key, { count, meta }] of saved.queues) {
+      const queue = this.#queues.get(key);
+      if (meta !== null) this.#restore(queue, meta);
+      queue.count = count;
+      queue.allLoaded = count === 0;
+      this.#stored += count;
     }
+    for (const [host, openAt] of saved.hosts) if (openAt > now) this.#gate.holdUntil(host, openAt);
+    this.#ordinal = saved.ordinal;
     // Settling in saved rotation order lists queues as they were listed before.
     const queues = [...this.#queues.values()].sort((a, b) => a.rotation - b.rotation);
     for (const queue of queues) this.#settle(queue, now);
@@ -148,8 +173,7 @@ export class WorkQueueFrontier implements Frontier {
     this.#dirtyHosts.clear();
   }
 
-  #restore(key: string, meta: QueueMeta): void {
-    const queue = this.#queue(key);
+  #restore(queue: WorkQueue, meta: QueueMeta): void {
     queue.restore(meta);
     this.#finished += meta.f;
     this.#rotation = Math.max(this.#rotation, meta.n);
@@ -169,13 +193,13 @@ export class WorkQueueFrontier implements Frontier {
     const { items, keys } = await this.#exclusive(async () => {
       this.#checkOpen();
       const made = uris.map((uri) => this.#item(uri, undefined));
-      const hex = made.map(([, item]) => item.key.toString('hex'));
-      for (const key of hex) this.#arriving.add(key);
-      return { items: made, keys: hex };
+      const ids = made.map(([queue, item]) => refId(queue.key, item.key));
+      for (const id of ids) this.#arriving.add(id);
+      return { items: made, keys: ids };
     });
     let stored = false;
     try {
-      await this.#store.putMany(items.map(([, item]) => [item.key, item.stored] as StoredEntry));
+      await this.#store.add(items.map(([queue, item]) => entryOf(queue, item)));
       stored = true;
     } finally {
       await this.#exclusive(async () => {
@@ -200,7 +224,8 @@ export class WorkQueueFrontier implements Frontier {
       const [claim, seen] = await this.#exclusive(async () => [await this.#tryClaim(), this.#changes.version] as const);
       if (claim !== null) return claim;
       if (this.#done()) return null;
-      await this.#changes.wait(seen, this.#snoozed.peekTime() - this.#clock.now(), signal);
+      const wake = Math.min(this.#snoozed.peekTime(), this.#aside?.peekTime() ?? Infinity);
+      await this.#changes.wait(seen, wake - this.#clock.now(), signal);
     }
   }
 
@@ -221,14 +246,15 @@ export class WorkQueueFrontier implements Frontier {
       const state = this.#outstanding(claim);
       const { queue, item } = state;
       const now = this.#clock.now();
-      // After released(), a 'done' URI's delay already runs from the end of its fetch.
-      const delayMs = state.released && outcome.kind === 'done' ? 0 : Math.max(0, outcome.delayMs);
+      const held = outcome.hostHeld === true;
+      // After released(), a 'done' URI's politeness delay already runs from the end of its fetch.
+      const delayMs = state.released && outcome.kind === 'done' && !held ? 0 : Math.max(0, outcome.delayMs);
       // Memory first, then the store: the queue's new figures are saved in
       // the same batch as the delete or rewrite they go with.
       this.#claims.delete(claim);
       queue.land(item.key);
       if (outcome.kind === 'done') {
-        this.#store.delLater(item.key);
+        this.#store.delLater(queue.key, item.key);
         queue.count--;
         this.#stored--;
         queue.finished++;
@@ -236,11 +262,11 @@ export class WorkQueueFrontier implements Frontier {
       } else {
         if (outcome.kind === 'retry') {
           item.stored = { o: item.stored.o, u: { ...item.stored.u, retries: item.stored.u.retries + 1 } };
-          this.#store.putLater([[item.key, item.stored]]);
+          this.#store.putLater([entryOf(queue, item)]);
         } else if (outcome.prerequisite !== undefined) {
           // Same queue as the URI that needs it, whatever the policy would say.
           const [, pre] = this.#item({ ...outcome.prerequisite, directive: Directive.prerequisite }, queue);
-          this.#store.putLater([[pre.key, pre.stored]]);
+          this.#store.putLater([entryOf(queue, pre)]);
           this.#add(queue, pre);
         }
         // A URI costs its queue 1 once, however many attempts it takes.
@@ -248,11 +274,13 @@ export class WorkQueueFrontier implements Frontier {
         queue.totalSpent = Math.max(0, queue.totalSpent - 1);
         queue.offer(item, this.#headSize);
       }
-      if (!state.released) this.#releaseFetch(state, now, delayMs);
+      // A held host's shared queue goes on with its other hosts.
+      const queueDelayMs = held && this.#aside !== null ? 0 : delayMs;
+      if (!state.released) this.#releaseFetch(state, now, delayMs, queueDelayMs);
       else {
         // A retry or a Retry-After decided after the fetch still holds the queue and the host.
         if (delayMs > 0) {
-          queue.wakeAt = Math.max(queue.wakeAt, now + delayMs);
+          queue.wakeAt = Math.max(queue.wakeAt, now + queueDelayMs);
           this.#gate.holdUntil(item.host, now + delayMs);
           this.#dirtyHosts.add(item.host);
         }
@@ -260,6 +288,7 @@ export class WorkQueueFrontier implements Frontier {
         this.#settle(queue, now);
         this.#changes.notify();
       }
+      if (held && delayMs > 0) this.#aside?.hold(item.host, this.#gate.openAt(item.host));
       // Retries and prerequisites are rare: wait for them, so that a reload
       // of the queue's head reads them back and a crash keeps them.
       if (outcome.kind !== 'done') await this.#store.flush();
@@ -272,11 +301,11 @@ export class WorkQueueFrontier implements Frontier {
     return state;
   }
 
-  /** Give back the claim's host connection and queue fetch slot; both wait `delayMs` from `now`. */
-  #releaseFetch(state: ClaimState, now: number, delayMs: number): void {
+  /** Give back the claim's host connection and queue fetch slot; the host waits `delayMs` from `now`, the queue `queueDelayMs`. */
+  #releaseFetch(state: ClaimState, now: number, delayMs: number, queueDelayMs = delayMs): void {
     const { queue, item } = state;
     queue.fetching--;
-    queue.wakeAt = Math.max(queue.wakeAt, now + delayMs);
+    queue.wakeAt = Math.max(queue.wakeAt, now + queueDelayMs);
     for (const parked of this.#gate.release(item.host, now, delayMs)) {
       if (parked.seq === parked.queue.seq) this.#settle(parked.queue, now);
     }
@@ -289,20 +318,18 @@ export class WorkQueueFrontier implements Frontier {
   stats(): FrontierStats {
     let queuedInRetired = 0;
     for (const queue of this.#retired) queuedInRetired += queue.available;
-    return { queued: this.#stored, inProcess: this.#claims.size, finished: this.#finished, queuedInRetired, queuesByState: { ...this.#byState } };
+    return {
+      queued: this.#stored,
+      inProcess: this.#claims.size,
+      finished: this.#finished,
+      queuedInRetired,
+      setAside: this.#aside?.count ?? 0,
+      queuesByState: this.#queues.countByState(),
+    };
   }
 
-  queues(): QueueReport[] {
-    return [...this.#queues.values()].map((q) => ({
-      key: q.key,
-      state: q.state,
-      queued: q.available,
-      inProcess: q.inFlight,
-      finished: q.finished,
-      budgetSpent: q.totalSpent,
-      sessionSpent: q.sessionSpent,
-      wakeAt: q.state === 'snoozed' && q.parkedOn === null ? q.wakeAt : null,
-    }));
+  queues(query: QueueQuery = {}): QueueReport[] {
+    return this.#queues.page(query);
   }
 
   /** Resolve once every finished URI's delete and every queue's figures have reached the store (for checkpoints). */
@@ -325,6 +352,9 @@ export class WorkQueueFrontier implements Frontier {
       const entry = this.#snoozed.pop()!;
       if (entry.item.seq === entry.item.queue.seq) this.#settle(entry.item.queue, now);
     }
+    if (this.#aside !== null && this.#aside.peekTime() <= now) {
+      for (const queue of this.#aside.release(now, (host) => this.#gate.openAt(host), this.#headSize)) this.#settle(queue, now);
+    }
     for (;;) {
       let queue = this.#ready.shift();
       if (queue !== undefined) queue.unlisted = true;
@@ -338,18 +368,20 @@ export class WorkQueueFrontier implements Frontier {
         this.#settle(queue, now);
         continue;
       }
-      while (queue.needsRefill) {
-        const limit = this.#headSize + queue.inFlight;
-        const read = await this.#store.readAfter(queue.key, queue.cursor, limit);
-        const entries = this.#arriving.size === 0 ? read.entries : read.entries.filter(([key]) => !this.#arriving.has(key.toString('hex')));
-        queue.loaded(entries.map(([key, stored]) => ({ key, stored, host: hostPortOf(new URL(stored.u.url)) })), read.last, read.complete);
-      }
-      const head = queue.head[0];
+      const head = await this.#claimableHead(queue);
       if (head === undefined) {
-        // Counts said there was work but the store had none: trust the store.
-        this.#stored -= queue.available;
-        queue.count = queue.inFlight;
+        if (queue.claimable > 0) {
+          // Counts said there was work but the store had none: trust the store.
+          this.#stored -= queue.claimable;
+          queue.count -= queue.claimable;
+        }
         this.#settle(queue, now);
+        continue;
+      }
+      if (!this.#ready.inPlace(queue)) {
+        // Listed before its head was known (or before it changed): back in line at its rank.
+        queue.unlisted = false;
+        this.#ready.rerank(queue);
         continue;
       }
       const gate = this.#gate.check(head.host, now);
@@ -377,6 +409,19 @@ export class WorkQueueFrontier implements Frontier {
     }
   }
 
+  /** The queue's first URI that may be handed out, refilling the head buffer and setting aside held hosts' URIs. */
+  async #claimableHead(queue: WorkQueue): Promise<HeadItem | undefined> {
+    for (;;) {
+      while (queue.needsRefill) {
+        const limit = this.#headSize + queue.inFlight + queue.asideKeys.size;
+        const read = await this.#store.readAfter(queue.key, queue.cursor, limit);
+        const entries = this.#arriving.size === 0 ? read.entries : read.entries.filter((e) => !this.#arriving.has(refId(queue.key, e.sortKey)));
+        queue.loaded(entries.map((e) => ({ key: e.sortKey, stored: e.value, host: hostPortOf(new URL(e.value.u.url)) })), read.last, read.complete);
+      }
+      if (this.#aside === null || !this.#aside.setAsideHead(queue)) return queue.head[0];
+    }
+  }
+
   /** Put a queue where its counters say it belongs (the transition table). */
   #settle(queue: WorkQueue, now: number): void {
     const overTotal = this.#totalBudget >= 0 && queue.totalSpent >= this.#totalBudget;
@@ -397,6 +442,8 @@ export class WorkQueueFrontier implements Frontier {
       this.#deactivate(queue);
       return this.#setState(queue, 'inactive');
     }
+    // All it has waits for held hosts: nothing to wake it but a hold's end.
+    if (queue.claimable === 0) return this.#park(queue, null);
     if (queue.wakeAt > now) return this.#setState(queue, 'snoozed');
     if (queue.fetching >= this.#maxPerQueue) return this.#setState(queue, 'in-process');
     this.#setState(queue, 'ready');
@@ -404,15 +451,15 @@ export class WorkQueueFrontier implements Frontier {
 
   #setState(queue: WorkQueue, state: QueueState): void {
     // Unchanged unless it left its list (shifted off, parked) or needs a new wake time.
-    const relist = queue.parkedOn !== null || queue.unlisted || (state === 'snoozed' && queue.listedWakeAt !== queue.wakeAt);
-    queue.parkedOn = null;
+    const relist = queue.parked || queue.unlisted || (state === 'snoozed' && queue.listedWakeAt !== queue.wakeAt);
+    queue.parked = false;
     queue.unlisted = false;
-    if (queue.state === state && !relist) return;
-    this.#byState[queue.state]--;
-    this.#byState[state]++;
-    queue.state = state;
-    queue.seq++;
-    queue.listedWakeAt = Number.NaN;
+    if (queue.state === state && !relist) {
+      // Still listed ready, but a precedence that ranks queues by their head must see a new head.
+      if (state === 'ready' && !this.#ready.inPlace(queue)) this.#ready.rerank(queue);
+      return;
+    }
+    this.#enter(queue, state);
     if (state === 'ready') this.#ready.push(queue);
     else if (state === 'inactive') {
       queue.rotation = ++this.#rotation;
@@ -448,25 +495,23 @@ export class WorkQueueFrontier implements Frontier {
     return { queues, hosts };
   }
 
-  /** Snoozed until its host frees a connection: no wake time, the host gate hands it back. */
-  #park(queue: WorkQueue, host: string): void {
-    this.#byState[queue.state]--;
-    this.#byState.snoozed++;
-    queue.state = 'snoozed';
-    queue.seq++;
-    queue.listedWakeAt = Number.NaN;
-    queue.parkedOn = host;
-    this.#gate.park(host, { queue, seq: queue.seq });
+  /**
+   * Snoozed without a wake time: until `host` frees a connection (the host
+   * gate hands it back), or with `host` null until holds end and give it
+   * back URIs it may hand out (set-aside.ts).
+   */
+  #park(queue: WorkQueue, host: string | null): void {
+    this.#enter(queue, 'snoozed');
+    queue.parked = true;
+    queue.unlisted = false;
+    if (host !== null) this.#gate.park(host, { queue, seq: queue.seq });
   }
 
-  #queue(key: string): WorkQueue {
-    let queue = this.#queues.get(key);
-    if (queue === undefined) {
-      queue = new WorkQueue(key);
-      this.#queues.set(key, queue);
-      this.#byState[queue.state]++;
-    }
-    return queue;
+  /** The queue is in `state` now; whatever list it was on no longer holds it (seq). */
+  #enter(queue: WorkQueue, state: QueueState): void {
+    this.#queues.setState(queue, state);
+    queue.seq++;
+    queue.listedWakeAt = Number.NaN;
   }
 
   #item(uri: CrawlUri, into: WorkQueue | undefined): [WorkQueue, HeadItem] {
@@ -476,9 +521,9 @@ export class WorkQueueFrontier implements Frontier {
     } catch (cause) {
       throw new FrontierError(FrontierErrorCode.badUri, `cannot queue unparsable URL ${JSON.stringify(uri.url)}`, { cause });
     }
-    const queue = into ?? this.#queue(this.#assign.keyFor(url));
+    const queue = into ?? this.#queues.get(this.#assign.keyFor(url));
     const ordinal = ++this.#ordinal;
-    const key = entryKey(queue.key, this.#order.sortKey(uri, ordinal));
+    const key = this.#order.sortKey(uri, ordinal);
     return [queue, { key, stored: { o: ordinal, u: uri }, host: hostPortOf(url) }];
   }
 
@@ -505,4 +550,8 @@ export class WorkQueueFrontier implements Frontier {
     this.#lock = run.catch(() => undefined);
     return run;
   }
+}
+
+function entryOf(queue: WorkQueue, item: HeadItem): QueueEntry {
+  return { queueKey: queue.key, sortKey: item.key, value: item.stored };
 }

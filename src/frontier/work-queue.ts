@@ -1,19 +1,21 @@
 /**
  * One work queue's in-memory side: counters, budgets, state, and a small
  * head buffer — the first few stored URIs not being fetched — so that
- * handing out the next URI rarely touches LevelDB. Everything else of the
+ * handing out the next URI rarely touches the store. Everything else of the
  * queue lives in the store (queue-store.ts); this class never does I/O.
  *
- * Head-buffer invariant: every stored, not-in-flight key ≤ `cursor` is in
- * `head` (sorted), and no key > `cursor` is. `allLoaded` means the cursor is
+ * Head-buffer invariant: every stored key ≤ `cursor` neither in flight nor
+ * set aside (set-aside.ts) is in `head` (sorted), and no key > `cursor` is. `allLoaded` means the cursor is
  * past the end of the queue. A refill therefore reads only keys after the
  * cursor, which also skips LevelDB's tombstones of already-finished URIs.
+ * Keys are sort keys, unique within the queue.
  */
-import type { QueueState } from './frontier.js';
+import type { QueueReport, QueueState } from './frontier.js';
 import type { QueueMeta } from './queue-meta.js';
 import type { StoredUri } from './stored-uri.js';
 
 export interface HeadItem {
+  /** Its sort key inside the queue (queue-order.ts). */
   readonly key: Buffer;
   stored: StoredUri;
   /** `host:port` of the URI, for the host gate. */
@@ -29,10 +31,13 @@ export class WorkQueue {
   listedWakeAt = Number.NaN;
   /** Taken off the ready/inactive list it was on; must be listed again even if its state stays. */
   unlisted = false;
-  /** Host this queue is parked on, waiting for a free connection. */
-  parkedOn: string | null = null;
+  /**
+   * Snoozed without a wake time: parked on its head's host until a
+   * connection frees, or waiting for holds to end (all it has is set aside).
+   */
+  parked = false;
 
-  /** Stored URIs, in-flight ones included. */
+  /** Stored URIs, in-flight and set-aside ones included. */
   count = 0;
   finished = 0;
   totalSpent = 0;
@@ -52,6 +57,8 @@ export class WorkQueue {
   readonly inFlightKeys = new Set<string>();
   /** Of those, the ones still fetching (not yet released): what the per-queue connection limit counts. */
   fetching = 0;
+  /** Keys (hex) of URIs set aside while their host is held (set-aside.ts): stored, counted, not claimable. */
+  readonly asideKeys = new Set<string>();
 
   constructor(key: string) {
     this.key = key;
@@ -61,13 +68,18 @@ export class WorkQueue {
     return this.inFlightKeys.size;
   }
 
-  /** URIs that could be handed out (stored and not in flight). */
+  /** URIs waiting (stored and not in flight), set-aside ones included. */
   get available(): number {
     return this.count - this.inFlightKeys.size;
   }
 
+  /** URIs that could be handed out now: waiting and not set aside. */
+  get claimable(): number {
+    return this.count - this.inFlightKeys.size - this.asideKeys.size;
+  }
+
   get needsRefill(): boolean {
-    return this.head.length === 0 && !this.allLoaded && this.available > 0;
+    return this.head.length === 0 && !this.allLoaded && this.claimable > 0;
   }
 
   /** A stored, not-in-flight item appeared (new, retried or deferred); keep the invariant. */
@@ -88,8 +100,13 @@ export class WorkQueue {
    * read, the `last` key read (null if none) and whether the range ended.
    */
   loaded(items: readonly HeadItem[], last: Buffer | null, complete: boolean): void {
+    const check = this.inFlightKeys.size > 0 || this.asideKeys.size > 0;
     for (const item of items) {
-      if (!this.inFlightKeys.has(item.key.toString('hex'))) this.head.push(item);
+      if (!check) this.head.push(item);
+      else {
+        const hex = item.key.toString('hex');
+        if (!this.inFlightKeys.has(hex) && !this.asideKeys.has(hex)) this.head.push(item);
+      }
     }
     if (last !== null) this.cursor = last;
     if (complete) this.allLoaded = true;
@@ -99,6 +116,19 @@ export class WorkQueue {
     const item = this.head.shift();
     if (item !== undefined) this.inFlightKeys.add(item.key.toString('hex'));
     return item;
+  }
+
+  /** Take the head URI out of the head buffer, set aside (its host is held). */
+  setHeadAside(): HeadItem {
+    const item = this.head.shift()!;
+    this.asideKeys.add(item.key.toString('hex'));
+    return item;
+  }
+
+  /** A set-aside URI is claimable again. */
+  takeBack(item: HeadItem, capacity: number): void {
+    this.asideKeys.delete(item.key.toString('hex'));
+    this.offer(item, capacity);
   }
 
   /** A handed-out URI is no longer in flight (it is either deleted or offered back). */
@@ -126,6 +156,20 @@ export class WorkQueue {
       w: this.wakeAt,
       a: this.active,
       n: this.rotation,
+    };
+  }
+
+  report(): QueueReport {
+    return {
+      key: this.key,
+      state: this.state,
+      queued: this.available,
+      inProcess: this.inFlight,
+      setAside: this.asideKeys.size,
+      finished: this.finished,
+      budgetSpent: this.totalSpent,
+      sessionSpent: this.sessionSpent,
+      wakeAt: this.state === 'snoozed' && !this.parked ? this.wakeAt : null,
     };
   }
 

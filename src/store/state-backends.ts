@@ -11,6 +11,8 @@ import { FatalCrawlError, UsageError } from '../core/errors.js';
 import type { MapLevel } from '../dedup/fingerprinted-map.js';
 import type { EarlierLevel } from '../dedup/earlier-captures.js';
 import { keyspaceLevel } from '../dedup/keyspace-level.js';
+import { LevelQueueStore } from '../frontier/level-queue-store.js';
+import type { QueueStore } from '../frontier/queue-store.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
 import { LevelUriUniqFilter } from '../uniq/level-uniq-filter.js';
 import { Keyspace } from './keyspace.js';
@@ -23,8 +25,8 @@ export type RecordsName = 'robots' | 'health' | 'job';
 export interface StateBackend {
   /** The name it was chosen by (`level`, …). */
   readonly name: string;
-  /** The frontier's range (LevelDB keyspace). */
-  frontierSpace(): Keyspace;
+  /** Where the frontier keeps its queued URIs, queues' figures and hosts' gate times. */
+  queueStore(): QueueStore;
   /** An already-seen filter: `seen` for in-scope URLs, `refused` for refusals logged once. */
   seenFilter(which: 'seen' | 'refused', memoryKeys: number): UriUniqFilter;
   /** Small keyed records. */
@@ -62,7 +64,7 @@ async function openLevelBackend(spec: string, target: BackendTarget): Promise<St
   // Keyspaces hold the same bytes as sublevels of these names (earlier versions wrote sublevels).
   return {
     name: spec,
-    frontierSpace: () => new Keyspace(db, 'frontier'),
+    queueStore: () => new LevelQueueStore(new Keyspace(db, 'frontier')),
     seenFilter: (which, memoryKeys) => new LevelUriUniqFilter(new Keyspace(db, which), { memoryKeys }),
     records: (name) => keyspaceRecords(new Keyspace(db, name)),
     digests: () => keyspaceLevel(new Keyspace(db, 'digests')),

@@ -35,6 +35,7 @@ test('defaults are Heritrix\'s and the profile is frozen', () => {
   assert.equal(p.frontier.queueTotalBudget, -1);
   assert.equal(p.uniq.memoryKeys, 12_000_000);
   assert.equal(p.frontier.queueAssignment, 'hostname');
+  assert.equal(p.frontier.precedence, 'fifo');
   assert.equal(p.robots.policy, 'obey');
   assert.equal(p.limits.maxBodyBytes, 104857600);
   assert.equal(p.output.warcVersion, '1.1');
@@ -67,6 +68,7 @@ const cases: Array<[string, unknown, string]> = [
   ['bad regex', { ...base, scope: { exclude: ['('] } }, '/scope/exclude/0'],
   ['bad host entry', { ...base, scope: { hosts: ['http://example.org/'] } }, '/scope/hosts/0'],
   ['bad queue assignment', { ...base, frontier: { queueAssignment: 'ip' } }, '/frontier/queueAssignment'],
+  ['bad queue precedence', { ...base, frontier: { precedence: 'random' } }, '/frontier/precedence'],
   ['zero workers', { ...base, workers: 0 }, '/workers'],
   ['fractional maxPages', { ...base, limits: { maxPages: 1.5 } }, '/limits/maxPages'],
   ['bad warc version', { ...base, output: { warcVersion: '2.0' } }, '/output/warcVersion'],

@@ -98,6 +98,25 @@ describe('a host whose robots.txt fails', () => {
     assert.equal(asked.filter((a) => a.startsWith('/private/')).length, 10, 'nothing is disallowed');
   });
 
+  it('under elfHash, where one queue holds both hosts, the held host steps aside: the other is crawled during its wait', async () => {
+    web = await FailingHostsWeb.start({ flakyPages: 20, deadPages: 0, robotsFailures: Infinity });
+    const p = profile('robotsElf', web, {
+      frontier: { queueAssignment: 'elfHash', elfHashBuckets: 1 },
+      robots: { unavailable: { retries: 1, retryDelayMs: 1500 } },
+    });
+    const summary = await runCrawl({ profile: p, stderr: captureIo().stderr, quiet: true });
+    assert.equal(summary.status, 'FINISHED');
+    const flakyRobots = web.arrivals.map((a, i) => [a, i] as const).filter(([a]) => a === `${web!.flaky}/robots.txt`).map(([, i]) => i);
+    assert.equal(flakyRobots.length, 2);
+    const healthyPages = web.arrivals.map((a, i) => [a, i] as const).filter(([a]) => a.startsWith(`${web!.healthy}/page`)).map(([, i]) => i);
+    assert.equal(healthyPages.length, 5);
+    // Every healthy page was asked for between the two robots.txt fetches: nothing waited for the held host.
+    assert.ok(healthyPages.every((i) => i > flakyRobots[0]! && i < flakyRobots[1]!), `arrivals: ${web.arrivals.join(' ')}`);
+    const flakyLines = (await crawlLog(p.output.dir)).filter((l) => l.url.startsWith(web!.flaky) && !l.url.endsWith('/robots.txt'));
+    assert.equal(flakyLines.length, 40);
+    assert.ok(flakyLines.every((l) => l.status === -61));
+  });
+
   it('while it waits, status() and the progress line say which host, why, and the retry', async () => {
     web = await FailingHostsWeb.start({ flakyPages: 3, deadPages: 0, robotsFailures: Infinity });
     const p = profile('robotsWaiting', web, { robots: { unavailable: { retries: 1, retryDelayMs: 1500 } } });

@@ -51,7 +51,7 @@ describe('elfHash', () => {
 });
 
 describe('queue assignment policies', () => {
-  const base: FrontierOptions = { queueAssignment: 'hostname', elfHashBuckets: 10, elfHashOf: 'url', order: 'breadth-first', balanceReplenishAmount: 3000, queueTotalBudget: -1 };
+  const base: FrontierOptions = { queueAssignment: 'hostname', elfHashBuckets: 10, elfHashOf: 'url', order: 'breadth-first', precedence: 'fifo', balanceReplenishAmount: 3000, queueTotalBudget: -1 };
 
   it('hostname: host, host#port, and #443 for https without a port', () => {
     assert.equal(hostnamePolicy.keyFor(new URL('http://Example.com/a')), 'example.com');

@@ -4,7 +4,8 @@
  * root database through a Keyspace (cheaper per key on the main thread).
  * A job stopped under the old code must resume under the new one, so these
  * tests write state through a real `db.sublevel('frontier')`, in the old
- * layout and encodings, open the frontier on `new Keyspace(db, 'frontier')`
+ * layout and encodings, open the frontier on a LevelQueueStore over
+ * `new Keyspace(db, 'frontier')`
  * and check that it finds every URI, queue record and host delay, and that
  * what it writes back lands on the same keys the sublevel reads.
  */
@@ -16,12 +17,12 @@ import type { CrawlUri } from '../../src/core/crawl-uri.js';
 import type { Claim } from '../../src/frontier/frontier.js';
 import { queueAssignmentFor } from '../../src/frontier/assignment.js';
 import { HOSTS_START } from '../../src/frontier/queue-meta.js';
-import { entryKey } from '../../src/frontier/queue-store.js';
+import { LevelQueueStore, entryKey } from '../../src/frontier/level-queue-store.js';
 import { breadthFirst } from '../../src/frontier/queue-order.js';
 import { WorkQueueFrontier } from '../../src/frontier/work-queue-frontier.js';
 import { Keyspace, type RootLevel } from '../../src/store/keyspace.js';
 import { useTempLevel } from '../helpers/temp-level.js';
-import { DEFAULT_TEST_OPTIONS, uri } from './conformance.js';
+import { DEFAULT_TEST_OPTIONS, uri } from './harness.js';
 
 const state = useTempLevel();
 
@@ -60,7 +61,7 @@ describe('frontier keyspace layout', () => {
     ]);
 
     const clock = { t: T0 };
-    const init = { db: new Keyspace(state.db, 'frontier'), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: { now: () => clock.t } };
+    const init = { store: new LevelQueueStore(new Keyspace(state.db, 'frontier')), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: { now: () => clock.t } };
     const f = await WorkQueueFrontier.open(init);
     assert.equal(f.stats().queued, 3);
     assert.equal(f.stats().finished, 5);
@@ -96,13 +97,13 @@ describe('frontier keyspace layout', () => {
   });
 
   it('keeps two keyspaces of one database apart', async () => {
-    const one = new WorkQueueFrontier({ db: new Keyspace(state.db, 'f-1'), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1 });
-    const ten = new WorkQueueFrontier({ db: new Keyspace(state.db, 'f-10'), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1 });
+    const one = new WorkQueueFrontier({ store: new LevelQueueStore(new Keyspace(state.db, 'f-1')), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1 });
+    const ten = new WorkQueueFrontier({ store: new LevelQueueStore(new Keyspace(state.db, 'f-10')), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1 });
     await one.schedule([uri('http://one.test/')]);
     await ten.schedule([uri('http://ten.test/')]);
     await one.close();
     await ten.close();
-    const reopened = await WorkQueueFrontier.open({ db: new Keyspace(state.db, 'f-1'), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1 });
+    const reopened = await WorkQueueFrontier.open({ store: new LevelQueueStore(new Keyspace(state.db, 'f-1')), options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1 });
     assert.equal(reopened.stats().queued, 1);
     // f-10's URIs and queue records sort after f-1's metadata: a scan must stop at its space's end.
     assert.equal(reopened.queues().length, 1);
@@ -115,7 +116,7 @@ describe('frontier keyspace layout', () => {
     await utf8.open();
     try {
       const space = new Keyspace(utf8 as unknown as RootLevel, 'frontier');
-      assert.throws(() => new WorkQueueFrontier({ db: space, options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1 }), { code: 'ARCHIVER_FRONTIER_BAD_OPTIONS' });
+      assert.throws(() => new LevelQueueStore(space), { code: 'ARCHIVER_FRONTIER_BAD_OPTIONS' });
     } finally {
       await utf8.close();
     }

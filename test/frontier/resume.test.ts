@@ -24,9 +24,10 @@ import { ClassicLevel } from 'classic-level';
 import type { FrontierOptions } from '../../src/config/profile.js';
 import type { CrawlUri } from '../../src/core/crawl-uri.js';
 import type { Claim, FrontierStats, Outcome, QueueReport } from '../../src/frontier/frontier.js';
+import { LevelQueueStore } from '../../src/frontier/level-queue-store.js';
 import { WorkQueueFrontier } from '../../src/frontier/work-queue-frontier.js';
 import { Keyspace } from '../../src/store/keyspace.js';
-import { DEFAULT_TEST_OPTIONS, rng, uri } from './conformance.js';
+import { DEFAULT_TEST_OPTIONS, rng, uri } from './harness.js';
 
 type Db = ClassicLevel<Buffer, Buffer>;
 
@@ -56,7 +57,7 @@ class StateDir {
   async open() {
     this.db = new ClassicLevel<Buffer, Buffer>(this.path, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
     await this.db.open();
-    return new Keyspace(this.db, 'frontier');
+    return new LevelQueueStore(new Keyspace(this.db, 'frontier'));
   }
 
   /** Close at once: writes the dropped frontier has not yet issued are refused, as if the process died. */
@@ -134,7 +135,7 @@ async function crawl(s: Scenario, seed: number, mode: StopMode | null, stopAt: R
   const clock = { t: 1_700_000_000_000 };
   const state = new StateDir();
   const init = async () => ({
-    db: await state.open(),
+    store: await state.open(),
     options: { ...DEFAULT_TEST_OPTIONS, ...s.options },
     maxConnectionsPerHost: s.maxConnectionsPerHost,
     clock: { now: () => clock.t },
@@ -353,7 +354,7 @@ describe('WorkQueueFrontier resume', () => {
   it('keeps an hour-long snooze, the retry count and the figures of a queue across a crash', async () => {
     const clock = { t: 1_700_000_000_000 };
     const state = new StateDir();
-    const init = async () => ({ db: await state.open(), options: { ...DEFAULT_TEST_OPTIONS, queueTotalBudget: 3 }, maxConnectionsPerHost: 1, clock: { now: () => clock.t } });
+    const init = async () => ({ store: await state.open(), options: { ...DEFAULT_TEST_OPTIONS, queueTotalBudget: 3 }, maxConnectionsPerHost: 1, clock: { now: () => clock.t } });
     const first = new WorkQueueFrontier(await init());
     await first.schedule(['1', '2', '3', '4', '5'].map((n) => uri(`http://a.test/${n}`)).concat(uri('http://b.test/1')));
     const a1 = (await tryNext(first))!;
@@ -392,7 +393,7 @@ describe('WorkQueueFrontier resume', () => {
       third.queues().map((q) => [q.key, q.state, q.finished, q.budgetSpent, q.queued]).sort(),
       [['a.test', 'retired', 3, 3, 2], ['b.test', 'exhausted', 1, 1, 0]],
     );
-    assert.deepEqual({ ...third.stats(), queuesByState: null }, { queued: 2, inProcess: 0, finished: 4, queuedInRetired: 2, queuesByState: null });
+    assert.deepEqual({ ...third.stats(), queuesByState: null }, { queued: 2, inProcess: 0, finished: 4, queuedInRetired: 2, setAside: 0, queuesByState: null });
     assert.equal(await third.next(), null, 'only a retired queue has URIs: the crawl is over');
     await third.close();
     await state.close();

@@ -1,18 +1,22 @@
 /**
- * The LevelDB work-queue frontier: the shared conformance suite, then what
- * only this implementation promises — URIs kept out of the heap, ELF-hash
- * spreading that still honours the host limit, a head buffer that never
- * reorders a queue, and rebuilding from the store after a crash.
+ * The LevelDB work-queue frontier: the shared conformance suites (of the
+ * frontier, and of LevelQueueStore), then what only this implementation
+ * promises — URIs kept out of the heap, ELF-hash spreading that still
+ * honours the host limit, a head buffer that never reorders a queue,
+ * rebuilding from the store after a crash, and its init's extras.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { FrontierOptions } from '../../src/config/profile.js';
+import { LevelQueueStore } from '../../src/frontier/level-queue-store.js';
 import { WorkQueueFrontier } from '../../src/frontier/work-queue-frontier.js';
 import { Keyspace } from '../../src/store/keyspace.js';
 import { useTempLevel } from '../helpers/temp-level.js';
-import { DEFAULT_TEST_OPTIONS, frontierConformance, rng, uri } from './conformance.js';
+import { frontierConformance } from './conformance.js';
+import { DEFAULT_TEST_OPTIONS, rng, uri } from './harness.js';
+import { queueStoreConformance } from './queue-store-conformance.js';
 
 const state = useTempLevel();
 let serial = 0;
@@ -28,15 +32,22 @@ function clear(space: Keyspace): Promise<void> {
   return state.db.clear(space.range);
 }
 
-function init(options: Partial<FrontierOptions> = {}, maxConnectionsPerHost = 1, store = keyspace()) {
-  return { db: store, options: { ...DEFAULT_TEST_OPTIONS, ...options }, maxConnectionsPerHost };
+function init(options: Partial<FrontierOptions> = {}, maxConnectionsPerHost = 1, space = keyspace()) {
+  return { store: new LevelQueueStore(space), options: { ...DEFAULT_TEST_OPTIONS, ...options }, maxConnectionsPerHost };
 }
 
-frontierConformance('WorkQueueFrontier on LevelDB', async ({ options, maxConnectionsPerHost }) => {
-  const store = keyspace();
+queueStoreConformance('LevelQueueStore', async () => {
+  const space = keyspace();
+  return { store: new LevelQueueStore(space), again: () => new LevelQueueStore(space), dispose: () => clear(space) };
+});
+
+frontierConformance('WorkQueueFrontier on LevelDB', async (setup) => {
+  const space = keyspace();
+  const init = { ...setup, store: new LevelQueueStore(space) };
   return {
-    frontier: new WorkQueueFrontier({ db: store, options, maxConnectionsPerHost }),
-    dispose: () => clear(store),
+    frontier: new WorkQueueFrontier(init),
+    reopen: () => WorkQueueFrontier.open(init),
+    dispose: () => clear(space),
   };
 });
 
@@ -224,5 +235,88 @@ describe('WorkQueueFrontier specifics', () => {
       (db as { batch: unknown }).batch = realBatch;
       await f.close();
     }
+  });
+
+  it('ranks ready queues by priority even when their heads are not in memory', async () => {
+    // A head buffer of one: after each claim the queue's next URI is still
+    // in the store when the queue is listed ready, so it is ranked once it
+    // is reloaded.
+    const f = new WorkQueueFrontier({ ...init({ precedence: 'priority' }), headBufferSize: 1 });
+    const priorities: Record<string, number> = { a: 1, b: 5, c: 3 };
+    await f.schedule(Object.entries(priorities).flatMap(([h, p]) => [1, 2, 3].map((n) => ({ ...uri(`http://${h}.test/${n}`), priority: p }))));
+    const first = [await f.next(), await f.next(), await f.next()];
+    for (const claim of first) await f.finished(claim!, { kind: 'done', delayMs: 0 });
+    const order: string[] = [];
+    for (let c = await f.next(); c !== null; c = await f.next()) {
+      order.push(new URL(c.uri.url).hostname[0]!);
+      await f.finished(c, { kind: 'done', delayMs: 0 });
+    }
+    assert.equal(order.join(''), 'bbccaa');
+    await f.close();
+  });
+
+  it('wakes a waiting next() when a hold ends', async () => {
+    const f = new WorkQueueFrontier(init({ queueAssignment: 'elfHash', elfHashBuckets: 1 }));
+    await f.schedule([uri('http://x.test/1'), uri('http://y.test/1')]);
+    const x1 = await f.next();
+    const heldAt = Date.now();
+    await f.finished(x1!, { kind: 'retry', delayMs: 80, hostHeld: true });
+    const y1 = await f.next();
+    assert.equal(y1?.uri.url, 'http://y.test/1');
+    await f.finished(y1!, { kind: 'done', delayMs: 0 });
+    const again = await f.next(AbortSignal.timeout(5_000));
+    assert.equal(again?.uri.url, 'http://x.test/1');
+    assert.ok(Date.now() - heldAt >= 80, 'not before the hold ends');
+    await f.finished(again!, { kind: 'done', delayMs: 0 });
+    await f.close();
+  });
+
+  it('tells onQueueState every change of state, as it happens', async () => {
+    const clock = { t: 1_700_000_000_000, now: () => clock.t };
+    const space = keyspace();
+    const seen: [string, string, string][] = [];
+    const options = { queueAssignment: 'elfHash', elfHashBuckets: 3, balanceReplenishAmount: 2, queueTotalBudget: 5 } as const;
+    const make = () => ({ ...init(options, 1, space), clock, onQueueState: (key: string, from: string, to: string) => void seen.push([key, from, to]) });
+    let f = new WorkQueueFrontier(make());
+    const check = (): void => {
+      // Each queue's changes chain (from = the last to), end in its state, and add up to the counts.
+      const last = new Map<string, string>();
+      for (const [key, from, to] of seen) {
+        assert.notEqual(from, to);
+        assert.equal(from, last.get(key) ?? 'exhausted', `${key}: ${from} → ${to}`);
+        last.set(key, to);
+      }
+      const counts: Record<string, number> = {};
+      for (const q of f.queues()) {
+        assert.equal(last.get(q.key) ?? 'exhausted', q.state, q.key);
+        counts[q.state] = (counts[q.state] ?? 0) + 1;
+      }
+      for (const [state, n] of Object.entries(f.stats().queuesByState)) assert.equal(counts[state] ?? 0, n, state);
+    };
+    const random = rng(11);
+    const hosts = ['a', 'b', 'c', 'd', 'e'];
+    await f.schedule(Array.from({ length: 40 }, (_, i) => uri(`http://${hosts[i % 5]}.test/${i}`)));
+    for (let step = 0; step < 60; step++) {
+      const ac = new AbortController();
+      const pending = f.next(ac.signal);
+      setImmediate(() => ac.abort());
+      const c = await pending;
+      if (c === null) clock.t += 1_000;
+      else {
+        const r = random();
+        const outcome = r < 0.1 ? ({ kind: 'retry', delayMs: 500, hostHeld: true } as const) : r < 0.2 ? ({ kind: 'retry', delayMs: 0 } as const) : ({ kind: 'done', delayMs: r < 0.6 ? 700 : 0 } as const);
+        await f.finished(c, outcome);
+      }
+      check();
+    }
+    const kinds = new Set(seen.map(([, , to]) => to));
+    for (const state of ['inactive', 'ready', 'in-process', 'snoozed', 'retired']) assert.ok(kinds.has(state), `never entered ${state}`);
+    // Reopening tells the rebuilt queues' states too (from a fresh queue's).
+    await f.close();
+    seen.length = 0;
+    f = await WorkQueueFrontier.open(make());
+    check();
+    assert.ok(seen.length >= f.queues().filter((q) => q.state !== 'exhausted').length);
+    await f.close();
   });
 });
