@@ -1,6 +1,7 @@
 /**
  * Exit codes, and the one place errors become them. 0 success, 1 crawl
- * aborted by a fatal error, 2 usage error, 3 invalid profile, 4 no input.
+ * aborted by a fatal error, 2 usage error, 3 invalid profile, 4 no input,
+ * 5 nothing crawled (no seed answered with a 2xx or 3xx).
  */
 import { ArchiverError, NoInputError, ProfileError, UsageError } from '../core/errors.js';
 
@@ -10,6 +11,8 @@ export const ExitCode = {
   usage: 2,
   invalidProfile: 3,
   noInput: 4,
+  /** The crawl ran but no seed got a 2xx or 3xx answer. */
+  nothingCrawled: 5,
   /** Interrupted by SIGINT/SIGTERM (128 + SIGINT), after a clean shutdown. */
   interrupted: 130,
 } as const;

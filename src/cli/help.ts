@@ -13,7 +13,8 @@ Usage:
   archiver --version
 
 Exit codes: 0 success, 1 crawl aborted by a fatal error, 2 usage error,
-3 invalid profile, 4 no input, 130 interrupted (state kept).
+3 invalid profile, 4 no input, 5 nothing crawled (no seed answered),
+130 interrupted (state kept).
 `;
 
 export const runHelp = `archiver run <profile.json> [options]
@@ -27,16 +28,26 @@ its default) into the profile's job directory (output.dir):
   reports/    crawl, seeds, hosts, mimetype, response-code, frontier reports (.txt and .json)
   state/      LevelDB: seen filter, frontier queues, digest index
 
-A job directory that already holds a crawl is resumed: WARC files left open
-by an interrupted run are cut back to their last complete record and closed,
-queued and in-process URIs are crawled, statistics and WARC serials continue.
+A job directory that holds an unfinished crawl (stopped, killed, or ended on a
+limit) is resumed under the current profile and flags: WARC files left open by
+an interrupted run are cut back to their last complete record and closed,
+queued and in-process URIs are crawled, statistics and WARC serials continue
+(so a raised --max-pages continues a crawl that stopped on its limit). A job
+that ran to its end (FINISHED) is left untouched: run with --fresh to start over.
 
 Options:
-  --fresh          do not resume: move the earlier crawl aside
-                   (renamed <dir>.<timestamp>, never deleted) and start over
-  --quiet          no live progress display and no summary on stderr
-  --workers N      override the profile's workers (fetches in flight)
-  -h, --help       this text
+  --fresh           do not resume: move the earlier crawl aside
+                    (renamed <dir>.<timestamp>, never deleted) and start over
+  --quiet           no live progress display and no summary on stderr
+  --workers N       override the profile's workers (fetches in flight)
+  --max-pages N     override limits.maxPages: stop after N URIs captured (the job's total)
+  --max-bytes N     override limits.maxBytes: stop after N body bytes
+  --max-duration S  override limits.maxDurationSec: stop after S seconds of this run
+  -h, --help        this text
+
+Exit codes: 0 crawled, 2 usage, 3 invalid profile, 4 profile file missing,
+5 no seed could be crawled (each failed seed is named on stderr), 1 fatal
+error (disk full…; the same command resumes), 130 interrupted.
 
 Ctrl-C (SIGINT) or SIGTERM stops taking new URIs, lets in-flight fetches finish,
 closes the WARCs and writes the reports; a second Ctrl-C abandons in-flight

@@ -3,7 +3,9 @@
  * directory (refuse to mix with an earlier crawl's state unless --fresh),
  * wire SIGINT/SIGTERM to a graceful then hard stop, and crawl.
  */
-import { loadProfile, validateProfile } from '../config/load-profile.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadProfile } from '../config/load-profile.js';
 import type { Profile } from '../config/profile.js';
 import { UsageError } from '../core/errors.js';
 import { runCrawl, type CrawlerOptions } from '../crawl/crawler.js';
@@ -14,22 +16,100 @@ import type { CliIo } from './io.js';
 import { parseCommandArgs } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';
 
+/** Command-line overrides of the limits people change per run: flag → the profile's `limits` field, and how a value is read. */
+const LIMIT_FLAGS = {
+  'max-pages': { field: 'maxPages', what: 'a whole number of URIs ≥ 0' },
+  'max-bytes': { field: 'maxBytes', what: 'a whole number of bytes ≥ 0' },
+  'max-duration': { field: 'maxDurationSec', what: 'a whole number of seconds ≥ 0' },
+} as const;
+
 export async function runMain(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { fresh: { type: 'boolean' }, quiet: { type: 'boolean' }, workers: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs(argv, {
+    fresh: { type: 'boolean' },
+    quiet: { type: 'boolean' },
+    workers: { type: 'string' },
+    'max-pages': { type: 'string' },
+    'max-bytes': { type: 'string' },
+    'max-duration': { type: 'string' },
+  });
   if (values.help) {
     io.stdout.write(runHelp);
     return ExitCode.ok;
   }
   if (positionals.length !== 1) throw new UsageError('run takes exactly one profile file (see archiver run --help)');
-  let profile = await loadProfile(positionals[0]!, process.cwd(), (line) => void io.stderr.write(`${line}\n`));
-  if (values.workers !== undefined) {
-    const workers = Number(values.workers);
-    if (!Number.isInteger(workers) || workers < 1) throw new UsageError(`--workers must be a whole number ≥ 1, got ${values.workers}`);
-    profile = validateProfile({ ...structuredClone(profile), workers }, positionals[0]);
+  const file = positionals[0]!;
+  // Flags override the profile's JSON before it is validated, so they are checked like the profile.
+  const patch = (json: Record<string, unknown>): void => {
+    if (values.workers !== undefined) json['workers'] = wholeNumber('--workers', values.workers, 1, 'a whole number ≥ 1');
+    for (const [flag, { field, what }] of Object.entries(LIMIT_FLAGS)) {
+      const given = values[flag as keyof typeof LIMIT_FLAGS];
+      if (given === undefined) continue;
+      const limits = (typeof json['limits'] === 'object' && json['limits'] !== null ? json['limits'] : {}) as Record<string, unknown>;
+      limits[field] = wholeNumber(`--${flag}`, given, 0, what);
+      json['limits'] = limits;
+    }
+  };
+  const profile = await loadProfile(file, process.cwd(), (line) => void io.stderr.write(`${line}\n`), patch);
+  // A job that ran to its end is left as it is: running it again would only rewrite its reports.
+  if (values.fresh !== true && (await lastEndOf(profile.output.dir)) === 'FINISHED') {
+    io.stderr.write(`archiver: ${profile.output.dir} is a finished crawl (nothing left to crawl); run with --fresh to start over (the old job is moved aside)\n`);
+    return ExitCode.ok;
   }
   const summary = await crawlWithSignals(profile, io, { fresh: values.fresh === true, quiet: values.quiet === true });
-  return summary.status === 'ABORTED' ? ExitCode.interrupted : ExitCode.ok;
+  if (summary.status === 'ABORTED') return ExitCode.interrupted;
+  return reportSeeds(summary, io);
 }
+
+function wholeNumber(flag: string, value: string, min: number, what: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`${flag} must be ${what}, got ${value}`);
+  return n;
+}
+
+/** How the job's last run ended (its crawl report), or null when it has none. */
+async function lastEndOf(jobRoot: string): Promise<string | null> {
+  const dirs = jobDir(jobRoot);
+  if (!(await hasState(dirs))) return null;
+  try {
+    const report = JSON.parse(await readFile(path.join(dirs.reports, 'crawl-report.json'), 'utf8')) as { status?: unknown };
+    return typeof report.status === 'string' ? report.status : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Seeds that got no answer are named on stderr with why; when no seed got a
+ * 2xx or 3xx, nothing was crawled: exit 5 (the reports, the index and the
+ * WACZ of whatever was captured are written all the same).
+ */
+function reportSeeds(summary: CrawlSummary, io: CliIo): number {
+  const failed = summary.seeds.filter((s) => s.status === null || s.status < 200 || s.status >= 400);
+  for (const s of failed) io.stderr.write(`archiver: seed ${s.url} was not crawled: ${describeSeedStatus(s.status)}\n`);
+  const reached = summary.seeds.some((s) => s.status !== null && s.status >= 200 && s.status < 400);
+  if (summary.seeds.length > 0 && !reached) {
+    io.stderr.write(`archiver: no seed could be crawled (see ${path.join(path.dirname(summary.warcDir), 'logs', 'crawl.log')})\n`);
+    return ExitCode.nothingCrawled;
+  }
+  return ExitCode.ok;
+}
+
+function describeSeedStatus(status: number | null): string {
+  if (status === null) return 'never reached (out of scope, or the crawl stopped first)';
+  if (status >= 400) return `HTTP ${status}`;
+  return FETCH_STATUS_NAMES[status] ?? `status ${status}`;
+}
+
+const FETCH_STATUS_NAMES: Readonly<Record<number, string>> = Object.freeze({
+  [-1]: 'DNS lookup failed (-1)',
+  [-2]: 'connection refused or failed (-2)',
+  [-3]: 'connection lost (-3)',
+  [-4]: 'timed out (-4)',
+  [-5]: 'runtime error (-5)',
+  [-7]: 'unfetchable URL (-7)',
+  [-61]: 'robots.txt unavailable (-61)',
+  [-9998]: 'forbidden by robots.txt (-9998)',
+});
 
 /** Runs a crawl with Ctrl-C/SIGTERM handling; used by `run` and `demo`. */
 export async function crawlWithSignals(
@@ -50,7 +130,8 @@ export async function crawlWithSignals(
     if (interrupts === 1) {
       io.stderr.write('\narchiver: stopping — finishing in-flight fetches (Ctrl-C again to abandon them)\n');
       stop.abort();
-    } else {
+    } else if (interrupts === 2) {
+      io.stderr.write('archiver: abandoning in-flight fetches (they stay queued for the resume)\n');
       abort.abort();
     }
   };

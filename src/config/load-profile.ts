@@ -26,8 +26,11 @@ const DEPRECATED_KEYS: ReadonlyArray<{ from: readonly [string, string]; to: read
   { from: ['frontier', 'seenMemoryKeys'], to: ['uniq', 'memoryKeys'] },
 ];
 
+/** Changes made to the profile's JSON before it is validated (command-line overrides). */
+export type ProfilePatch = (json: Record<string, unknown>) => void;
+
 /** Reads and validates the profile at `file`. Relative output dirs resolve against `cwd`. */
-export async function loadProfile(file: string, cwd = process.cwd(), warn: ProfileWarn = warnOnStderr): Promise<Profile> {
+export async function loadProfile(file: string, cwd = process.cwd(), warn: ProfileWarn = warnOnStderr, patch?: ProfilePatch): Promise<Profile> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -40,6 +43,7 @@ export async function loadProfile(file: string, cwd = process.cwd(), warn: Profi
   } catch (err) {
     throw new ProfileError('', `${file}: not valid JSON: ${(err as Error).message}`, { cause: err });
   }
+  if (patch !== undefined && json !== null && typeof json === 'object' && !Array.isArray(json)) patch(json as Record<string, unknown>);
   return validateProfile(json, file, cwd, warn);
 }
 

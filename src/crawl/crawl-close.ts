@@ -63,6 +63,7 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
     cdxj: packaged?.cdxj ?? null,
     wacz: packaged?.wacz ?? null,
     closedHosts: p.health.closed(),
+    seeds: [...p.stats.seeds.values()],
   });
   await attempt(() => writeReports(p.dirs.reports, p.stats, summary, p.frontier.stats(), p.frontier.queues()));
   await attempt(() => p.frontier.close());

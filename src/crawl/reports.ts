@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FrontierStats, QueueReport } from '../frontier/frontier.js';
 import { urlHostOf, type ClosedHost } from '../politeness/host-health.js';
-import type { CrawlStats } from './crawl-stats.js';
+import type { CrawlStats, SeedStatus } from './crawl-stats.js';
 import type { CrawlStatus } from './crawl-status.js';
 
 export interface CrawlOutcome {
@@ -20,6 +20,7 @@ export interface CrawlOutcome {
   cdxj: string | null;
   wacz: string | null;
   closedHosts: ClosedHost[];
+  seeds: SeedStatus[];
 }
 
 export interface CrawlSummary {
@@ -41,6 +42,8 @@ export interface CrawlSummary {
   hosts: number;
   /** Hosts whose URIs were disposed of: robots.txt unavailable, or the server stopped answering. */
   closedHosts: ClosedHost[];
+  /** Every seed (given and added) with the status it got (null: never reached). */
+  seeds: SeedStatus[];
   warcDir: string;
   warcFiles: string[];
   runWarcFiles: string[];
@@ -68,6 +71,7 @@ export function summarize(status: CrawlStatus, hosts: number, outcome: CrawlOutc
     },
     hosts,
     closedHosts: outcome.closedHosts,
+    seeds: outcome.seeds,
     warcDir: outcome.warcDir,
     warcFiles: outcome.warcFiles,
     runWarcFiles: outcome.runWarcFiles,
@@ -88,6 +92,7 @@ export function formatSummary(s: CrawlSummary): string {
     `  WARCs     ${s.warcDir} (${s.warcFiles.length} file${s.warcFiles.length === 1 ? '' : 's'}, ${s.runWarcFiles.length} this run)`,
     ...(s.cdxj ? [`  index     ${s.cdxj}`] : []),
     ...(s.wacz ? [`  WACZ      ${s.wacz}`] : []),
+    ...(s.status === 'ABORTED' || s.status === 'ABORTED_FATAL' || s.status.endsWith('_LIMIT') ? [`  run the same command to resume${s.status.endsWith('_LIMIT') ? ' (with a higher limit, e.g. --max-pages)' : ''}`] : []),
   ].join('\n');
 }
 

@@ -1,0 +1,94 @@
+/**
+ * What `archiver run` says and returns at the end (issue 17): seeds that all
+ * fail exit 5 and are named with why; a finished job is left untouched; a
+ * job that stopped on a limit resumes, and a raised --max-pages continues it.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { main } from '../../src/cli/main.js';
+import { FixtureWeb } from '../../src/demo/fixture-web.js';
+import { captureIo } from '../helpers/capture.js';
+import { testProfileJson } from '../helpers/test-profile.js';
+
+let tmp: string;
+let web: FixtureWeb;
+before(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-runout-'));
+  web = await FixtureWeb.start({ hosts: 1, pagesPerHost: 6, port: 0 });
+});
+after(async () => {
+  await web.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+async function profileFile(name: string, seeds: string[], extra: Record<string, unknown> = {}): Promise<string> {
+  const file = path.join(tmp, `${name}.json`);
+  await writeFile(file, JSON.stringify(testProfileJson(name, seeds, path.join(tmp, name), extra)));
+  return file;
+}
+
+async function closedPort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+describe('archiver run, at the end', () => {
+  it('exits 5 when no seed could be crawled, naming each seed and why, and still writes the reports', async () => {
+    const port = await closedPort();
+    const file = await profileFile('noseed', [`http://127.0.0.1:${port}/`], { robots: { policy: 'ignore' }, limits: { fetchTimeoutMs: 2000, maxRetries: 0, retryDelayMs: 10 } });
+    const io = captureIo();
+    assert.equal(await main(['run', file, '--quiet'], io), 5);
+    assert.match(io.stderr.text, new RegExp(`seed http://127\\.0\\.0\\.1:${port}/ was not crawled: connection refused or failed \\(-2\\)`));
+    assert.match(io.stderr.text, /no seed could be crawled/);
+    const report = JSON.parse(await readFile(path.join(tmp, 'noseed', 'reports', 'crawl-report.json'), 'utf8')) as { status: string };
+    assert.equal(report.status, 'FINISHED');
+  });
+
+  it('leaves a finished job untouched and says how to start over', async () => {
+    const file = await profileFile('finished', web.seeds);
+    assert.equal(await main(['run', file, '--quiet'], captureIo()), 0);
+    const reportFile = path.join(tmp, 'finished', 'reports', 'crawl-report.json');
+    const before = (await stat(reportFile)).mtimeMs;
+    const io = captureIo();
+    assert.equal(await main(['run', file, '--quiet'], io), 0);
+    assert.match(io.stderr.text, /is a finished crawl .*--fresh/);
+    assert.equal((await stat(reportFile)).mtimeMs, before, 'the reports were not rewritten');
+  });
+
+  it('a crawl stopped by --max-pages resumes under a raised --max-pages; the report lists every WARC of the job', async () => {
+    const file = await profileFile('limited', web.seeds, { workers: 1 });
+    const first = captureIo();
+    assert.equal(await main(['run', file, '--max-pages', '5'], first), 0);
+    assert.match(first.stderr.text, /crawl FINISHED_DOCUMENT_LIMIT/);
+    assert.match(first.stderr.text, /run the same command to resume/);
+    const again = captureIo();
+    assert.equal(await main(['run', file, '--quiet', '--max-pages', '1000'], again), 0);
+    const report = JSON.parse(await readFile(path.join(tmp, 'limited', 'reports', 'crawl-report.json'), 'utf8')) as {
+      status: string;
+      uris: number;
+      warcFiles: string[];
+      runWarcFiles: string[];
+      elapsedSec: number;
+      runElapsedSec: number;
+    };
+    assert.equal(report.status, 'FINISHED');
+    assert.ok(report.uris > 5, `${report.uris} URIs`);
+    assert.equal(report.warcFiles.length, 2, 'both runs\' WARCs');
+    assert.equal(report.runWarcFiles.length, 1);
+    assert.ok(report.elapsedSec > report.runElapsedSec, 'the job time covers both runs');
+  });
+
+  it('rejects bad limit overrides as usage errors', async () => {
+    const file = await profileFile('badflag', web.seeds);
+    const io = captureIo();
+    assert.equal(await main(['run', file, '--max-pages', 'lots'], io), 2);
+    assert.match(io.stderr.text, /--max-pages must be a whole number of URIs/);
+  });
+});
