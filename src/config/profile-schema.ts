@@ -46,6 +46,7 @@ export const profileSchema = {
         maxRetries: { ...nonNegInt, default: 30 },
         retryDelayMs: { ...nonNegInt, default: 900000 },
         maxRedirects: { ...nonNegInt, default: 20 },
+        maxOutlinks: { type: 'integer', minimum: 1, default: 6000 },
       },
     },
     politeness: {

@@ -50,6 +50,8 @@ export interface LimitOptions {
   retryDelayMs: number;
   /** Redirects followed in a row before the chain is abandoned. Default 20. */
   maxRedirects: number;
+  /** Links taken from one page (Heritrix's default 6000); the rest are counted, not followed. */
+  maxOutlinks: number;
 }
 
 export interface PolitenessOptions {

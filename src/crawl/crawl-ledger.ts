@@ -9,6 +9,7 @@ import type { CrawlUri } from '../core/crawl-uri.js';
 import type { CrawlLog } from '../writer/crawl-log.js';
 import type { CrawlEvents } from './crawl-events.js';
 import type { CrawlStats } from './crawl-stats.js';
+import { MAX_OUTLINKS_ANNOTATION } from './outlinks.js';
 
 export interface CaptureEntry {
   uri: CrawlUri;
@@ -58,6 +59,8 @@ export class CrawlLedger {
       annotations: e.annotations,
     });
     this.#stats.captured(hostOf(uri.url), e.status, e.mime || 'unknown', e.size, e.duplicate, e.page);
+    const capped = droppedOutlinks(e.annotations);
+    if (capped > 0) this.#stats.outlinksCapped(capped);
     if (uri.seed) this.#stats.seeds.set(uri.url, { url: uri.url, status: e.status, redirect: e.redirect });
     if (this.#events.has('capture')) {
       this.#events.emit('capture', { url: uri.url, status: e.status, mime: e.mime, size: e.size, time, hopPath: uri.hopPath, via: uri.via, duplicate: e.duplicate });
@@ -80,6 +83,12 @@ export class CrawlLedger {
     this.#stats.rejected(status);
     if (this.#events.has('refusal')) this.#events.emit('refusal', { url: uri.url, status, reason, time, hopPath: uri.hopPath, via: uri.via });
   }
+}
+
+/** Links dropped at limits.maxOutlinks, from a capture's annotations (0 when none). */
+export function droppedOutlinks(annotations: readonly string[]): number {
+  for (const a of annotations) if (a.startsWith(`${MAX_OUTLINKS_ANNOTATION}:`)) return Number(a.slice(MAX_OUTLINKS_ANNOTATION.length + 1)) || 0;
+  return 0;
 }
 
 /** `host:port` as URLs write it (the hosts report's key), or `-`. */

@@ -9,7 +9,7 @@ import { open, stat, truncate } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { CrawlStats } from './crawl-stats.js';
 import { HOST_UNREACHABLE, ROBOTS_UNAVAILABLE } from '../politeness/host-health.js';
-import { hostOf } from './crawl-ledger.js';
+import { droppedOutlinks, hostOf } from './crawl-ledger.js';
 import { isStatsPage } from './uri-processor.js';
 
 const CLOSED_HOST_ANNOTATIONS: ReadonlySet<string> = new Set([ROBOTS_UNAVAILABLE, HOST_UNREACHABLE]);
@@ -61,7 +61,11 @@ export async function replayCrawlLog(file: string, stats: CrawlStats, seeds: Rea
     const worker = f[7]!;
     const annotations = f[11] === '-' ? [] : f[11]!.split(',');
     const host = hostOf(url);
-    if (status > 0) stats.captured(host, status, mime, size, annotations.includes('duplicate:digest'), isStatsPage(status, mime));
+    if (status > 0) {
+      stats.captured(host, status, mime, size, annotations.includes('duplicate:digest'), isStatsPage(status, mime));
+      const capped = droppedOutlinks(annotations);
+      if (capped > 0) stats.outlinksCapped(capped);
+    }
     // Scope refusals are logged by no worker; so are URIs of a closed host found as links, which are failures.
     else if (worker === '-' && !CLOSED_HOST_ANNOTATIONS.has(annotations[0] ?? '')) stats.rejected(status);
     else stats.gaveUp(host, status);

@@ -211,7 +211,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     onClosedHost: (uri, status, annotation) => ledger.failed(uri, status, null, [annotation]),
   });
   const digestIndex = new LevelDigestIndex(backend.digests());
-  const htmlThread = new HtmlExtractThread();
+  const htmlThread = new HtmlExtractThread({ maxLinks: profile.limits.maxOutlinks });
   const processor = new UriProcessor({
     profile,
     fetcher,

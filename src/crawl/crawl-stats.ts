@@ -39,6 +39,9 @@ export class CrawlStats {
   dupUrls = 0;
   dupBytes = 0;
   retries = 0;
+  /** Pages whose links were cut at limits.maxOutlinks, and the links dropped from them. */
+  pagesCapped = 0;
+  outlinksDropped = 0;
   readonly byStatus = new Map<number, number>();
   readonly byMime = new Map<string, { urls: number; bytes: number }>();
   readonly byHost = new Map<string, HostStats>();
@@ -95,6 +98,12 @@ export class CrawlStats {
     const h = this.host(host);
     h.errors++;
     if (status === -9998) h.robotsBlocked++;
+  }
+
+  /** Links of a page dropped at limits.maxOutlinks. */
+  outlinksCapped(dropped: number): void {
+    this.pagesCapped++;
+    this.outlinksDropped += dropped;
   }
 
   rejected(status: number): void {

@@ -113,8 +113,12 @@ export class LinkScheduler {
     }
     if (refused.length > 0) {
       const firstTime = await this.#d.refusedSeen.addMany(refused.map((r) => r.url));
-      refused.forEach((r, i) => {
-        if (firstTime[i]) this.#d.onRefused(r, refusedStatus[i] ?? -5000, refusedReason[i] ?? 'outOfScope');
+      const logged = refused.map((_, i) => i).filter((i) => firstTime[i]);
+      // A URL the crawl already has (captured or queued by another path) is no refusal:
+      // an image fetched as a page's embed, reached again past the transclusion hops.
+      const had = logged.length > 0 ? await this.#d.seen.hasMany(logged.map((i) => refused[i]!.url)) : [];
+      logged.forEach((i, j) => {
+        if (!had[j]) this.#d.onRefused(refused[i]!, refusedStatus[i] ?? -5000, refusedReason[i] ?? 'outOfScope');
       });
     }
     if (closed.length > 0) {

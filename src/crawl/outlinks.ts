@@ -23,24 +23,42 @@ export interface Outlinks {
   annotations: string[];
   /** An HTML page's title, visible text and noindex, for the capture journal (pages.jsonl). */
   page?: { title: string | null; text: string; noindex: boolean };
+  /** Links the HTML extractor met past its own cap (not taken). */
+  linksBeyondCap: number;
 }
 
 /** Extraction in this thread, for callers without an HtmlExtractThread. */
 const extractHere: HtmlExtractFn = async (html, url) => extractHtml(html, url);
 
-export async function extractOutlinks(ex: HttpExchange, mime: string, obeyMetaRobots: boolean, extract: HtmlExtractFn = extractHere): Promise<Outlinks> {
+/** Annotation prefix of a page whose links were cut at limits.maxOutlinks: `maxOutlinks:<links dropped>`. */
+export const MAX_OUTLINKS_ANNOTATION = 'maxOutlinks';
+
+/**
+ * A page's links, cut at `maxOutlinks` in document order (Heritrix keeps the
+ * first N too): a page with 300,000 links must not queue 300,000 URIs.
+ */
+export async function extractOutlinks(ex: HttpExchange, mime: string, obeyMetaRobots: boolean, extract: HtmlExtractFn = extractHere, maxOutlinks = Infinity): Promise<Outlinks> {
+  const found = await extractAll(ex, mime, obeyMetaRobots, extract);
+  // The extractor may have stopped at the cap itself and counted what it met beyond.
+  const beyond = Math.max(0, found.links.length - maxOutlinks) + found.linksBeyondCap;
+  if (found.links.length > maxOutlinks) found.links.length = maxOutlinks;
+  if (beyond > 0) found.annotations.push(`${MAX_OUTLINKS_ANNOTATION}:${beyond}`);
+  return found;
+}
+
+async function extractAll(ex: HttpExchange, mime: string, obeyMetaRobots: boolean, extract: HtmlExtractFn): Promise<Outlinks> {
   const links: DiscoveredLink[] = [];
   const annotations: string[] = [];
   const target = redirectTarget(ex);
   if (target) links.push({ url: target, hop: 'R', context: 'location' });
   const isHtml = HTML_TYPES.has(mime);
   const isCss = mime === 'text/css';
-  if ((!isHtml && !isCss) || ex.body.size === 0) return { links, annotations };
+  if ((!isHtml && !isCss) || ex.body.size === 0) return { links, annotations, linksBeyondCap: 0 };
   const { text, capped } = await bodyText(ex.body, ex.responseHeaders, MAX_DECODED_BYTES);
   if (capped) annotations.push('extractCapped');
   if (isCss) {
     for (const l of extractCss(text, ex.url)) links.push({ url: l.url, hop: l.hop as Hop, context: l.context });
-    return { links, annotations };
+    return { links, annotations, linksBeyondCap: 0 };
   }
   const page = await extract(text, ex.url);
   const header = robotsDirectivesFromHeaders(ex.responseHeaders);
@@ -52,5 +70,5 @@ export async function extractOutlinks(ex: HttpExchange, mime: string, obeyMetaRo
     if (nofollow && l.hop === 'L') continue;
     links.push({ url: l.url, hop: l.hop as Hop, context: l.context });
   }
-  return { links, annotations, page: { title: page.title, text: page.text, noindex } };
+  return { links, annotations, page: { title: page.title, text: page.text, noindex }, linksBeyondCap: page.linksBeyondCap };
 }

@@ -125,8 +125,9 @@ export async function writeReports(dir: string, stats: CrawlStats, summary: Craw
         `Total Raw Data Size in Bytes: ${stats.bytes}`,
         `Novel URIs: ${stats.novelUrls} (${stats.novelBytes} bytes)`,
         `Duplicate-by-hash URIs: ${stats.dupUrls} (${stats.dupBytes} bytes)`,
+        `Links Not Followed (limits.maxOutlinks): ${stats.outlinksDropped} from ${stats.pagesCapped} page(s)`,
       ].join('\n'),
-      json: { ...summary, elapsedSec: summary.durationMs / 1000, runElapsedSec: summary.runDurationMs / 1000, novelUrls: stats.novelUrls, novelBytes: stats.novelBytes, dupUrls: stats.dupUrls, dupBytes: stats.dupBytes, retries: stats.retries },
+      json: { ...summary, elapsedSec: summary.durationMs / 1000, runElapsedSec: summary.runDurationMs / 1000, novelUrls: stats.novelUrls, novelBytes: stats.novelBytes, dupUrls: stats.dupUrls, dupBytes: stats.dupBytes, retries: stats.retries, outlinksDropped: stats.outlinksDropped, pagesCapped: stats.pagesCapped },
     },
     'seeds-report': {
       text: table(['[code]', '[status]', '[seed]', '[redirect]'], [...stats.seeds.values()].map((s) => [String(s.status ?? '-'), s.status !== null && s.status > 0 ? 'CRAWLED' : 'NOTCRAWLED', s.url, s.redirect ?? ''])),

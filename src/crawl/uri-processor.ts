@@ -21,7 +21,7 @@ import { warcDate } from '../writer/warc-naming.js';
 import { isPageCapture, type CaptureJournal } from '../job/capture-journal.js';
 import type { CrawlLedger } from './crawl-ledger.js';
 import type { CrawlStats } from './crawl-stats.js';
-import { extractOutlinks } from './outlinks.js';
+import { extractOutlinks, type Outlinks } from './outlinks.js';
 import type { LinkScheduler } from './link-scheduler.js';
 import type { PayloadDedup } from '../dedup/payload-dedup.js';
 
@@ -118,7 +118,7 @@ export class UriProcessor {
     const delayMs = prerequisite ? 0 : this.#delayAfter(ex, origin);
     if (!prerequisite) await release(delayMs);
     const answered = prerequisite ? await d.robots.fetched(uri, ex, origin) : null;
-    const found = prerequisite ? { links: [], annotations: [] } : await extractOutlinks(ex, mime, d.policy.obeysMetaRobots, d.extractHtml);
+    const found: Outlinks = prerequisite ? { links: [], annotations: [], linksBeyondCap: 0 } : await extractOutlinks(ex, mime, d.policy.obeysMetaRobots, d.extractHtml, d.profile.limits.maxOutlinks);
     // The capture's WARC-Date, exactly as written: what revisits of it refer to.
     const date = warcDate(ex.startedAt, d.profile.output.warcVersion);
     let revisitOf: { url: string; date: string } | undefined;

@@ -21,9 +21,12 @@ export type HtmlExtractFn = (html: string, url: string) => Promise<HtmlExtractio
 
 export class HtmlExtractThread {
   readonly #pool: BatchedWorker<HtmlExtractRequest, HtmlExtraction>;
+  readonly #maxLinks: number | undefined;
 
-  constructor() {
+  /** `maxLinks`: distinct links taken from one page (limits.maxOutlinks); the page is still read whole for its text. */
+  constructor(opts: { maxLinks?: number } = {}) {
     this.#pool = new BatchedWorker(compiledWorker(new URL('./html-extract-worker.js', import.meta.url)));
+    this.#maxLinks = opts.maxLinks;
   }
 
   /** True when extraction runs in this thread (no worker here, or it failed). */
@@ -32,9 +35,10 @@ export class HtmlExtractThread {
   }
 
   readonly extract: HtmlExtractFn = (html, url) => {
-    const here = async (): Promise<HtmlExtraction> => extractHtml(html, url);
+    const maxLinks = this.#maxLinks;
+    const here = async (): Promise<HtmlExtraction> => extractHtml(html, url, maxLinks !== undefined ? { maxLinks } : {});
     if (html.length < SMALL_PAGE_CHARS) return here();
-    return this.#pool.run({ html, url }, [], here);
+    return this.#pool.run(maxLinks !== undefined ? { html, url, maxLinks } : { html, url }, [], here);
   };
 
   close(): Promise<void> {

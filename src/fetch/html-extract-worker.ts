@@ -9,6 +9,8 @@ import { extractHtml } from './link-extractor.js';
 export interface HtmlExtractRequest {
   html: string;
   url: string;
+  /** Distinct links taken from the page; the rest are counted (linksBeyondCap). */
+  maxLinks?: number;
 }
 
-serveBatches('arch-extract', (input: HtmlExtractRequest) => extractHtml(input.html, input.url));
+serveBatches('arch-extract', (input: HtmlExtractRequest) => extractHtml(input.html, input.url, input.maxLinks !== undefined ? { maxLinks: input.maxLinks } : {}));

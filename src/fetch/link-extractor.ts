@@ -33,6 +33,11 @@ export interface HtmlExtraction {
    * to one space, text nodes separated by a space, at most `maxTextChars`.
    */
   text: string;
+  /**
+   * Link-bearing elements met after `maxLinks` distinct links were taken
+   * (counted, not resolved or de-duplicated: an estimate of what was left).
+   */
+  linksBeyondCap: number;
 }
 
 export interface HtmlExtractOptions {
@@ -75,6 +80,7 @@ class PageExtraction implements HtmlScanHandler {
   readonly #text: VisibleText;
   readonly #metaRobots: RobotsDirectives = { noindex: false, nofollow: false };
   #title: string | null = null;
+  #beyondCap = 0;
 
   constructor(pageUrl: string, html: string, opts: HtmlExtractOptions) {
     this.#links = new LinkCollector(pageUrl, { maxLinks: opts.maxLinks ?? DEFAULT_MAX_LINKS, mayHaveBase: mayHaveBaseTag(html) });
@@ -82,7 +88,7 @@ class PageExtraction implements HtmlScanHandler {
   }
 
   result(): HtmlExtraction {
-    return { links: this.#links.links, title: this.#title, metaRobots: this.#metaRobots, baseUrl: this.#links.baseUrl, text: this.#text.toString() };
+    return { links: this.#links.links, title: this.#title, metaRobots: this.#metaRobots, baseUrl: this.#links.baseUrl, text: this.#text.toString(), linksBeyondCap: this.#beyondCap };
   }
 
   onHtmlElement(tag: string, attrs: readonly HtmlAttribute[]): void {
@@ -96,7 +102,10 @@ class PageExtraction implements HtmlScanHandler {
       if (href !== undefined) out.setBase(href);
       return;
     }
-    if (out.full) return;
+    if (out.full) {
+      if (bearsLink(tag, attrs)) this.#beyondCap++;
+      return;
+    }
     const style = attr(attrs, 'style');
     if (style !== undefined) for (const ref of scanCss(style)) out.add(ref.value, 'E', `${tag}/@style`);
     const background = attr(attrs, 'background');
@@ -160,6 +169,13 @@ class PageExtraction implements HtmlScanHandler {
     }
     if ((attr(attrs, 'name') ?? '').trim().toLowerCase() === 'robots') applyDirectiveList(content, this.#metaRobots);
   }
+}
+
+/** Whether an element carries a link the extractor would take (for counting past the cap). */
+function bearsLink(tag: string, attrs: readonly HtmlAttribute[]): boolean {
+  if (tag === 'a' || tag === 'area' || tag === 'link') return attr(attrs, 'href') !== undefined;
+  const embeds = EMBED_ATTRS[tag];
+  return embeds !== undefined && embeds.some(([name]) => attr(attrs, name) !== undefined);
 }
 
 function attr(attrs: readonly HtmlAttribute[], name: string): string | undefined {

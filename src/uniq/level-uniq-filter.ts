@@ -143,6 +143,10 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     return this.#shared(() => this.#insert(urls, beforeCommit));
   }
 
+  hasMany(urls: readonly string[]): Promise<boolean[]> {
+    return this.#shared(() => this.#lookup(urls));
+  }
+
   forget(url: string): Promise<void> {
     return this.#exclusive(async () => {
       await this.#writes.allWritten();
@@ -335,6 +339,30 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     } finally {
       for (const c of claimed) if (!c.claimHeld) inFlight.delete(c.hi, c.lo);
     }
+  }
+
+  /** In the table, claimed by a running batch, or (table incomplete) in the store; records nothing. */
+  async #lookup(urls: readonly string[]): Promise<boolean[]> {
+    const scratch: Fp64 = { hi: 0, lo: 0 };
+    const result = new Array<boolean>(urls.length).fill(false);
+    const unknown: PendingKey[] = [];
+    const unknownIndex: number[] = [];
+    urls.forEach((url, i) => {
+      keyInto(canonicalizeForSeen(url), scratch);
+      if (this.#known.has(scratch.hi, scratch.lo) || this.#inFlight.has(scratch.hi, scratch.lo)) result[i] = true;
+      else if (!this.#complete) {
+        unknown.push({ key: EMPTY, hi: scratch.hi, lo: scratch.lo });
+        unknownIndex.push(i);
+      }
+    });
+    if (unknown.length > 0) {
+      this.#fillKeys(unknown);
+      const stored = await this.#space.db.getMany(unknown.map((c) => c.key));
+      stored.forEach((value, j) => {
+        if (value !== undefined) result[unknownIndex[j] as number] = true;
+      });
+    }
+    return result;
   }
 
   /** The table could not take a stored key: from now on misses are confirmed in the store. */

@@ -36,6 +36,14 @@ export class MemoryUriUniqFilter extends BatchedUriUniqFilter {
     return fresh;
   }
 
+  async hasMany(urls: readonly string[]): Promise<boolean[]> {
+    this.#checkOpen();
+    return urls.map((url) => {
+      const { hi, lo } = this.#keyOf(url);
+      return this.#keys.has(hi, lo);
+    });
+  }
+
   async forget(url: string): Promise<void> {
     this.#checkOpen();
     const { hi, lo } = this.#keyOf(url);

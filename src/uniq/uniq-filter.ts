@@ -24,6 +24,12 @@ export interface UriUniqFilter {
    */
   addMany(urls: readonly string[], beforeCommit?: BeforeCommit): Promise<boolean[]>;
   add(url: string): Promise<boolean>;
+  /**
+   * Whether each URL is recorded (or being recorded by a running batch),
+   * recording nothing: a read-only check, e.g. so a refusal is not logged
+   * for a URL the crawl already has.
+   */
+  hasMany(urls: readonly string[]): Promise<boolean[]>;
   /** Record the URL; the caller schedules it anyway (prerequisites, redirects). */
   addForce(url: string): Promise<void>;
   /** Record without scheduling. */
@@ -43,6 +49,7 @@ export interface UriUniqFilter {
  */
 export abstract class BatchedUriUniqFilter implements UriUniqFilter {
   abstract addMany(urls: readonly string[], beforeCommit?: BeforeCommit): Promise<boolean[]>;
+  abstract hasMany(urls: readonly string[]): Promise<boolean[]>;
   abstract forget(url: string): Promise<void>;
   abstract forgetHost(url: string): Promise<number>;
   abstract count(): Promise<number>;

@@ -57,8 +57,9 @@ describe('a crawl of hostile content', () => {
     crawl = await hostileCrawl(web, root.dir, 'content', [
       url('/gzip-bomb'),
       url('/garbage'),
-      // 200 000 links on one page: extraction keeps its first 100 000 (its per-page
-      // bound), and every one of those is refused (out of scope) and logged once.
+      // 200 000 links on one page: extraction reads its first 100 000 (its per-page
+      // bound), the crawl takes the first limits.maxOutlinks (6000) of those, and every
+      // one of them is refused (out of scope) and logged once.
       url('/many-links?n=200000'),
       url('/bad-urls'),
       url('/gbk'),
@@ -99,11 +100,15 @@ describe('a crawl of hostile content', () => {
     assert.equal(rec.payload.length, 256 * 1024);
   });
 
-  test('a page of many links: every link refused once in crawl.log, none requested', () => {
+  test('a page of many links: the first maxOutlinks taken, each refused once in crawl.log, none requested, the rest counted', (t) => {
     const refused = crawl.lines.filter((l) => l.url.includes('/sink/'));
-    assert.equal(refused.length, 100_000);
+    assert.equal(refused.length, 6000);
+    assert.equal(new Set(refused.map((l) => l.url)).size, 6000);
     assert.ok(refused.every((l) => l.status === -5000));
     assert.equal(web.requestsTo('main').filter((r) => r.path.startsWith('/sink/')).length, 0);
+    const page = linesFor(crawl, url('/many-links?n=200000'))[0];
+    assert.ok(page?.annotations.includes('maxOutlinks:194000'), `annotations ${page?.annotations}`);
+    t.diagnostic(`RSS grew ${(crawl.rssGrowthBytes / MiB).toFixed(0)} MiB over the crawl (hostile server in this process)`);
   });
 
   test('invalid and relative-to-nothing URLs are dropped; usable ones fetched, percent-encoded', () => {

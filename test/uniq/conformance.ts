@@ -24,6 +24,18 @@ export function uniqFilterConformance(name: string, factory: () => Promise<UriUn
       assert.equal(await f.count(), 2);
     });
 
+    test('hasMany answers without recording, on the canonical form', async (t) => {
+      const f = await fresh(t);
+      await f.add('http://Example.org:80/a#frag');
+      // More keys than a capped memory table holds: some answers must come from the store.
+      const more = Array.from({ length: 8 }, (_, i) => `http://example.org/k${i}`);
+      await f.addMany(more);
+      assert.deepEqual(await f.hasMany(['http://example.org/a', 'http://example.org/b', 'http://www.example.org/a']), [true, false, true]);
+      assert.deepEqual(await f.hasMany(more), more.map(() => true));
+      assert.equal(await f.count(), 9, 'nothing recorded');
+      assert.equal(await f.add('http://example.org/b'), true, 'an unknown URL stays new');
+    });
+
     test('beforeCommit sees the verdicts before they are recorded; concurrent calls see the keys as taken', async (t) => {
       const f = await fresh(t);
       await f.add('http://example.org/old');
