@@ -88,6 +88,8 @@ export class SearchStore {
     }
     try {
       if (!opts.readonly) {
+        // Pages of 2 KB text rows waste half of a 4 KiB page; 16 KiB pages hold seven. Takes effect when the file is created.
+        db.pragma('page_size = 16384');
         db.pragma('journal_mode = WAL');
         // In WAL mode a commit survives a killed process without an fsync; only a power cut can lose the last ones.
         db.pragma('synchronous = NORMAL');
