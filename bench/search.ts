@@ -59,7 +59,7 @@ function rng(seed: number): () => number {
 }
 
 /** The pages, generated afresh on each call (same seed, same pages): none is kept. */
-function* pages(): Generator<{ i: number; ids: number[]; page: SearchPage }, void, undefined> {
+function* pages(): Generator<{ i: number; ids: number[]; titleIds: number[]; page: SearchPage }, void, undefined> {
   const corpus = new SearchCorpus(rng(SEED));
   for (let i = 0; i < N; i++) {
     const titleIds = corpus.textIds(40);
@@ -69,6 +69,7 @@ function* pages(): Generator<{ i: number; ids: number[]; page: SearchPage }, voi
     yield {
       i,
       ids,
+      titleIds,
       page: { url: `http://host${i % 500}.example/page/${i}`, timestamp: '2024-05-01T00:00:00Z', status: 200, mime: 'text/html', digest: null, title: corpus.render(titleIds), text },
     };
   }
@@ -79,7 +80,9 @@ function knownItems(words: readonly string[]): { page: number; phrase: string }[
   const step = Math.floor(N / KNOWN_ITEMS);
   const pick = rng(SEED + 1);
   const candidates = new Map<string, { page: number; count: number }>();
-  const firstPairs = new Set<number>();
+  /** The first three words of each candidate, as one number (ids < 2^16): most windows are ruled out by it. */
+  const heads = new Set<number>();
+  const head = (ids: readonly number[], j: number): number => ids[j]! * 2 ** 32 + ids[j + 1]! * 65536 + ids[j + 2]!;
   // Five candidate windows per target page; the first unique one is used.
   for (const { i, ids } of pages()) {
     if (i % step !== 0) continue;
@@ -87,18 +90,21 @@ function knownItems(words: readonly string[]): { page: number; phrase: string }[
       const at = Math.floor(pick() * (ids.length - PHRASE_WORDS));
       const key = ids.slice(at, at + PHRASE_WORDS).join(',');
       if (!candidates.has(key)) candidates.set(key, { page: i, count: 0 });
-      firstPairs.add(ids[at]! * 65536 + ids[at + 1]!);
+      heads.add(head(ids, at));
     }
   }
-  for (const { ids } of pages()) {
+  // Counted over titles too: a phrase in another page's title is another page holding it.
+  for (const { ids: body, titleIds } of pages()) {
     const seen = new Set<string>();
-    for (let j = 0; j + PHRASE_WORDS <= ids.length; j++) {
-      if (!firstPairs.has(ids[j]! * 65536 + ids[j + 1]!)) continue;
-      const key = ids.slice(j, j + PHRASE_WORDS).join(',');
-      const c = candidates.get(key);
-      if (c !== undefined && !seen.has(key)) {
-        seen.add(key);
-        c.count++;
+    for (const ids of [titleIds, body]) {
+      for (let j = 0; j + PHRASE_WORDS <= ids.length; j++) {
+        if (!heads.has(head(ids, j))) continue;
+        const key = ids.slice(j, j + PHRASE_WORDS).join(',');
+        const c = candidates.get(key);
+        if (c !== undefined && !seen.has(key)) {
+          seen.add(key);
+          c.count++;
+        }
       }
     }
   }

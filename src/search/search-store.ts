@@ -154,9 +154,12 @@ export class SearchStore {
     } else {
       // Pages holding the words as one phrase first, then the others; each part in BM25 order.
       const first = `(${q.match}) AND (${q.boost})`;
-      const firstCount = this.#count(first, f);
-      ranked = offset < firstCount ? this.#rank(first, f, limit, offset) : [];
-      if (ranked.length < limit) ranked.push(...this.#rank(`(${q.match}) NOT (${q.boost})`, f, limit - ranked.length, Math.max(0, offset - firstCount)));
+      ranked = this.#rank(first, f, limit, offset);
+      if (ranked.length < limit) {
+        // Fewer than asked from the first part: the rest come from the second, past what the first holds.
+        const firstCount = ranked.length > 0 || offset === 0 ? offset + ranked.length : this.#count(first, f);
+        ranked.push(...this.#rank(`(${q.match}) NOT (${q.boost})`, f, limit - ranked.length, Math.max(0, offset - firstCount)));
+      }
     }
     const hits: SearchHit[] = [];
     for (const { id, r } of ranked) {

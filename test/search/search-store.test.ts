@@ -98,6 +98,12 @@ describe('SearchStore queries', () => {
     assert.equal(second.total, 3);
     assert.deepEqual(second.hits.map((h) => h.url), [all.hits[1]!.url]);
     assert.equal(store.search('harbour', { limit: 0 }).hits.length, 0);
+    // Paging across the phrase-first part and the rest of an unquoted query.
+    const both = store.search('harbour the', { limit: 10 }).hits.map((h) => h.url);
+    assert.equal(both.length, 2);
+    for (let offset = 0; offset < 3; offset++) {
+      assert.deepEqual(store.search('harbour the', { limit: 1, offset }).hits.map((h) => h.url), both.slice(offset, offset + 1));
+    }
   });
 
   test('a hit carries url, title, escaped snippet with marks, score, timestamp, status, mime', () => {
