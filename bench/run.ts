@@ -8,6 +8,7 @@
  *   npm run bench                       # small sizes, a few minutes
  *   npm run bench -- --full             # issue sizes: uniq 1M and 10M keys, frontier 1M/10k hosts, PageRank 1M/10M
  *   npm run bench -- --only crawl,analyze --runs 5 --hosts 20 --pages 200 --out /tmp/results.md
+ *   npm run bench -- --only search      # archive search: 100k pages, archiver's FTS5 index vs MiniSearch in memory
  *
  * Figures only: nothing here passes or fails on speed.
  */
@@ -21,7 +22,7 @@ import { packageRoot } from '../src/core/package-root.js';
 import { crawlTable, runCrawlBench, type CrawlBenchResult } from './crawl.js';
 import { formatThreadCpu } from './thread-cpu.js';
 
-const PARTS = ['crawl', 'uniq', 'frontier', 'analyze'] as const;
+const PARTS = ['crawl', 'uniq', 'frontier', 'analyze', 'search'] as const;
 type Part = (typeof PARTS)[number];
 
 interface Section {
@@ -159,6 +160,12 @@ async function main(): Promise<void> {
       ? ['--nodes', '1000000', '--edges', '10000000', '--graphology-nodes', '100000', '--graphology-edges', '1000000', '--warc-pages', '20000']
       : ['--nodes', '100000', '--edges', '1000000', '--graphology-nodes', '20000', '--graphology-edges', '200000', '--warc-pages', '2000'];
     sections.push({ title: 'Analyze: PageRank and WARC read throughput', lines: block(await child('analyze', args)) });
+  }
+  if (want('search')) {
+    // 100k pages is the issue's size in both modes; each engine in a process of its own, so each peak RSS is its own.
+    const lines: string[] = [];
+    for (const engine of ['fts', 'minisearch']) lines.push(...(await child('search', ['--pages', '100000', '--engine', engine], ['--expose-gc'])), '');
+    sections.push({ title: 'Archive search: SQLite FTS5 on disk (archiver) vs MiniSearch in memory, 100k pages of ~2 KB', lines: block(lines.filter((l) => !l.startsWith('result '))) });
   }
 
   const md = [

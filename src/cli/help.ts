@@ -5,7 +5,9 @@ export const mainHelp = `archiver — an archival web crawler (Heritrix-style fr
 Usage:
   archiver run <profile.json> [options]    crawl what the profile says → WARCs, crawl.log, reports
   archiver analyze <dir|file...> [options] link graph, degree distributions, PageRank top N
-  archiver index <job|warcs...>            write a CDXJ index (sorted, with offsets) of a job or WARC files
+  archiver index <job|warcs...>            write a CDXJ index (sorted, with offsets) of a job or WARC files;
+                                           for a job, also rebuild its search index (--search -o DIR: of WARCs)
+  archiver search <job> "<query>"          full-text search over a job's pages (--top N, --json)
   archiver wacz <job>                      (re)build the job's WACZ package for ReplayWeb.page
   archiver replay <job|file.wacz|warcs...> serve the archive in ReplayWeb.page on 127.0.0.1
   archiver demo [options]                  start the bundled demo web on loopback, crawl it, analyse it
@@ -13,8 +15,8 @@ Usage:
   archiver --version
 
 Exit codes: 0 success, 1 crawl aborted by a fatal error, 2 usage error,
-3 invalid profile, 4 no input, 5 nothing crawled (no seed answered),
-130 interrupted (state kept).
+3 invalid profile, 4 no input (or no search index), 5 nothing crawled (no
+seed answered), 130 interrupted (state kept).
 `;
 
 export const runHelp = `archiver run <profile.json> [options]
@@ -22,7 +24,8 @@ export const runHelp = `archiver run <profile.json> [options]
 Crawls the seeds of a JSON profile (see README.md for every profile field and
 its default) into the profile's job directory (output.dir):
   warcs/      WARC files (PREFIX-<timestamp>-<serial>-<pid>~<host>.warc.gz)
-  indexes/    index.cdxj, written at the end of every run
+  indexes/    index.cdxj, written at the end of every run; captures.jsonl;
+              search/ (the full-text index, see archiver search)
   <name>.wacz the WACZ package of the whole job (open it in ReplayWeb.page)
   logs/       crawl.log, one Heritrix-format line per URI
   reports/    crawl, seeds, hosts, mimetype, response-code, frontier reports (.txt and .json)

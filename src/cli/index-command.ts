@@ -1,13 +1,16 @@
 /**
  * `archiver index <job|warcs...> [--output file]`: writes the CDXJ index of
  * a job (to `<job>/indexes/index.cdxj`) or of WARC files (to --output, or
- * stdout). `run` does the same at the end of every crawl.
+ * stdout). `run` does the same at the end of every crawl. For a job it also
+ * rebuilds the search index (`<job>/indexes/search/`); `--search <warcs…>
+ * -o DIR` builds a search index of WARC files alone.
  */
 import { once } from 'node:events';
 import { UsageError } from '../core/errors.js';
 import { sortCdxjOf, writeCdxj } from '../index/build-index.js';
 import { jobIndexPath } from '../job/job-dir.js';
 import { resolveInputs } from '../index/inputs.js';
+import { buildJobSearchIndex, buildWarcSearchIndex } from '../search/build-search-index.js';
 import type { CliIo } from './io.js';
 import { parseCommandArgs } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';
@@ -18,16 +21,23 @@ Writes a CDXJ index (SURT key, 14-digit timestamp, JSON with url, mime,
 status, digest, length, offset, filename; revisits as warc/revisit), sorted
 bytewise, for replay tools (pywb, ReplayWeb.page) and for dedup.against.
 
-Given one job directory, the index goes to <job>/indexes/index.cdxj;
-given WARC files, to --output or standard output.
+Given one job directory, the index goes to <job>/indexes/index.cdxj, and
+the job's search index (<job>/indexes/search/, see archiver search) is
+rebuilt from its capture journal and WARCs. Given WARC files, the CDXJ goes
+to --output or standard output.
+
+With --search, a full-text search index of the given WARC files (written by
+any tool) is built in the directory --output names, instead of a CDXJ; then
+archiver search DIR "<query>" searches it.
 
 Options:
-  -o, --output FILE   where to write the index
+  -o, --output PATH   where to write the index (a directory with --search)
+  --search            build a search index of WARC files (needs --output)
   -h, --help          this text
 `;
 
 export async function indexMain(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { output: { type: 'string', short: 'o' } });
+  const { values, positionals } = parseCommandArgs(argv, { output: { type: 'string', short: 'o' }, search: { type: 'boolean' } });
   if (values.help) {
     io.stdout.write(indexHelp);
     return ExitCode.ok;
@@ -36,11 +46,21 @@ export async function indexMain(argv: string[], io: CliIo): Promise<number> {
   const inputs = await resolveInputs(positionals);
   if (inputs.waczs.length > 0) throw new UsageError('index reads WARC files and job directories, not WACZ packages (they carry their index)');
   const onlyJob = inputs.jobs.length === 1 && positionals.length === 1 ? inputs.jobs[0] : undefined;
+  if (values.search) {
+    if (values.output === undefined) throw new UsageError('index --search needs -o DIR, the directory of the search index to build');
+    const built = await buildWarcSearchIndex(inputs.warcs, values.output);
+    io.stderr.write(`archiver: indexed ${built.pages} pages of ${inputs.warcs.length} WARC file(s) for search → ${built.dir}\n`);
+    return ExitCode.ok;
+  }
   const out = values.output ?? (onlyJob !== undefined ? jobIndexPath(onlyJob) : undefined);
   if (out !== undefined) {
     // Sorted runs go beside the output: the same disk, not a /tmp that may live in RAM.
     const { lines } = await writeCdxj(inputs.warcs, out);
     io.stderr.write(`archiver: indexed ${lines} captures of ${inputs.warcs.length} WARC file(s) → ${out}\n`);
+    if (onlyJob !== undefined && values.output === undefined) {
+      const built = await buildJobSearchIndex(onlyJob);
+      io.stderr.write(`archiver: indexed ${built.pages} pages for search → ${built.dir}\n`);
+    }
     return ExitCode.ok;
   }
   const sorter = await sortCdxjOf(inputs.warcs);

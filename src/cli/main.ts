@@ -12,6 +12,7 @@ import type { CliIo } from './io.js';
 import { indexMain } from './index-command.js';
 import { replayMain } from './replay-command.js';
 import { runMain } from './run-command.js';
+import { searchMain } from './search-command.js';
 import { waczMain } from './wacz-command.js';
 
 const commands: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
@@ -19,6 +20,7 @@ const commands: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   analyze: analyzeMain,
   demo: demoMain,
   index: indexMain,
+  search: searchMain,
   wacz: waczMain,
   replay: (argv, io) => replayMain(argv, io),
 };

@@ -217,7 +217,13 @@ async function* lines(file: string): AsyncGenerator<string, void, undefined> {
   for await (const batch of fileLines(file)) yield* batch;
 }
 
-type ParsedLine = { kind: 'capture'; capture: JournaledCapture } | { kind: 'rescan'; files: string[] } | { kind: 'closed' };
+export type ParsedJournalLine = { kind: 'capture'; capture: JournaledCapture } | { kind: 'rescan'; files: string[] } | { kind: 'closed' };
+type ParsedLine = ParsedJournalLine;
+
+/** One line of the journal, or null when it is not one (a cut last line, garbage). */
+export function parseJournalLine(line: string): ParsedJournalLine | null {
+  return parseLine(line);
+}
 
 function parseLine(line: string): ParsedLine | null {
   if (line === '') return null;

@@ -173,20 +173,30 @@ export class PageCollector {
     return r;
   }
 
-  async #extract(record: WARCRecord): Promise<PageText> {
-    const head = record.httpHeaders!;
-    const contentType = head.headers.get('content-type') ?? undefined;
-    let bytes: Uint8Array;
-    if ((head.headers.get('transfer-encoding') ?? '').toLowerCase().includes('chunked')) {
-      // Another tool's WARC that kept chunk framing: warcio de-chunks (and inflates gzip/deflate).
-      bytes = await record.readFully(true);
-    } else {
-      const decoded = await decodeContentEncoding(asAsync(record.reader), head.headers.get('content-encoding') ?? undefined, MAX_DECODED_BYTES);
-      bytes = decoded.bytes;
-    }
-    const html = decodeText(bytes, detectCharset(bytes, contentType));
-    return pageText(html, this.#maxTextChars);
+  #extract(record: WARCRecord): Promise<PageText> {
+    return recordPageText(record, this.#maxTextChars);
   }
+}
+
+/**
+ * Title, visible text and meta-robots noindex of an HTML response record:
+ * chunked framing and Content-Encoding undone, the charset detected as the
+ * crawl does (BOM, Content-Type, <meta>, then UTF-8 or windows-1252). Reads
+ * the record's body. Also used by the search index for WARCs.
+ */
+export async function recordPageText(record: WARCRecord, maxTextChars = DEFAULT_MAX_TEXT_CHARS): Promise<PageText> {
+  const head = record.httpHeaders!;
+  const contentType = head.headers.get('content-type') ?? undefined;
+  let bytes: Uint8Array;
+  if ((head.headers.get('transfer-encoding') ?? '').toLowerCase().includes('chunked')) {
+    // Another tool's WARC that kept chunk framing: warcio de-chunks (and inflates gzip/deflate).
+    bytes = await record.readFully(true);
+  } else {
+    const decoded = await decodeContentEncoding(asAsync(record.reader), head.headers.get('content-encoding') ?? undefined, MAX_DECODED_BYTES);
+    bytes = decoded.bytes;
+  }
+  const html = decodeText(bytes, detectCharset(bytes, contentType));
+  return pageText(html, maxTextChars);
 }
 
 async function* asAsync(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncIterable<Uint8Array> {
