@@ -7,11 +7,11 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ArchiverError, FatalCrawlError } from '../core/errors.js';
 import type { Profile } from '../config/profile.js';
 import { finalizeJob } from '../wacz/finalize-job.js';
 import type { CrawlStatus } from './crawl-status.js';
 import { SOFTWARE, type CrawlParts } from './crawl-parts.js';
+import { asFatal } from './crawl-failure.js';
 import { formatSummary, summarize, writeReports, type CrawlSummary } from './reports.js';
 
 export interface CloseInputs {
@@ -39,6 +39,7 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
   };
   const runWarcFiles = (await attempt(() => p.writer.close())) ?? [];
   await attempt(() => p.journal.close());
+  await attempt(() => p.search.close());
   await attempt(() => p.digestIndex.flush());
   // Exact dates read during the crawl are written back.
   if (p.earlier) await attempt(() => p.earlier!.flush());
@@ -77,19 +78,4 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
 /** Every finished WARC file of the job, by name (runs write names that sort in time). */
 async function jobWarcFiles(dir: string): Promise<string[]> {
   return (await readdir(dir)).filter((n) => n.endsWith('.warc.gz') || n.endsWith('.warc')).sort().map((n) => path.join(dir, n));
-}
-
-/** strerror(ENOSPC), as LevelDB's errors spell it. */
-const ENOSPC_TEXT = 'No space left on device';
-
-/** The one error the operator sees when a crawl stops on its own failure. */
-function asFatal(err: unknown, jobRoot: string): ArchiverError {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    // LevelDB reports ENOSPC only in its message (`IO error: …: No space left on device`).
-    if ((e as NodeJS.ErrnoException).code === 'ENOSPC' || e.message.includes(ENOSPC_TEXT)) {
-      return new FatalCrawlError('ARCHIVER_DISK_FULL', `disk full under ${jobRoot}: crawl stopped, state kept; free space and run the same command again to resume`, { cause: err });
-    }
-  }
-  if (err instanceof ArchiverError) return err;
-  return new FatalCrawlError('ARCHIVER_CRAWL_FAILED', `crawl aborted: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
 }

@@ -29,6 +29,7 @@ import { RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
 import { RobotsStore } from '../politeness/robots-store.js';
 import { openStateBackend, type StateBackend } from '../store/state-backends.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
+import { jobSearchDir, SearchIndex } from '../search/search-index.js';
 import { CrawlLog } from '../writer/crawl-log.js';
 import { nextWarcSerial, repairOpenWarcs } from '../writer/warc-repair.js';
 import { WarcWriter } from '../writer/warc-writer.js';
@@ -40,6 +41,7 @@ import { JobRecords } from './job-records.js';
 import { LinkScheduler } from './link-scheduler.js';
 import { Scope } from './scope.js';
 import { UriProcessor } from './uri-processor.js';
+import { asFatal, isDiskFull } from './crawl-failure.js';
 
 export const SOFTWARE = `archiver/${packageVersion()}`;
 
@@ -70,6 +72,8 @@ export interface CrawlParts {
   writer: WarcWriter;
   crawlLog: CrawlLog;
   journal: CaptureJournal;
+  /** The job's full-text index (indexes/search/). */
+  search: SearchIndex;
   ledger: CrawlLedger;
   health: HostHealth;
   healthJournal: HostHealthJournal;
@@ -94,7 +98,8 @@ export async function buildCrawlParts(profile: Profile, o: PartsOptions): Promis
     return await build(profile, o, dirs, resuming, backend);
   } catch (err) {
     await backend.close().catch(() => undefined);
-    throw err;
+    // A disk that is full before the crawl starts says so as plainly as one filling up during it.
+    throw isDiskFull(err) ? asFatal(err, dirs.root) : err;
   }
 }
 
@@ -166,6 +171,14 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   });
   const crawlLog = await CrawlLog.open(dirs.crawlLog);
   const journal = await CaptureJournal.open(captureJournalPath(dirs.root));
+  const search = await SearchIndex.open(jobSearchDir(dirs.root));
+  try {
+    // Pages journaled but not committed to the index when the last run stopped.
+    if (resuming) await search.catchUp(dirs.root);
+  } catch (err) {
+    await search.close().catch(() => undefined);
+    throw err;
+  }
   const ledger = new CrawlLedger({ log: crawlLog, stats, events, now: () => clock.now() });
 
   const healthJournal = new HostHealthJournal(backend.records('health'));
@@ -217,6 +230,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     fetcher,
     writer,
     journal,
+    search,
     ledger,
     policy,
     links,
@@ -230,7 +244,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   });
   const priorCrawlMs = resuming ? await job.crawlTimeMs() : 0;
   return {
-    dirs, resuming, backend, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal,
+    dirs, resuming, backend, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal, search,
     ledger, health, healthJournal, digestIndex, earlier, htmlThread, processor, job, addedSeeds, priorCrawlMs,
   };
 }

@@ -27,6 +27,7 @@ import { closeCrawl } from './crawl-close.js';
 import { buildStatus, type CrawlState, type CrawlStatus, type RunStart } from './crawl-status.js';
 import { Progress } from './progress.js';
 import type { CrawlSummary } from './reports.js';
+import type { SearchOptions, SearchResponse } from '../search/search-types.js';
 import { WorkerPool } from './worker-pool.js';
 
 export interface CrawlStartOptions {
@@ -156,6 +157,11 @@ export class Crawl {
       r.closed = closed.get(r.host) ?? null;
     }
     return page([...reports.values()].sort((a, b) => (a.host < b.host ? -1 : 1)), (r) => r.host, q);
+  }
+
+  /** Full-text search over the pages captured so far (a page is searchable within about a second of its capture). */
+  search(query: string, opts: SearchOptions = {}): Promise<SearchResponse> {
+    return this.#p.search.search(query, opts);
   }
 
   /** Stop claiming URIs; fetches in flight finish. */

@@ -18,7 +18,9 @@ import type { RobotsPolicy } from '../politeness/robots-policy.js';
 import type { RobotsAnswered, RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
 import type { WarcWriter } from '../writer/warc-writer.js';
 import { warcDate } from '../writer/warc-naming.js';
-import { isPageCapture, type CaptureJournal } from '../job/capture-journal.js';
+import { isPageCapture, type CaptureJournal, type JournaledCapture } from '../job/capture-journal.js';
+import { searchPageOf } from '../search/page-sources.js';
+import type { SearchIndex } from '../search/search-index.js';
 import type { CrawlLedger } from './crawl-ledger.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { extractOutlinks, type Outlinks } from './outlinks.js';
@@ -34,6 +36,8 @@ export interface UriProcessorDeps {
   writer: WarcWriter;
   /** One line per written response/revisit: the end of the crawl indexes from it. */
   journal: CaptureJournal;
+  /** The job's full-text index: each captured page is added as it is journaled. */
+  search?: SearchIndex;
   /** crawl.log, statistics and events: where each URI's disposition is entered. */
   ledger: CrawlLedger;
   dedup: PayloadDedup;
@@ -139,7 +143,7 @@ export class UriProcessor {
       outlinks: found.links,
       ...(revisitOf ? { revisitOf } : {}),
     });
-    await d.journal.append({
+    const journaled: JournaledCapture = {
       url: ex.url,
       date,
       status: ex.status,
@@ -153,7 +157,11 @@ export class UriProcessor {
       page: isPageCapture(ex.status, mime, found.page?.noindex ?? false),
       ...(found.page?.title ? { title: found.page.title } : {}),
       ...(found.page?.text ? { text: found.page.text } : {}),
-    });
+    };
+    await d.journal.append(journaled);
+    // Searchable within the index's commit interval; the journal line above lets a resume catch up.
+    const searchable = d.search ? searchPageOf(journaled) : null;
+    if (searchable !== null) d.search!.add(searchable);
     const annotations = [...found.annotations];
     if (uri.retries > 0) annotations.push(`${uri.retries + 1}t`);
     if (ex.truncated) annotations.push(`truncated:${ex.truncated}`);

@@ -15,18 +15,11 @@ import type { QueuePrecedenceName } from '../config/profile.js';
 import { FrontierError, FrontierErrorCode } from './errors.js';
 import { QueueList } from './queue-list.js';
 import { ReadyByPriority } from './ready-by-priority.js';
+
+export type { ReadyQueues } from './ready-queues.js';
+import type { ReadyQueues } from './ready-queues.js';
 import type { WorkQueue } from './work-queue.js';
 
-export interface ReadyQueues {
-  /** List a queue that became ready (behind those listed before it at its rank). */
-  push(queue: WorkQueue): void;
-  /** Take the queue that goes next off the list; undefined when none. */
-  shift(): WorkQueue | undefined;
-  /** Whether a listed queue still stands where its head puts it. */
-  inPlace(queue: WorkQueue): boolean;
-  /** List it again where its head puts it now, keeping its turn among equals. */
-  rerank(queue: WorkQueue): void;
-}
 
 /** First ready, first served; the head plays no part. */
 export class ReadyInTurn implements ReadyQueues {

@@ -8,7 +8,7 @@
  */
 import { priorityOf } from '../core/crawl-uri.js';
 import { BinaryHeap } from './binary-heap.js';
-import type { ReadyQueues } from './precedence.js';
+import type { ReadyQueues } from './ready-queues.js';
 import type { WorkQueue } from './work-queue.js';
 
 interface Entry {

@@ -114,6 +114,28 @@ describe('the crawl handle', () => {
     assert.deepEqual(web.expectedUrls().reachable.filter((u) => !urls.has(u)), [], 'both hosts crawled whole');
   });
 
+  it('a captured page is searchable within seconds, while the crawl runs', async () => {
+    const profile = validateProfile(testProfileJson('searchable', web.seeds, path.join(tmp, 'searchable'), { workers: 2 }), 'searchable');
+    const crawl = await Crawl.start(profile, { log: captureIo().stderr, quiet: true });
+    let article: string | null = null;
+    crawl.events.on('capture', (e) => {
+      if (article === null && e.status === 200 && /\/s\/[^/]+\/[a-z0-9-]+-\d+\.html$/.test(e.url)) article = e.url;
+    });
+    await until(() => article !== null, 'an article page to be captured');
+    crawl.pause();
+    // Its title words are in its path: /s/<section>/<title-slug>-<n>.html
+    const words = article!.replace(/^.*\/([a-z0-9-]+)-\d+\.html$/, '$1').split('-').join(' ');
+    let hit = false;
+    for (let waited = 0; !hit && waited < 10_000; waited += 100) {
+      hit = (await crawl.search(words, { limit: 50 })).hits.some((h) => h.url === article);
+      if (!hit) await sleep(100);
+    }
+    assert.ok(hit, `"${words}" did not find ${article} while the crawl was running`);
+    assert.equal(crawl.status().state, 'paused');
+    crawl.resume();
+    await crawl.done;
+  });
+
   it('stop ends the crawl cleanly; status, queues and hosts describe it meanwhile', async () => {
     const profile = validateProfile(testProfileJson('stopped', web.seeds, path.join(tmp, 'stopped'), { workers: 2 }), 'stopped');
     const crawl = await Crawl.start(profile, { log: captureIo().stderr, quiet: true });

@@ -25,7 +25,7 @@ before(async () => {
   mountPoint = path.join(tmp, 'disk');
   execFileSync('mkdir', ['-p', mountPoint]);
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=300k', 'tmpfs', mountPoint], { stdio: 'ignore' });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=640k', 'tmpfs', mountPoint], { stdio: 'ignore' });
     mounted = true;
   } catch {
     mounted = false;
