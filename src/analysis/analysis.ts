@@ -1,17 +1,21 @@
 /**
  * The whole analysis as one function of the input files: read → graph →
- * degrees → PageRank. The CLI formats its result; tests and the bench call
- * it directly.
+ * degrees → PageRank, and with `hosts` the host graph and its metrics. The
+ * CLI formats its result; tests and the bench call it directly.
  */
 import { inDegrees, outDegrees } from './csr.js';
 import { summarizeDegrees, type DegreeSummary } from './degrees.js';
 import { LinkGraphBuilder, type LinkGraph } from './graph-builder.js';
+import { buildHostGraph } from './host-graph.js';
+import { hostMetrics, type HostAnalysis } from './host-metrics.js';
 import { pagerank, type PageRankOptions, type PageRankResult } from './pagerank.js';
 import { PageLinksPool } from './page-links.js';
 import { WarcReader, type ReaderHooks, type ReadStats } from './warc-reader.js';
 
 export interface AnalysisOptions extends PageRankOptions {
   keepSelfLoops: boolean;
+  /** Also build the host graph and its metrics (host-graph.ts, host-metrics.ts); default false. */
+  hosts?: boolean;
 }
 
 export interface AnalysisResult {
@@ -24,6 +28,8 @@ export interface AnalysisResult {
   /** Pages with no out-edges in the graph. */
   dangling: number;
   rank: PageRankResult;
+  /** The host graph and its metrics, when asked for. */
+  hosts?: HostAnalysis;
   options: AnalysisOptions;
 }
 
@@ -52,6 +58,7 @@ export function analyzeGraph(graph: LinkGraph, read: ReadStats, options: Analysi
   let dangling = 0;
   for (let u = 0; u < graph.nodeCount; u++) if (outDegree[u] === 0) dangling++;
   const rank = pagerank(graph, options);
+  const hosts = options.hosts === true ? hostMetrics(buildHostGraph(graph), { alpha: options.alpha }) : undefined;
   return {
     read,
     graph,
@@ -61,6 +68,7 @@ export function analyzeGraph(graph: LinkGraph, read: ReadStats, options: Analysi
     outSummary: summarizeDegrees(outDegree),
     dangling,
     rank,
+    ...(hosts === undefined ? {} : { hosts }),
     options,
   };
 }

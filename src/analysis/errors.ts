@@ -37,3 +37,13 @@ export class BrokenRecordError extends ArchiverError {
     super('ARCHIVER_WARC_RECORD_BROKEN', message);
   }
 }
+
+/**
+ * A host-graph metric from graphology-metrics (PageRank, HITS) did not
+ * converge within its iteration cap: exit 1 rather than print its guess.
+ */
+export class HostMetricConvergenceError extends ArchiverError {
+  constructor(metric: string, cause: unknown) {
+    super('ARCHIVER_HOST_METRIC_NOT_CONVERGED', `host ${metric} did not converge (${(cause as Error).message})`, { cause });
+  }
+}

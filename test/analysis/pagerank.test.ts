@@ -10,7 +10,7 @@ import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import { buildCsr, type Csr } from '../../src/analysis/csr.js';
 import { pagerank, topNodes } from '../../src/analysis/pagerank.js';
 import { PageRankConvergenceError } from '../../src/analysis/errors.js';
-import { powerLawGraph } from './synthetic.js';
+import { powerLawGraph, prng } from './synthetic.js';
 
 const graphologyPagerank = pagerankModule as unknown as (
   graph: unknown,
@@ -158,5 +158,13 @@ describe('pagerank', () => {
     assert.deepEqual(topNodes(Float64Array.from([0.1, 0.4, 0.1, 0.4]), 3), [1, 3, 0]);
     assert.deepEqual(topNodes(Float64Array.from([0.1, 0.4]), 0), []);
     assert.deepEqual(topNodes(Float64Array.from([0.1, 0.4]), 5), [1, 0]);
+  });
+
+  it('gives the same top N for many (threshold path) as a full sort, ties included', () => {
+    const rand = prng(9);
+    // Scores from 50 distinct values: plenty of ties at any threshold.
+    const scores = Float64Array.from({ length: 5000 }, () => Math.floor(rand() * 50) / 50);
+    const full = topNodes(scores, scores.length);
+    for (const k of [1, 64, 65, 100, 999, 4999]) assert.deepEqual(topNodes(scores, k), full.slice(0, k), `k = ${k}`);
   });
 });
