@@ -38,6 +38,16 @@ export async function analyzeWarcs(
   options: AnalysisOptions,
   hooks: ReaderHooks,
 ): Promise<AnalysisResult> {
+  const { graph, read } = await readGraph(files, options, hooks);
+  return analyzeGraph(graph, read, options);
+}
+
+/**
+ * The page graph of the files. The builder, with its URL table and edge
+ * lists (tens of MB at a million pages), is unreachable once this returns,
+ * so it is not held while PageRank allocates.
+ */
+async function readGraph(files: readonly string[], options: AnalysisOptions, hooks: ReaderHooks): Promise<{ graph: LinkGraph; read: ReadStats }> {
   const builder = new LinkGraphBuilder();
   // Pages are tokenized on worker threads; the graph still sees them in record order.
   const pool = new PageLinksPool();
@@ -47,8 +57,7 @@ export async function analyzeWarcs(
   } finally {
     await pool.close();
   }
-  const graph = builder.build({ keepSelfLoops: options.keepSelfLoops, maxRedirectHops: 20 });
-  return analyzeGraph(graph, read, options);
+  return { graph: builder.build({ keepSelfLoops: options.keepSelfLoops, maxRedirectHops: 20 }), read };
 }
 
 /** Degrees and PageRank of a built graph. */
