@@ -211,7 +211,7 @@ async function ourPooledReader(files: string[]): Promise<number> {
   const builder = new LinkGraphBuilder();
   const pool = new PageLinksPool();
   try {
-    const reader = new WarcReader(builder, { warn: (m) => console.error(m) }, (html, url) => pool.extract(html, url));
+    const reader = new WarcReader(builder, { warn: (m) => console.error(m) }, (page) => pool.extract(page));
     const stats = await reader.readFiles(files);
     builder.build({ keepSelfLoops: false, maxRedirectHops: 20 });
     if (pool.fellBack) console.log('  (no worker threads here: run the compiled bench for the pooled figure)');

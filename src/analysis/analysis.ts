@@ -49,11 +49,11 @@ export async function analyzeWarcs(
  */
 async function readGraph(files: readonly string[], options: AnalysisOptions, hooks: ReaderHooks): Promise<{ graph: LinkGraph; read: ReadStats }> {
   const builder = new LinkGraphBuilder();
-  // Pages are tokenized on worker threads; the graph still sees them in record order.
+  // Pages are decoded and scanned on worker threads; the graph still sees them in record order.
   const pool = new PageLinksPool();
   let read: ReadStats;
   try {
-    read = await new WarcReader(builder, hooks, (html, url) => pool.extract(html, url)).readFiles(files);
+    read = await new WarcReader(builder, hooks, (page) => pool.extract(page)).readFiles(files);
   } finally {
     await pool.close();
   }

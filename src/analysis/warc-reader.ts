@@ -11,9 +11,8 @@
  * itself cannot be resynchronised).
  */
 import { open } from 'node:fs/promises';
-import { dechunk, decodeContent, decodeText, sniffHtmlCharset, DEFAULT_BODY_DECODE } from './body-decode.js';
 import { normalizeCaptureUrl, resolveLinks } from './link-extract.js';
-import { pageLinksHere, type PageLinks } from './page-links.js';
+import { pageLinksHere, type PageBody, type PageLinks } from './page-links.js';
 import { BodyDecodeError, BrokenRecordError, WarcFormatError } from './errors.js';
 import { parseHttpHead, readWarcRecords, WARC_RECORDS_DEFAULTS, type WarcRecord } from './warc-records.js';
 
@@ -53,8 +52,8 @@ const KEPT_BLOCKS: ReadonlySet<string> = new Set(['response', 'revisit']);
 /** Pages whose links may be being extracted at once before reading waits for the oldest. */
 const EXTRACT_WINDOW = 256;
 
-/** Extracts a page's title and links, here or elsewhere (PageLinksPool). */
-export type PageLinksFn = (html: string, url: string) => Promise<PageLinks>;
+/** Reads a page's title and links from its body, here or elsewhere (PageLinksPool); null: no HTML after all. */
+export type PageLinksFn = (page: PageBody) => Promise<PageLinks | null>;
 
 /** A sink call waiting for the pages before it: calls reach the sink in record order. */
 interface Ordered {
@@ -67,15 +66,6 @@ function mimeOf(contentType: string | null): string | null {
   if (contentType === null) return null;
   const semi = contentType.indexOf(';');
   return (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
-}
-
-/** For a record without Content-Type: does the body start like an HTML document? */
-function looksLikeHtml(body: Uint8Array): boolean {
-  const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.length, 256))
-    .toString('latin1')
-    .trimStart()
-    .toLowerCase();
-  return head.startsWith('<!doctype html') || head.startsWith('<html');
 }
 
 export class WarcReader {
@@ -215,22 +205,25 @@ export class WarcReader {
       if (mime !== null) this.#emit(() => this.sink.revisit(href, refersTo, true));
       return;
     }
-    let body: Uint8Array = record.block.subarray(http.bodyStart);
-    if ((headers.get('transfer-encoding') ?? '').toLowerCase().includes('chunked')) body = dechunk(body);
-    body = decodeContent(body, headers.get('content-encoding') ?? null, DEFAULT_BODY_DECODE);
-    if (mime === null && !looksLikeHtml(body)) return;
-    const html = decodeText(body, sniffHtmlCharset(contentType, body));
+    const page: PageBody = {
+      body: record.block.subarray(http.bodyStart),
+      url: href,
+      contentType,
+      contentEncoding: headers.get('content-encoding') ?? null,
+      chunked: (headers.get('transfer-encoding') ?? '').toLowerCase().includes('chunked'),
+      sniff: mime === null,
+    };
     if (this.extract === null) {
-      const page = pageLinksHere(html, href);
-      this.#emit(() => this.sink.page(href, page.title, page.links));
+      const found = pageLinksHere(page);
+      if (found !== null) this.#emit(() => this.sink.page(href, found.title, found.links));
       return;
     }
-    // Extracted elsewhere; the sink hears of it in record order all the same.
+    // Read elsewhere; the sink hears of it in record order all the same.
     const offset = record.offset;
     const entry: Ordered = { ready: false, apply: () => {}, settled: Promise.resolve() };
-    entry.settled = this.extract(html, href).then(
-      (page) => {
-        entry.apply = () => this.sink.page(href, page.title, page.links);
+    entry.settled = this.extract(page).then(
+      (found) => {
+        if (found !== null) entry.apply = () => this.sink.page(href, found.title, found.links);
       },
       (err: unknown) => {
         entry.apply = () => skipped(err, offset);
