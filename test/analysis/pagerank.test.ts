@@ -130,6 +130,18 @@ describe('pagerank', () => {
     }
   });
 
+  it('gives the same scores bit for bit on two threads (compiled: a helper thread really runs)', () => {
+    const g = powerLawGraph(20000, 150000, 8);
+    const csr = buildCsr(g.nodeCount, g.src, g.dst, g.length, false);
+    const tuning = { blockNodes: 1024, minEdgesForThreads: 0 };
+    const one = pagerank(csr, { tolerance: 1e-10 }, { ...tuning, threads: 1 });
+    const two = pagerank(csr, { tolerance: 1e-10 }, { ...tuning, threads: 2 });
+    assert.equal(two.threads, import.meta.url.endsWith('.js') ? 2 : 1, 'from TypeScript sources there is no worker to start');
+    assert.equal(one.threads, 1);
+    assert.equal(two.iterations, one.iterations);
+    assert.deepEqual(two.scores, one.scores);
+  });
+
   it('uses a true L1 tolerance, not N × tolerance', () => {
     const g = powerLawGraph(5000, 40000, 3);
     const csr = buildCsr(g.nodeCount, g.src, g.dst, g.length, false);
