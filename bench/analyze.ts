@@ -7,9 +7,10 @@
  *    graphology needs ~4.5 GB and minutes at 1M/10M, so it runs on a smaller
  *    graph by default (--graphology-nodes/--graphology-edges); both sizes are
  *    also run with ours so the figures compare like for like.
- * 2. WARC read throughput (MB/s of .warc.gz on disk) of our reader (parse,
- *    decode, tokenize, resolve, intern) vs plain warcio iteration that reads
- *    every record's payload, over the same generated files.
+ * 2. WARC read throughput (MB/s of .warc.gz on disk) of our reader (inflate,
+ *    split records, decode, scan, resolve, intern) vs plain warcio iteration
+ *    that reads every record's payload, over the same generated files; in
+ *    one thread, and as `analyze` reads, pages on worker threads.
  *
  *   node --import tsx bench/analyze.ts
  *   node --import tsx bench/analyze.ts --nodes 100000 --edges 1000000 --warc-pages 5000
@@ -260,7 +261,7 @@ export async function runAnalyzeBench(opts: AnalyzeBenchOpts): Promise<void> {
     console.log(`WARC read: ${opts.warcPages} pages in ${files.length} .warc.gz files, ${(bytes / 1e6).toFixed(1)} MB on disk`);
     for (const [label, fn] of [
       ['plain warcio iteration (readFully)', plainWarcio],
-      ['our reader (decode+tokenize+graph)', ourReader],
+      ['our reader (decode+scan+graph)', ourReader],
       ['our reader, pages on worker threads', ourPooledReader],
     ] as const) {
       const t0 = performance.now();

@@ -34,7 +34,8 @@ resolved against <base href>, fragments removed, captured redirects followed
 to the final page, duplicates collapsed.
 
 Options:
-  --top N              pages listed in the PageRank table (default 10; 0 for none)
+  --top N              pages (and with --hosts, hosts) listed in the PageRank tables
+                       (default 10; 0 for none)
   --json               print one JSON document on stdout instead of the text report:
                        {pages, edges, dangling, inDegree, outDegree, pagerank[]},
                        with --hosts also hostEdges and hosts[], with --gexf also
@@ -60,8 +61,8 @@ Options:
                        weight, attributes pages, pagerank, hub, authority,
                        inDegree, outDegree (weighted)
   --gexf-max-nodes N   pages in the GEXF: the N of highest PageRank and the links
-                       among them (default ${GEXF_MAX_NODES_DEFAULT}); in/out degrees are those of
-                       the whole graph
+                       among them (default ${GEXF_MAX_NODES_DEFAULT}); their in/out degrees are
+                       those in the whole graph
   -h, --help           this text
 
 Progress (records, MB read, MB/s) and warnings about unreadable input go to

@@ -11,6 +11,7 @@
  * Their attributes are their figures in the whole graph, as in the report.
  */
 import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { DirectedGraph } from 'graphology';
 import { write as writeGexfString } from 'graphology-gexf';
 import type { AnalysisResult } from './analysis.js';
@@ -66,6 +67,7 @@ export function pageGexfGraph(r: AnalysisResult, maxNodes: number): DirectedGrap
 
 /** Write the GEXF of the host graph when there is one, else of the (capped) page graph. */
 export async function writeGexf(r: AnalysisResult, file: string, maxNodes: number): Promise<GexfSummary> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
   const hosts = r.hosts;
   if (hosts !== undefined) {
     await fs.writeFile(file, hostGexf(hosts));

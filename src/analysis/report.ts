@@ -10,7 +10,7 @@
 import type { AnalysisResult } from './analysis.js';
 import type { DegreeSummary } from './degrees.js';
 import type { GexfSummary } from './gexf-export.js';
-import type { HostRow } from './host-metrics.js';
+import { HOST_PAGERANK_L1, type HostRow } from './host-metrics.js';
 import { topNodes } from './pagerank.js';
 
 export interface JsonDegree {
@@ -137,7 +137,7 @@ function hostLines(hosts: HostRow[], top: number, alpha: number): string[] {
   if (shown.length === 0) return [];
   const lines = [
     '',
-    `top ${shown.length} hosts by PageRank (weighted by links between hosts, alpha ${alpha}, L1 change < 1e-9; HITS hub/authority; in/out: links from/to pages on other hosts)`,
+    `top ${shown.length} hosts by PageRank (weighted, alpha ${alpha}, L1 change < ${HOST_PAGERANK_L1}; in/out: links with pages on other hosts)`,
     `${'rank'.padStart(4)}  ${'pagerank'.padEnd(10)}  ${'hub'.padEnd(10)}  ${'authority'.padEnd(10)}${'pages'.padStart(9)}${'in'.padStart(9)}${'out'.padStart(9)}  host`,
   ];
   shown.forEach((h, i) => {

@@ -4,7 +4,7 @@ export const mainHelp = `archiver — an archival web crawler (Heritrix-style fr
 
 Usage:
   archiver run <profile.json> [options]    crawl what the profile says → WARCs, crawl.log, reports
-  archiver analyze <dir|file...> [options] link graph, degree distributions, PageRank top N
+  archiver analyze <dir|file...> [options] link graph, degrees, PageRank; host graph (--hosts), GEXF (--gexf)
   archiver index <job|warcs...>            write a CDXJ index (sorted, with offsets) of a job or WARC files
   archiver wacz <job>                      (re)build the job's WACZ package for ReplayWeb.page
   archiver replay <job|file.wacz|warcs...> serve the archive in ReplayWeb.page on 127.0.0.1
