@@ -12,7 +12,11 @@
  *   spreads its rank over all hosts evenly (networkx does the same).
  * - its `hits` compares the L1 change of the max-normalized hub vector with
  *   tolerance as is (no N ×), so HOST_HITS_L1 is passed unchanged. Scores
- *   are then normalized to sum to 1. A graph without edges has no hubs or
+ *   are then normalized to sum to 1. HITS converges at the ratio of the two
+ *   largest eigenvalues of AAᵀ, which two near-identical parts of a graph
+ *   can bring close to 1: if 1e-9 is not reached in HITS_MAX_ITERATIONS,
+ *   looser tolerances are tried (the one reached is reported) rather than
+ *   losing the whole analysis. A graph without edges has no hubs or
  *   authorities: all scores are 0 (HITS itself would divide 0 by 0).
  */
 import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
@@ -23,8 +27,9 @@ import type { HostGraph } from './host-graph.js';
 
 /** The true L1 change below which host PageRank has converged. */
 export const HOST_PAGERANK_L1 = 1e-9;
-/** The L1 change of the max-normalized hub vector below which HITS has converged. */
+/** The L1 change of the max-normalized hub vector below which HITS has converged; then the fallbacks. */
 export const HOST_HITS_L1 = 1e-9;
+const HITS_FALLBACK_L1 = [1e-6, 1e-3];
 /** HITS converges at the rate of the ratio of its two largest eigenvalues, unknown in advance. */
 const HITS_MAX_ITERATIONS = 10_000;
 
@@ -46,6 +51,8 @@ export interface HostAnalysis {
   rows: HostRow[];
   /** Edges of the host graph (host pairs linked). */
   edges: number;
+  /** The L1 change HITS reached: HOST_HITS_L1 unless that took too long. */
+  hitsTolerance: number;
 }
 
 /** graphology-metrics is CommonJS: under NodeNext its default import is module.exports, the function itself. */
@@ -70,7 +77,7 @@ export function pagerankIterationBound(alpha: number, l1: number): number {
 
 export function hostMetrics(graph: HostGraph, options: { alpha: number }): HostAnalysis {
   const n = graph.order;
-  if (n === 0) return { graph, rows: [], edges: 0 };
+  if (n === 0) return { graph, rows: [], edges: 0, hitsTolerance: HOST_HITS_L1 };
   const ranks = run('PageRank', () =>
     graphologyPagerank(graph, {
       alpha: options.alpha,
@@ -79,12 +86,7 @@ export function hostMetrics(graph: HostGraph, options: { alpha: number }): HostA
       getEdgeWeight: 'weight',
     }),
   );
-  const hits =
-    graph.size === 0
-      ? null
-      : run('HITS', () =>
-          graphologyHits(graph, { tolerance: HOST_HITS_L1, maxIterations: HITS_MAX_ITERATIONS, getEdgeWeight: 'weight', normalize: true }),
-        );
+  const { hits, tolerance: hitsTolerance } = hitsScores(graph);
   const rows: HostRow[] = graph.mapNodes((host, attributes) => ({
     host,
     pages: attributes.pages,
@@ -95,7 +97,24 @@ export function hostMetrics(graph: HostGraph, options: { alpha: number }): HostA
     authority: hits?.authorities[host] ?? 0,
   }));
   rows.sort((a, b) => b.pagerank - a.pagerank || (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
-  return { graph, rows, edges: graph.size };
+  return { graph, rows, edges: graph.size, hitsTolerance };
+}
+
+type HitsResult = ReturnType<typeof graphologyHits>;
+
+/** HITS to the tightest of HOST_HITS_L1 and its fallbacks it reaches; none for a graph without edges. */
+function hitsScores(graph: HostGraph): { hits: HitsResult | null; tolerance: number } {
+  if (graph.size === 0) return { hits: null, tolerance: HOST_HITS_L1 };
+  const tolerances = [HOST_HITS_L1, ...HITS_FALLBACK_L1];
+  for (let i = 0; ; i++) {
+    const tolerance = tolerances[i]!;
+    try {
+      const hits = run('HITS', () => graphologyHits(graph, { tolerance, maxIterations: HITS_MAX_ITERATIONS, getEdgeWeight: 'weight', normalize: true }));
+      return { hits, tolerance };
+    } catch (err) {
+      if (!(err instanceof HostMetricConvergenceError) || i === tolerances.length - 1) throw err;
+    }
+  }
 }
 
 /** graphology-metrics throws a plain Error when it does not converge: give it our code. */

@@ -10,7 +10,7 @@
 import type { AnalysisResult } from './analysis.js';
 import type { DegreeSummary } from './degrees.js';
 import type { GexfSummary } from './gexf-export.js';
-import { HOST_PAGERANK_L1, type HostRow } from './host-metrics.js';
+import { HOST_HITS_L1, HOST_PAGERANK_L1, type HostAnalysis, type HostRow } from './host-metrics.js';
 import { topNodes } from './pagerank.js';
 
 export interface JsonDegree {
@@ -128,16 +128,17 @@ export function textReport(r: AnalysisResult, top: number, gexf: GexfSummary | n
       );
     });
   }
-  if (r.hosts !== undefined) lines.push(...hostLines(r.hosts.rows, top, r.options.alpha));
+  if (r.hosts !== undefined) lines.push(...hostLines(r.hosts, top, r.options.alpha));
   return lines.join('\n') + '\n';
 }
 
-function hostLines(hosts: HostRow[], top: number, alpha: number): string[] {
-  const shown = hosts.slice(0, top);
+function hostLines(hosts: HostAnalysis, top: number, alpha: number): string[] {
+  const shown = hosts.rows.slice(0, top);
   if (shown.length === 0) return [];
+  const hits = hosts.hitsTolerance === HOST_HITS_L1 ? '' : `; HITS only to L1 change < ${hosts.hitsTolerance}`;
   const lines = [
     '',
-    `top ${shown.length} hosts by PageRank (weighted, alpha ${alpha}, L1 change < ${HOST_PAGERANK_L1}; in/out: links with pages on other hosts)`,
+    `top ${shown.length} hosts by PageRank (weighted, alpha ${alpha}, L1 change < ${HOST_PAGERANK_L1}${hits}; in/out: links with pages on other hosts)`,
     `${'rank'.padStart(4)}  ${'pagerank'.padEnd(10)}  ${'hub'.padEnd(10)}  ${'authority'.padEnd(10)}${'pages'.padStart(9)}${'in'.padStart(9)}${'out'.padStart(9)}  host`,
   ];
   shown.forEach((h, i) => {

@@ -9,21 +9,28 @@ export interface WeightedEdge {
   weight: number;
 }
 
+/** Edges as index arrays, for the loops below. */
+function indexed(nodes: readonly string[], edges: readonly WeightedEdge[]): { s: Int32Array; t: Int32Array; w: Float64Array } {
+  const index = new Map(nodes.map((v, i) => [v, i]));
+  return {
+    s: Int32Array.from(edges, (e) => index.get(e.source)!),
+    t: Int32Array.from(edges, (e) => index.get(e.target)!),
+    w: Float64Array.from(edges, (e) => e.weight),
+  };
+}
+
 /** x' = alpha·(Wᵀx + d/N) + (1−alpha)/N, W row-normalized by out-weight; dangling mass d spread evenly. */
 export function referencePagerank(nodes: readonly string[], edges: readonly WeightedEdge[], alpha: number, iterations = 2000): Map<string, number> {
   const n = nodes.length;
-  const index = new Map(nodes.map((v, i) => [v, i]));
+  const { s, t, w } = indexed(nodes, edges);
   const outWeight = new Float64Array(n);
-  for (const e of edges) outWeight[index.get(e.source)!]! += e.weight;
+  for (let k = 0; k < s.length; k++) outWeight[s[k]!]! += w[k]!;
   let x = new Float64Array(n).fill(1 / n);
   for (let it = 0; it < iterations; it++) {
     let dangling = 0;
     for (let i = 0; i < n; i++) if (outWeight[i] === 0) dangling += x[i]!;
     const next = new Float64Array(n).fill((alpha * dangling + 1 - alpha) / n);
-    for (const e of edges) {
-      const s = index.get(e.source)!;
-      next[index.get(e.target)!]! += (alpha * x[s]! * e.weight) / outWeight[s]!;
-    }
+    for (let k = 0; k < s.length; k++) next[t[k]!]! += (alpha * x[s[k]!]! * w[k]!) / outWeight[s[k]!]!;
     x = next;
   }
   return new Map(nodes.map((v, i) => [v, x[i]!]));
@@ -36,19 +43,19 @@ export function referenceHits(
   iterations = 5000,
 ): { hubs: Map<string, number>; authorities: Map<string, number> } {
   const n = nodes.length;
-  const index = new Map(nodes.map((v, i) => [v, i]));
+  const { s, t, w } = indexed(nodes, edges);
   let h = new Float64Array(n).fill(1);
   let a = new Float64Array(n);
   for (let it = 0; it < iterations; it++) {
     a = new Float64Array(n);
-    for (const e of edges) a[index.get(e.target)!]! += h[index.get(e.source)!]! * e.weight;
+    for (let k = 0; k < s.length; k++) a[t[k]!]! += h[s[k]!]! * w[k]!;
     const next = new Float64Array(n);
-    for (const e of edges) next[index.get(e.source)!]! += a[index.get(e.target)!]! * e.weight;
-    const scale = Math.max(...next);
+    for (let k = 0; k < s.length; k++) next[s[k]!]! += a[t[k]!]! * w[k]!;
+    const scale = next.reduce((m, v) => Math.max(m, v), 0);
     h = next.map((v) => v / scale);
   }
   const sumTo1 = (v: Float64Array): Map<string, number> => {
-    const total = v.reduce((s, x) => s + x, 0);
+    const total = v.reduce((sum, x) => sum + x, 0);
     return new Map(nodes.map((name, i) => [name, v[i]! / total]));
   };
   return { hubs: sumTo1(h), authorities: sumTo1(a) };
