@@ -136,11 +136,13 @@ class LinkScan {
     const html = this.html;
     if (html.charCodeAt(q) === 62) return q + 1;
     if (html.startsWith('->', q)) return q + 2;
-    for (let dashes = html.indexOf('--', q); dashes >= 0; dashes = html.indexOf('--', dashes + 1)) {
+    for (let dashes = html.indexOf('--', q); dashes >= 0; ) {
       let r = dashes + 2;
       while (html.charCodeAt(r) === 45) r++;
       if (html.charCodeAt(r) === 62) return r + 1;
       if (html.charCodeAt(r) === 33 && html.charCodeAt(r + 1) === 62) return r + 2;
+      // Any "--" inside this run of dashes ends the same way: search on after it (no rescanning the run).
+      dashes = html.indexOf('--', r);
     }
     return html.length;
   }

@@ -63,6 +63,12 @@ describe('extractLinks (html-link-scan)', () => {
     assert.equal(l.baseHref, '/b/');
   });
 
+  it('reads hostile input: a comment of 200,000 dashes, unclosed quotes and tags (minutes, were any step quadratic)', () => {
+    for (const html of ['<!--' + '-'.repeat(200_000) + 'x', '<a href="' + 'x'.repeat(200_000), '<'.repeat(200_000), '<a '.repeat(100_000), '<script><!--' + '<'.repeat(100_000)]) {
+      same(html + '<a href="after">');
+    }
+  });
+
   it('agrees with parse5 on the pages of the fixture web', () => {
     const web = generateWeb({ addresses: ['127.0.0.2', '127.0.0.3'], port: 8080, pagesPerHost: 30, seed: 2 });
     let pages = 0;
