@@ -218,7 +218,7 @@ async function ourReader(files: string[]): Promise<number> {
   return stats.records;
 }
 
-/** As `archiver analyze` reads: pages tokenized on a pool of worker threads (one per core). */
+/** As `archiver analyze` reads: pages decoded and scanned on worker threads (one per core beyond this one). */
 async function ourPooledReader(files: string[]): Promise<number> {
   const builder = new LinkGraphBuilder();
   const pool = new PageLinksPool();
