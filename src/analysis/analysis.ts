@@ -1,17 +1,21 @@
 /**
  * The whole analysis as one function of the input files: read → graph →
- * degrees → PageRank. The CLI formats its result; tests and the bench call
- * it directly.
+ * degrees → PageRank, and with `hosts` the host graph and its metrics. The
+ * CLI formats its result; tests and the bench call it directly.
  */
 import { inDegrees, outDegrees } from './csr.js';
 import { summarizeDegrees, type DegreeSummary } from './degrees.js';
 import { LinkGraphBuilder, type LinkGraph } from './graph-builder.js';
+import { buildHostGraph } from './host-graph.js';
+import { hostMetrics, type HostAnalysis } from './host-metrics.js';
 import { pagerank, type PageRankOptions, type PageRankResult } from './pagerank.js';
 import { PageLinksPool } from './page-links.js';
 import { WarcReader, type ReaderHooks, type ReadStats } from './warc-reader.js';
 
 export interface AnalysisOptions extends PageRankOptions {
   keepSelfLoops: boolean;
+  /** Also build the host graph and its metrics (host-graph.ts, host-metrics.ts); default false. */
+  hosts?: boolean;
 }
 
 export interface AnalysisResult {
@@ -24,6 +28,8 @@ export interface AnalysisResult {
   /** Pages with no out-edges in the graph. */
   dangling: number;
   rank: PageRankResult;
+  /** The host graph and its metrics, when asked for. */
+  hosts?: HostAnalysis;
   options: AnalysisOptions;
 }
 
@@ -32,17 +38,26 @@ export async function analyzeWarcs(
   options: AnalysisOptions,
   hooks: ReaderHooks,
 ): Promise<AnalysisResult> {
+  const { graph, read } = await readGraph(files, options, hooks);
+  return analyzeGraph(graph, read, options);
+}
+
+/**
+ * The page graph of the files. The builder, with its URL table and edge
+ * lists (tens of MB at a million pages), is unreachable once this returns,
+ * so it is not held while PageRank allocates.
+ */
+async function readGraph(files: readonly string[], options: AnalysisOptions, hooks: ReaderHooks): Promise<{ graph: LinkGraph; read: ReadStats }> {
   const builder = new LinkGraphBuilder();
-  // Pages are tokenized on worker threads; the graph still sees them in record order.
+  // Pages are decoded and scanned on worker threads; the graph still sees them in record order.
   const pool = new PageLinksPool();
   let read: ReadStats;
   try {
-    read = await new WarcReader(builder, hooks, (html, url) => pool.extract(html, url)).readFiles(files);
+    read = await new WarcReader(builder, hooks, (page) => pool.extract(page)).readFiles(files);
   } finally {
     await pool.close();
   }
-  const graph = builder.build({ keepSelfLoops: options.keepSelfLoops, maxRedirectHops: 20 });
-  return analyzeGraph(graph, read, options);
+  return { graph: builder.build({ keepSelfLoops: options.keepSelfLoops, maxRedirectHops: 20 }), read };
 }
 
 /** Degrees and PageRank of a built graph. */
@@ -52,6 +67,7 @@ export function analyzeGraph(graph: LinkGraph, read: ReadStats, options: Analysi
   let dangling = 0;
   for (let u = 0; u < graph.nodeCount; u++) if (outDegree[u] === 0) dangling++;
   const rank = pagerank(graph, options);
+  const hosts = options.hosts === true ? hostMetrics(buildHostGraph(graph), { alpha: options.alpha }) : undefined;
   return {
     read,
     graph,
@@ -61,6 +77,7 @@ export function analyzeGraph(graph: LinkGraph, read: ReadStats, options: Analysi
     outSummary: summarizeDegrees(outDegree),
     dangling,
     rank,
+    ...(hosts === undefined ? {} : { hosts }),
     options,
   };
 }

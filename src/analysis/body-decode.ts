@@ -167,3 +167,12 @@ export function decodeText(body: Uint8Array, charset: string): string {
   }
   return new TextDecoder(charset).decode(body);
 }
+
+/** For a record without Content-Type: does the body start like an HTML document? */
+export function looksLikeHtml(body: Uint8Array): boolean {
+  const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.length, 256))
+    .toString('latin1')
+    .trimStart()
+    .toLowerCase();
+  return head.startsWith('<!doctype html') || head.startsWith('<html');
+}

@@ -39,9 +39,16 @@ export class EdgeList {
   }
 }
 
+/** Rows up to this long are sorted by insertion (no call, no subarray); longer ones by the typed-array sort. */
+const INSERTION_SORT_MAX = 16;
+
 /**
  * Build the CSR of `nodeCount` nodes from the first `edgeCount` pairs,
  * collapsing duplicate edges and, unless `keepSelfLoops`, dropping u→u.
+ * Besides the result it allocates nothing: the row cursors of the counting
+ * sort live in `offsets` itself, and `targets` is a view of the scatter
+ * array (duplicates leave a few unused slots at its end rather than costing
+ * a second copy of every edge).
  */
 export function buildCsr(
   nodeCount: number,
@@ -50,21 +57,22 @@ export function buildCsr(
   edgeCount: number,
   keepSelfLoops: boolean,
 ): Csr {
-  const counts = new Uint32Array(nodeCount + 1);
-  for (let i = 0; i < edgeCount; i++) counts[src[i]! + 1]!++;
-  for (let u = 0; u < nodeCount; u++) counts[u + 1]! += counts[u]!;
-  const cursor = counts.slice(0, nodeCount);
-  const raw = new Int32Array(edgeCount);
-  for (let i = 0; i < edgeCount; i++) raw[cursor[src[i]!]!++] = dst[i]!;
-
-  // Sort each row, then compact in place, skipping repeats and self-loops.
   const offsets = new Uint32Array(nodeCount + 1);
+  for (let i = 0; i < edgeCount; i++) offsets[src[i]! + 1]!++;
+  for (let u = 0; u < nodeCount; u++) offsets[u + 1]! += offsets[u]!;
+  // Scatter: offsets[u] walks row u from its start to its end, which is where row u + 1 starts.
+  const raw = new Int32Array(edgeCount);
+  for (let i = 0; i < edgeCount; i++) raw[offsets[src[i]!]!++] = dst[i]!;
+
+  // Sort each row, then compact in place, skipping repeats and self-loops;
+  // offsets[u] (now the end of row u) becomes the start of the compacted row.
   let out = 0;
+  let start = 0;
   for (let u = 0; u < nodeCount; u++) {
-    const start = counts[u]!;
-    const end = counts[u + 1]!;
+    const end = offsets[u]!;
     offsets[u] = out;
-    if (end - start > 1) raw.subarray(start, end).sort();
+    if (end - start > INSERTION_SORT_MAX) raw.subarray(start, end).sort();
+    else insertionSort(raw, start, end);
     let prev = -1;
     for (let j = start; j < end; j++) {
       const v = raw[j]!;
@@ -72,9 +80,22 @@ export function buildCsr(
       raw[out++] = v;
       prev = v;
     }
+    start = end;
   }
   offsets[nodeCount] = out;
-  return { nodeCount, offsets, targets: raw.slice(0, out) };
+  return { nodeCount, offsets, targets: raw.subarray(0, out) };
+}
+
+function insertionSort(a: Int32Array, start: number, end: number): void {
+  for (let j = start + 1; j < end; j++) {
+    const v = a[j]!;
+    let k = j - 1;
+    while (k >= start && a[k]! > v) {
+      a[k + 1] = a[k]!;
+      k--;
+    }
+    a[k + 1] = v;
+  }
 }
 
 /** In-degree of every node. */

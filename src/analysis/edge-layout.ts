@@ -50,15 +50,18 @@ export interface EdgeLayout {
   farTargets: Int32Array;
 }
 
-export function layoutEdges(graph: Csr, options: Partial<EdgeLayoutOptions> = {}): EdgeLayout {
+/** `shared`: the arrays live in SharedArrayBuffers, for iterations run on more than one thread. */
+export function layoutEdges(graph: Csr, options: Partial<EdgeLayoutOptions> = {}, shared = false): EdgeLayout {
   const { nearWindowNodes, blockNodes } = { ...EDGE_LAYOUT_DEFAULTS, ...options };
+  const int32 = (length: number): Int32Array => (shared ? new Int32Array(new SharedArrayBuffer(length * 4)) : new Int32Array(length));
+  const uint32 = (length: number): Uint32Array => (shared ? new Uint32Array(new SharedArrayBuffer(length * 4)) : new Uint32Array(length));
   const n = graph.nodeCount;
   const { offsets, targets } = graph;
   const blockCount = Math.max(1, Math.ceil(n / blockNodes));
 
   // Count first so every array is allocated once at its final size.
-  const nearOffsets = new Uint32Array(n + 1);
-  const blockStart = new Uint32Array(blockCount + 1);
+  const nearOffsets = uint32(n + 1);
+  const blockStart = uint32(blockCount + 1);
   for (let u = 0; u < n; u++) {
     const end = offsets[u + 1]!;
     for (let j = offsets[u]!; j < end; j++) {
@@ -74,11 +77,11 @@ export function layoutEdges(graph: Csr, options: Partial<EdgeLayoutOptions> = {}
   // Rows are visited in ascending source order, so the sources of each
   // in-edge row and of each far block come out ascending without a sort (a
   // stable counting sort). The near cursors written are within the window.
-  const nearSources = new Int32Array(nearOffsets[n]!);
+  const nearSources = int32(nearOffsets[n]!);
   const nearCursor = nearOffsets.slice(0, n);
   const farCount = blockStart[blockCount]!;
-  const farSources = new Int32Array(farCount);
-  const farTargets = new Int32Array(farCount);
+  const farSources = int32(farCount);
+  const farTargets = int32(farCount);
   const farCursor = blockStart.slice(0, blockCount);
   for (let u = 0; u < n; u++) {
     const end = offsets[u + 1]!;

@@ -37,3 +37,29 @@ export class BrokenRecordError extends ArchiverError {
     super('ARCHIVER_WARC_RECORD_BROKEN', message);
   }
 }
+
+/**
+ * A host-graph metric from graphology-metrics (PageRank, HITS) did not
+ * converge within its iteration cap: exit 1 rather than print its guess.
+ */
+export class HostMetricConvergenceError extends ArchiverError {
+  constructor(metric: string, cause: unknown) {
+    super('ARCHIVER_HOST_METRIC_NOT_CONVERGED', `host ${metric} did not converge (${(cause as Error).message})`, { cause });
+  }
+}
+
+/**
+ * The bytes of a WARC file cannot be read on from `offset`: corrupt or
+ * truncated gzip data, or something that is no record head where one should
+ * start. The reader warns with the offset, counts it and goes to the next
+ * file, since no record boundary after it can be trusted.
+ */
+export class WarcFormatError extends ArchiverError {
+  readonly problem: 'unreadable' | 'truncated' | 'not-a-record';
+  readonly offset: number;
+  constructor(problem: WarcFormatError['problem'], offset: number, message: string, cause?: unknown) {
+    super('ARCHIVER_WARC_UNREADABLE', message, cause === undefined ? undefined : { cause });
+    this.problem = problem;
+    this.offset = offset;
+  }
+}

@@ -1,6 +1,7 @@
 /**
  * `--out DIR`: the graph as CSV files other tools can load (nodes.csv,
- * edges.csv, pagerank.csv) and the degree plot (degrees.svg). Files are
+ * edges.csv, pagerank.csv, with `--hosts` hosts.csv) and the degree plot
+ * (degrees.svg). Files are
  * streamed with back-pressure so a graph of millions of edges is not
  * rendered into one string first.
  */
@@ -62,6 +63,14 @@ export async function exportFiles(r: AnalysisResult, dir: string): Promise<strin
     const u = order[i]!;
     return `${i + 1},${u},${rank.scores[u]},${csvField(graph.urls[u]!)}`;
   });
+
+  const hosts = r.hosts?.rows;
+  if (hosts !== undefined) {
+    await writeLines(file('hosts.csv'), 'rank,host,pages,in_degree,out_degree,pagerank,hub,authority', hosts.length, (i) => {
+      const h = hosts[i]!;
+      return [i + 1, csvField(h.host), h.pages, h.inDegree, h.outDegree, h.pagerank, h.hub, h.authority].join(',');
+    });
+  }
 
   await fs.writeFile(file('degrees.svg'), degreesSvg(r.inSummary, r.outSummary));
   return written;

@@ -1,125 +1,9 @@
 /**
- * Pulls the graph's raw material out of one HTML page: `a`/`area` href,
- * `iframe`/`frame` src, the first `<base href>` and the `<title>` text.
- *
- * Uses parse5's Tokenizer rather than its tree builder: building a DOM costs
- * several times more than tokenizing and we need no tree. Without a tree
- * builder we must switch the tokenizer into its text states ourselves
- * (script, style, title…), exactly where the tree builder would, or markup
- * inside scripts would yield false links. `noscript` is parsed as markup, as
- * a crawler without JavaScript sees it.
+ * From a page's raw links (html-link-scan.ts) to the URLs of the graph:
+ * resolved against the document's base, fragments removed, http(s) only;
+ * and the key a captured URL is known by.
  */
-import { Tokenizer, TokenizerMode, type TokenHandler, type Token } from 'parse5';
-
-export interface PageLinks {
-  /** Raw attribute values in document order, not yet resolved. */
-  hrefs: string[];
-  /** The first `<base href>` value, or null. */
-  baseHref: string | null;
-  /** Text of the first HTML `<title>`, whitespace collapsed, '' when none. */
-  title: string;
-}
-
-const MAX_TITLE_CHARS = 300;
-
-type TextState = (typeof TokenizerMode)[keyof typeof TokenizerMode];
-
-/** Elements whose content the HTML tree builder reads as text, and in which tokenizer state. */
-const TEXT_ELEMENTS: ReadonlyMap<string, TextState> = new Map<string, TextState>([
-  ['title', TokenizerMode.RCDATA],
-  ['textarea', TokenizerMode.RCDATA],
-  ['style', TokenizerMode.RAWTEXT],
-  ['xmp', TokenizerMode.RAWTEXT],
-  ['iframe', TokenizerMode.RAWTEXT],
-  ['noembed', TokenizerMode.RAWTEXT],
-  ['noframes', TokenizerMode.RAWTEXT],
-  ['script', TokenizerMode.SCRIPT_DATA],
-  ['plaintext', TokenizerMode.PLAINTEXT],
-]);
-
-/** Which attribute of which element is a link. */
-const LINK_ATTRIBUTE: ReadonlyMap<string, string> = new Map([
-  ['a', 'href'],
-  ['area', 'href'],
-  ['iframe', 'src'],
-  ['frame', 'src'],
-]);
-
-function attr(token: Token.TagToken, name: string): string | null {
-  for (const a of token.attrs) if (a.name === name) return a.value;
-  return null;
-}
-
-/** Extract links, base and title from a whole HTML document. */
-export function extractLinks(html: string): PageLinks {
-  const hrefs: string[] = [];
-  let baseHref: string | null = null;
-  let title = '';
-  let inTitle = false;
-  let titleDone = false;
-  // Depth inside <svg>/<math>: there, text elements are ordinary and CDATA is allowed.
-  let foreignDepth = 0;
-
-  const onText = (token: Token.CharacterToken): void => {
-    if (inTitle && title.length < MAX_TITLE_CHARS) title += token.chars;
-  };
-
-  const handler: TokenHandler = {
-    onStartTag(token) {
-      const name = token.tagName;
-      if (foreignDepth > 0) {
-        if (name === 'a') {
-          const v = attr(token, 'href') ?? attr(token, 'xlink:href');
-          if (v !== null) hrefs.push(v);
-        }
-        if ((name === 'svg' || name === 'math') && !token.selfClosing) foreignDepth++;
-        return;
-      }
-      const linkAttr = LINK_ATTRIBUTE.get(name);
-      if (linkAttr !== undefined) {
-        const v = attr(token, linkAttr);
-        if (v !== null) hrefs.push(v);
-      } else if (name === 'base') {
-        if (baseHref === null) baseHref = attr(token, 'href');
-      } else if (name === 'svg' || name === 'math') {
-        if (!token.selfClosing) {
-          foreignDepth = 1;
-          tokenizer.inForeignNode = true;
-        }
-        return;
-      }
-      const textState = TEXT_ELEMENTS.get(name);
-      if (textState !== undefined) {
-        tokenizer.state = textState;
-        if (name === 'title' && !titleDone) inTitle = true;
-      }
-    },
-    onEndTag(token) {
-      const name = token.tagName;
-      if (foreignDepth > 0) {
-        if (name === 'svg' || name === 'math') {
-          foreignDepth--;
-          if (foreignDepth === 0) tokenizer.inForeignNode = false;
-        }
-        return;
-      }
-      if (name === 'title' && inTitle) {
-        inTitle = false;
-        titleDone = true;
-      }
-    },
-    onCharacter: onText,
-    onWhitespaceCharacter: onText,
-    onNullCharacter() {},
-    onComment() {},
-    onDoctype() {},
-    onEof() {},
-  };
-
-  const tokenizer = new Tokenizer({ sourceCodeLocationInfo: false }, handler);
-  tokenizer.write(html, true);
-  return { hrefs, baseHref, title: title.replace(/\s+/g, ' ').trim() };
-}
+import type { PageLinks } from './html-link-scan.js';
 
 /**
  * Resolve raw hrefs into absolute http(s) URLs without fragments, in the
@@ -132,10 +16,16 @@ export function resolveLinks(pageUrl: URL, links: PageLinks): string[] {
     const b = URL.canParse(links.baseHref, pageUrl.href) ? new URL(links.baseHref, pageUrl) : null;
     if (b !== null && (b.protocol === 'http:' || b.protocol === 'https:')) base = b;
   }
+  const prefixes = basePrefixes(base);
   const out: string[] = [];
   for (const raw of links.hrefs) {
     const href = raw.trim();
     if (href === '' || href.charCodeAt(0) === 35 /* '#' only: same page */) continue;
+    const verbatim = verbatimResolution(href, prefixes);
+    if (verbatim !== null) {
+      out.push(verbatim);
+      continue;
+    }
     // Cheap rejects before the URL parser: mailto:, javascript:, data:, tel: …
     const colon = href.indexOf(':');
     if (colon > 0 && colon < 12) {
@@ -152,6 +42,43 @@ export function resolveLinks(pageUrl: URL, links: PageLinks): string[] {
     out.push(withoutFragment(url.href));
   }
   return out;
+}
+
+interface BasePrefixes {
+  /** "scheme://[userinfo@]host[:port]" of the base. */
+  root: string;
+  /** The root and the base's path up to its last '/'. */
+  directory: string;
+}
+
+function basePrefixes(base: URL): BasePrefixes {
+  const href = base.href;
+  // In a serialized http(s) URL the path is the first '/' after "scheme://" (a '/' in userinfo is percent-encoded).
+  const pathStart = href.indexOf('/', base.protocol.length + 2);
+  return { root: href.slice(0, pathStart), directory: href.slice(0, pathStart + base.pathname.lastIndexOf('/') + 1) };
+}
+
+/** Characters that the URL parser keeps as written in an http(s) path or query (none it percent-encodes, no '\\' or '#'). */
+const VERBATIM = /^[A-Za-z0-9\-._~!$&()*+,;=:@/?%]+$/;
+/** A "." or ".." path segment, percent-encoded dots included: the parser removes those. */
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
+
+/**
+ * The resolution of `href` when it is a plain root-relative ("/a/b?c") or
+ * path-relative ("b/c") reference that the URL parser would copy as is
+ * after the base's root or directory — most links on a page, at a fraction
+ * of a full parse; null for anything else (the parser decides those).
+ */
+function verbatimResolution(href: string, base: BasePrefixes): string | null {
+  if (!VERBATIM.test(href)) return null;
+  const query = href.indexOf('?');
+  const path = query < 0 ? href : href.slice(0, query);
+  if (DOT_SEGMENT.test(path)) return null;
+  if (href.charCodeAt(0) === 47 /* / */) return href.charCodeAt(1) === 47 ? null : base.root + href;
+  // A ':' before the first '/' could make a scheme ("x:y"), or "http:y" is relative to an http base: leave those to the parser.
+  const slash = path.indexOf('/');
+  if (path.slice(0, slash < 0 ? path.length : slash).includes(':') || query === 0) return null;
+  return base.directory + href;
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
- * The program of the analysis' link-extraction threads (page-links.ts):
- * tokenizes the pages it is sent and resolves their links.
+ * The program of the analysis' page threads (page-links.ts): decodes the
+ * page bodies it is sent, scans them and resolves their links.
  */
 import { serveBatches } from '../core/batch-server.js';
-import { pageLinksHere, type PageLinksRequest } from './page-links.js';
+import { pageLinksHere, type PageBody } from './page-links.js';
 
-serveBatches('arch-links', (input: PageLinksRequest) => pageLinksHere(input.html, input.url));
+serveBatches('arch-links', (input: PageBody) => pageLinksHere(input));

@@ -2,10 +2,15 @@
  * The two stdout forms of an analysis: a readable text report and the
  * `--json` document whose shape issue 3 fixes:
  * { pages, edges, dangling, inDegree: {histogram, mean, median, max},
- *   outDegree: {…}, pagerank: [{url, score, inDegree, outDegree, title}] }.
+ *   outDegree: {…}, pagerank: [{url, score, inDegree, outDegree, title}] },
+ * with `--hosts` also hostEdges and hosts: [{host, pages, inDegree,
+ * outDegree, pagerank, hub, authority}] (every host, highest PageRank
+ * first), and with `--gexf` the file's {file, graph, nodes, edges}.
  */
 import type { AnalysisResult } from './analysis.js';
 import type { DegreeSummary } from './degrees.js';
+import type { GexfSummary } from './gexf-export.js';
+import { HOST_HITS_L1, HOST_PAGERANK_L1, type HostAnalysis, type HostRow } from './host-metrics.js';
 import { topNodes } from './pagerank.js';
 
 export interface JsonDegree {
@@ -22,14 +27,19 @@ export interface JsonReport {
   inDegree: JsonDegree;
   outDegree: JsonDegree;
   pagerank: { url: string; score: number; inDegree: number; outDegree: number; title: string }[];
+  /** Edges of the host graph (linked host pairs); with --hosts. */
+  hostEdges?: number;
+  /** Every host, highest PageRank first; with --hosts. */
+  hosts?: HostRow[];
+  gexf?: GexfSummary;
 }
 
 function jsonDegree(s: DegreeSummary): JsonDegree {
   return { histogram: s.histogram, mean: s.mean, median: s.median, max: s.max };
 }
 
-export function jsonReport(r: AnalysisResult, top: number): JsonReport {
-  return {
+export function jsonReport(r: AnalysisResult, top: number, gexf: GexfSummary | null = null): JsonReport {
+  const report: JsonReport = {
     pages: r.graph.nodeCount,
     edges: r.graph.targets.length,
     dangling: r.dangling,
@@ -43,6 +53,12 @@ export function jsonReport(r: AnalysisResult, top: number): JsonReport {
       title: r.graph.titles[u]!,
     })),
   };
+  if (r.hosts !== undefined) {
+    report.hostEdges = r.hosts.edges;
+    report.hosts = r.hosts.rows;
+  }
+  if (gexf !== null) report.gexf = gexf;
+  return report;
 }
 
 const num = (n: number): string => n.toLocaleString('en-US');
@@ -62,7 +78,7 @@ function histogramLines(label: string, s: DegreeSummary): string[] {
   return lines;
 }
 
-export function textReport(r: AnalysisResult, top: number): string {
+export function textReport(r: AnalysisResult, top: number, gexf: GexfSummary | null = null): string {
   const { read, graph, rank } = r;
   const lines: string[] = [];
   lines.push(
@@ -82,6 +98,13 @@ export function textReport(r: AnalysisResult, top: number): string {
       `alpha ${r.options.alpha}, converged in ${rank.iterations} iterations (L1 change ${rank.lastChange.toExponential(2)})`,
     ],
   ];
+  if (r.hosts !== undefined) {
+    rows.push(['hosts', num(r.hosts.rows.length)], ['edges between hosts', num(r.hosts.edges)]);
+  }
+  if (gexf !== null) {
+    const what = gexf.graph === 'hosts' ? 'host graph' : gexf.nodes < graph.nodeCount ? 'pages of highest PageRank' : 'page graph';
+    rows.push(['GEXF', `${gexf.file}: ${num(gexf.nodes)} nodes, ${num(gexf.edges)} edges (${what})`]);
+  }
   for (const [k, v] of rows) lines.push(`${k.padEnd(30)}${v}`);
   lines.push('');
   lines.push(`${'degree'.padEnd(8)}${'min'.padStart(10)}${'median'.padStart(10)}${'mean'.padStart(10)}${'max'.padStart(10)}`);
@@ -105,5 +128,24 @@ export function textReport(r: AnalysisResult, top: number): string {
       );
     });
   }
+  if (r.hosts !== undefined) lines.push(...hostLines(r.hosts, top, r.options.alpha));
   return lines.join('\n') + '\n';
+}
+
+function hostLines(hosts: HostAnalysis, top: number, alpha: number): string[] {
+  const shown = hosts.rows.slice(0, top);
+  if (shown.length === 0) return [];
+  const hits = hosts.hitsTolerance === HOST_HITS_L1 ? '' : `; HITS only to L1 change < ${hosts.hitsTolerance}`;
+  const lines = [
+    '',
+    `top ${shown.length} hosts by PageRank (weighted, alpha ${alpha}, L1 change < ${HOST_PAGERANK_L1}${hits}; in/out: links with pages on other hosts)`,
+    `${'rank'.padStart(4)}  ${'pagerank'.padEnd(10)}  ${'hub'.padEnd(10)}  ${'authority'.padEnd(10)}${'pages'.padStart(9)}${'in'.padStart(9)}${'out'.padStart(9)}  host`,
+  ];
+  shown.forEach((h, i) => {
+    lines.push(
+      `${String(i + 1).padStart(4)}  ${h.pagerank.toExponential(4).padEnd(10)}  ${h.hub.toExponential(4).padEnd(10)}  ` +
+        `${h.authority.toExponential(4).padEnd(10)}${num(h.pages).padStart(9)}${num(h.inDegree).padStart(9)}${num(h.outDegree).padStart(9)}  ${h.host}`,
+    );
+  });
+  return lines;
 }

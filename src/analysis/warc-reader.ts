@@ -1,8 +1,8 @@
 /**
- * Streams WARC files (gzipped or not, ours or any other tool's) through
- * warcio's WARCParser and reports each capture that matters to the link
- * graph to a CaptureSink: HTML pages with their links, redirects with their
- * targets, and revisits. Everything else is skipped without reading its body.
+ * Reads WARC files (gzipped or not, ours or any other tool's; records from
+ * warc-records.ts) and reports each capture that matters to the link graph
+ * to a CaptureSink: HTML pages with their links, redirects with their
+ * targets, and revisits. Everything else is skipped as it goes by.
  *
  * Bad input never stops the run: a file that is not a WARC, a record with a
  * broken HTTP head, a body that cannot be decoded, or a truncated/corrupt
@@ -10,13 +10,11 @@
  * reader moves on (to the next record, or to the next file when the stream
  * itself cannot be resynchronised).
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { LimitReader, WARCParser, type WARCRecord } from 'warcio';
-import { dechunk, decodeContent, decodeText, sniffHtmlCharset, DEFAULT_BODY_DECODE } from './body-decode.js';
+import { open } from 'node:fs/promises';
 import { normalizeCaptureUrl, resolveLinks } from './link-extract.js';
-import { pageLinksHere, type PageLinks } from './page-links.js';
-import { BodyDecodeError, BrokenRecordError } from './errors.js';
+import { pageLinksHere, type PageBody, type PageLinks } from './page-links.js';
+import { BodyDecodeError, BrokenRecordError, WarcFormatError } from './errors.js';
+import { parseHttpHead, readWarcRecords, WARC_RECORDS_DEFAULTS, type WarcRecord } from './warc-records.js';
 
 /** Receives the captures; the graph builder implements it. */
 export interface CaptureSink {
@@ -49,11 +47,13 @@ export interface ReaderHooks {
 }
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+/** Only these records' blocks are needed (the HTTP head, and the body of pages). */
+const KEPT_BLOCKS: ReadonlySet<string> = new Set(['response', 'revisit']);
 /** Pages whose links may be being extracted at once before reading waits for the oldest. */
 const EXTRACT_WINDOW = 256;
 
-/** Extracts a page's title and links, here or elsewhere (PageLinksPool). */
-export type PageLinksFn = (html: string, url: string) => Promise<PageLinks>;
+/** Reads a page's title and links from its body, here or elsewhere (PageLinksPool); null: no HTML after all. */
+export type PageLinksFn = (page: PageBody) => Promise<PageLinks | null>;
 
 /** A sink call waiting for the pages before it: calls reach the sink in record order. */
 interface Ordered {
@@ -66,15 +66,6 @@ function mimeOf(contentType: string | null): string | null {
   if (contentType === null) return null;
   const semi = contentType.indexOf(';');
   return (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
-}
-
-/** For a record without Content-Type: does the body start like an HTML document? */
-function looksLikeHtml(body: Uint8Array): boolean {
-  const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.length, 256))
-    .toString('latin1')
-    .trimStart()
-    .toLowerCase();
-  return head.startsWith('<!doctype html') || head.startsWith('<html');
 }
 
 export class WarcReader {
@@ -112,160 +103,127 @@ export class WarcReader {
   }
 
   async readFile(file: string): Promise<void> {
-    const stream = createReadStream(file, { highWaterMark: 1 << 16 });
-    const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    let head: Buffer;
+    let size: number;
     try {
-      let first: IteratorResult<Buffer>;
+      const fh = await open(file, 'r');
       try {
-        first = await chunks.next();
-      } catch (err) {
-        this.hooks.warn(`${file}: cannot read: ${(err as Error).message}; file skipped`);
-        this.stats.skippedFiles++;
-        return;
+        size = (await fh.stat()).size;
+        head = Buffer.alloc(5);
+        head = head.subarray(0, (await fh.read(head, 0, 5, 0)).bytesRead);
+      } finally {
+        await fh.close();
       }
-      if (first.done || !isWarcStart(first.value)) {
-        this.hooks.warn(`${file}: not a WARC file (offset 0); file skipped`);
-        this.stats.skippedFiles++;
-        return;
-      }
-      this.stats.files++;
-      const counted = this.countBytes(first.value, chunks);
-      await this.readRecords(file, (await stat(file)).size, counted);
-    } finally {
-      stream.destroy();
+    } catch (err) {
+      this.hooks.warn(`${file}: cannot read: ${(err as Error).message}; file skipped`);
+      this.stats.skippedFiles++;
+      return;
+    }
+    if (!isWarcStart(head)) {
+      this.hooks.warn(`${file}: not a WARC file (offset 0); file skipped`);
+      this.stats.skippedFiles++;
+      return;
+    }
+    this.stats.files++;
+    try {
+      await this.readRecords(file);
+    } catch (err) {
+      if (!(err instanceof WarcFormatError)) throw err;
+      // No record boundary after this point can be trusted: the rest of the file is lost.
+      this.stats.skippedRecords++;
+      this.hooks.warn(
+        err.problem === 'truncated'
+          ? `${file}: truncated or unreadable data at offset ${err.offset} (${size - err.offset} bytes to end of file); skipped`
+          : err.problem === 'not-a-record'
+            ? `${file}: no WARC record at offset ${err.offset}; rest of file skipped`
+            : `${file}: unreadable WARC data at offset ${err.offset}: ${err.message}; rest of file skipped`,
+      );
     }
   }
 
-  private async *countBytes(first: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerator<Uint8Array> {
-    this.stats.bytesRead += first.length;
-    yield first;
-    for (;;) {
-      const r = await rest.next();
-      if (r.done) return;
-      this.stats.bytesRead += r.value.length;
-      yield r.value;
-    }
-  }
-
-  private async readRecords(file: string, fileSize: number, source: AsyncIterable<Uint8Array>): Promise<void> {
-    const parser = new WARCParser(source);
-    const iter = parser[Symbol.asyncIterator]();
-    for (;;) {
-      let next: IteratorResult<WARCRecord>;
-      try {
-        next = await iter.next();
-      } catch (err) {
-        // The stream itself is broken (truncated or corrupt gzip, garbage between records):
-        // warcio cannot find the next record boundary, so the rest of the file is lost.
-        this.stats.skippedRecords++;
-        this.hooks.warn(
-          `${file}: unreadable WARC data at offset ${parser.offset}: ${(err as Error).message}; rest of file skipped`,
-        );
-        return;
-      }
-      if (next.done) {
-        // warcio ends silently when the file ends inside a gzip member or a record head:
-        // anything between where it stopped and the end of the file was lost.
-        const end = parser._reader.getRawOffset();
-        if (end < fileSize) {
-          this.stats.skippedRecords++;
-          this.hooks.warn(`${file}: truncated or unreadable data at offset ${end} (${fileSize - end} bytes to end of file); skipped`);
-        }
-        return;
-      }
-      const record = next.value;
+  private async readRecords(file: string): Promise<void> {
+    const records = readWarcRecords(file, {
+      ...WARC_RECORDS_DEFAULTS,
+      keepBlockOf: KEPT_BLOCKS,
+      onBytesRead: (bytes) => void (this.stats.bytesRead += bytes),
+    });
+    for await (const record of records) {
       this.stats.records++;
-      if (!(record.warcHeaders.protocol ?? '').startsWith('WARC/')) {
-        this.stats.skippedRecords++;
-        this.hooks.warn(`${file}: no WARC record at offset ${parser.offset}; rest of file skipped`);
-        return;
-      }
       const skipped = (err: unknown, offset: number): void => {
         this.stats.skippedRecords++;
         const what = err instanceof BodyDecodeError ? 'undecodable body' : 'unreadable record';
-        this.hooks.warn(`${file}: ${what} at offset ${offset} (${record.warcTargetURI ?? 'no URI'}): ${(err as Error).message}; record skipped`);
+        this.hooks.warn(`${file}: ${what} at offset ${offset} (${record.targetUri ?? 'no URI'}): ${(err as Error).message}; record skipped`);
       };
       try {
-        await this.handle(record, skipped, parser.offset);
+        this.handle(record, skipped);
       } catch (err) {
-        skipped(err, parser.offset);
+        skipped(err, record.offset);
       }
       await this.#drain(EXTRACT_WINDOW);
-      if (await this.wasTruncated(record)) {
+      if (record.truncated) {
         this.stats.skippedRecords++;
-        this.hooks.warn(`${file}: truncated record at offset ${parser.offset} (${record.warcTargetURI ?? 'no URI'}); rest of file skipped`);
+        this.hooks.warn(`${file}: truncated record at offset ${record.offset} (${record.targetUri ?? 'no URI'}); rest of file skipped`);
         return;
       }
       this.hooks.progress?.(this.stats.records, this.stats.bytesRead, file);
     }
   }
 
-  /**
-   * Read what is left of the record ourselves, then tell whether the file
-   * ended before its Content-Length. We never leave the skipping to warcio:
-   * its LimitReader.skipFully() loops forever when the file ends inside the
-   * record being skipped (skipSize returns 0 at end of stream).
-   */
-  private async wasTruncated(record: WARCRecord): Promise<boolean> {
-    const body = record._reader;
-    if (!record.consumed) {
-      for await (const chunk of body) void chunk;
-      record.consumed = 'skipped';
-    }
-    return body instanceof LimitReader && body.limit > 0;
-  }
-
-  private async handle(record: WARCRecord, skipped: (err: unknown, offset: number) => void, offset: number): Promise<void> {
-    const type = record.warcType;
+  private handle(record: WarcRecord, skipped: (err: unknown, offset: number) => void): void {
+    const type = record.type;
     if (type !== 'response' && type !== 'revisit') return;
-    const url = normalizeCaptureUrl(record.warcTargetURI ?? '');
+    const url = normalizeCaptureUrl(record.targetUri ?? '');
     // dns:, whois: and other non-HTTP captures are not pages; not an error.
     if (url === null) return;
     const href = url.href;
     this.#emit(() => this.sink.captured(href));
-    const http = record.httpHeaders;
+    const http = parseHttpHead(record.block);
     if (type === 'revisit' && http === null) {
-      const refersTo = record.warcHeader('WARC-Refers-To-Target-URI') ?? null;
+      const refersTo = record.headers.get('warc-refers-to-target-uri') ?? null;
       this.#emit(() => this.sink.revisit(href, refersTo, null));
       return;
     }
-    const status = http === null ? NaN : Number(http.statusCode);
+    const status = http === null ? NaN : http.status;
     if (http === null || !Number.isInteger(status) || status < 100 || status > 599) {
       throw new BrokenRecordError(http === null ? 'no HTTP head' : `bad HTTP status line "${http.statusline}"`);
     }
-    const headers = { get: (name: string): string | null => http.headers.get(name) ?? null };
+    const headers = http.headers;
     if (status >= 300 && status < 400) {
       const location = headers.get('location');
-      if (location !== null && location.trim() !== '') {
+      if (location !== undefined && location.trim() !== '') {
         const target = resolveLinks(url, { hrefs: [location], baseHref: null, title: '' })[0];
         if (target !== undefined) this.#emit(() => this.sink.redirect(href, target));
       }
       return;
     }
     if (status < 200 || status >= 300) return;
-    const contentType = headers.get('content-type');
+    const contentType = headers.get('content-type') ?? null;
     const mime = mimeOf(contentType);
     if (mime !== null && !HTML_TYPES.has(mime)) return;
     if (type === 'revisit') {
-      const refersTo = record.warcHeader('WARC-Refers-To-Target-URI') ?? null;
+      const refersTo = record.headers.get('warc-refers-to-target-uri') ?? null;
       if (mime !== null) this.#emit(() => this.sink.revisit(href, refersTo, true));
       return;
     }
-    let body: Uint8Array = await record.readFully(false);
-    if ((headers.get('transfer-encoding') ?? '').toLowerCase().includes('chunked')) body = dechunk(body);
-    body = decodeContent(body, headers.get('content-encoding'), DEFAULT_BODY_DECODE);
-    if (mime === null && !looksLikeHtml(body)) return;
-    const html = decodeText(body, sniffHtmlCharset(contentType, body));
+    const page: PageBody = {
+      body: record.block.subarray(http.bodyStart),
+      url: href,
+      contentType,
+      contentEncoding: headers.get('content-encoding') ?? null,
+      chunked: (headers.get('transfer-encoding') ?? '').toLowerCase().includes('chunked'),
+      sniff: mime === null,
+    };
     if (this.extract === null) {
-      const page = pageLinksHere(html, href);
-      this.#emit(() => this.sink.page(href, page.title, page.links));
+      const found = pageLinksHere(page);
+      if (found !== null) this.#emit(() => this.sink.page(href, found.title, found.links));
       return;
     }
-    // Extracted elsewhere; the sink hears of it in record order all the same.
+    // Read elsewhere; the sink hears of it in record order all the same.
+    const offset = record.offset;
     const entry: Ordered = { ready: false, apply: () => {}, settled: Promise.resolve() };
-    entry.settled = this.extract(html, href).then(
-      (page) => {
-        entry.apply = () => this.sink.page(href, page.title, page.links);
+    entry.settled = this.extract(page).then(
+      (found) => {
+        if (found !== null) entry.apply = () => this.sink.page(href, found.title, found.links);
       },
       (err: unknown) => {
         entry.apply = () => skipped(err, offset);

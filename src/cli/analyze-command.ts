@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { ArchiverError, NoInputError, UsageError } from '../core/errors.js';
 import { analyzeWarcs, type AnalysisOptions } from '../analysis/analysis.js';
 import { exportFiles } from '../analysis/export-files.js';
+import { GEXF_MAX_NODES_DEFAULT, writeGexf } from '../analysis/gexf-export.js';
 import { expandInputs } from '../analysis/input-files.js';
 import { PAGERANK_DEFAULTS } from '../analysis/pagerank.js';
 import { monotonicClock, type Clock } from '../core/clock.js';
@@ -35,16 +36,35 @@ resolved against <base href>, fragments removed, captured redirects followed
 to the final page, duplicates collapsed.
 
 Options:
-  --top N              pages listed in the PageRank table (default 10; 0 for none)
+  --top N              pages (and with --hosts, hosts) listed in the PageRank tables
+                       (default 10; 0 for none)
   --json               print one JSON document on stdout instead of the text report:
-                       {pages, edges, dangling, inDegree, outDegree, pagerank[]}
-  --out DIR            also write DIR/nodes.csv, edges.csv, pagerank.csv and
-                       degrees.svg (log-log plot of both degree distributions)
+                       {pages, edges, dangling, inDegree, outDegree, pagerank[]},
+                       with --hosts also hostEdges and hosts[], with --gexf also
+                       gexf {file, graph, nodes, edges}
+  --out DIR            also write DIR/nodes.csv, edges.csv, pagerank.csv,
+                       degrees.svg (log-log plot of both degree distributions) and
+                       with --hosts hosts.csv
   --alpha A            PageRank damping factor, 0 <= A < 1 (default ${PAGERANK_DEFAULTS.alpha})
   --tolerance T        stop when the L1 change of one iteration is below T (default ${PAGERANK_DEFAULTS.tolerance})
   --max-iterations N   give up after N iterations; not converging is an error, exit 1
                        (default ${PAGERANK_DEFAULTS.maxIterations})
   --keep-self-loops    keep links from a page to itself (dropped by default)
+  --hosts              also the host graph: a node per host (host[:port] as in the
+                       URLs), an edge A→B weighted by the links from pages on A to
+                       pages on B (links within a host left out); per host: pages,
+                       weighted in/out degree, weighted PageRank (--alpha, true L1
+                       change < 1e-9) and HITS hub/authority (graphology-metrics).
+                       Top N in the text report, every host in --json "hosts" and
+                       --out DIR/hosts.csv, highest PageRank first
+  --gexf FILE          write the page graph as GEXF (Gephi, networkx, Sigma.js): node
+                       id = URL, attributes pagerank, inDegree, outDegree, title;
+                       with --hosts the host graph instead: node id = host, edge
+                       weight, attributes pages, pagerank, hub, authority,
+                       inDegree, outDegree (weighted)
+  --gexf-max-nodes N   pages in the GEXF: the N of highest PageRank and the links
+                       among them (default ${GEXF_MAX_NODES_DEFAULT}); their in/out degrees are
+                       those in the whole graph
   -h, --help           this text
 
 Progress (records, MB read, MB/s) and warnings about unreadable input go to
@@ -59,6 +79,8 @@ interface ParsedArgs {
   top: number;
   json: boolean;
   outDir: string | null;
+  gexfFile: string | null;
+  gexfMaxNodes: number;
   analysis: AnalysisOptions;
   help: boolean;
 }
@@ -85,6 +107,9 @@ export function parseAnalyzeArgs(argv: string[]): ParsedArgs {
         tolerance: { type: 'string' },
         'max-iterations': { type: 'string' },
         'keep-self-loops': { type: 'boolean' },
+        hosts: { type: 'boolean' },
+        gexf: { type: 'string' },
+        'gexf-max-nodes': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -99,6 +124,8 @@ export function parseAnalyzeArgs(argv: string[]): ParsedArgs {
     json: v.json === true,
     outDir: v.out ?? null,
     top: parseNumber('top', v.top, 10, isCount, 'an integer >= 0'),
+    gexfFile: v.gexf ?? null,
+    gexfMaxNodes: parseNumber('gexf-max-nodes', v['gexf-max-nodes'], GEXF_MAX_NODES_DEFAULT, (n) => isCount(n) && n > 0, 'an integer > 0'),
     analysis: {
       alpha: parseNumber('alpha', v.alpha, PAGERANK_DEFAULTS.alpha, (n) => n >= 0 && n < 1, 'a number in [0, 1)'),
       tolerance: parseNumber('tolerance', v.tolerance, PAGERANK_DEFAULTS.tolerance, (n) => n > 0, 'a number > 0'),
@@ -110,6 +137,7 @@ export function parseAnalyzeArgs(argv: string[]): ParsedArgs {
         'an integer > 0',
       ),
       keepSelfLoops: v['keep-self-loops'] === true,
+      hosts: v.hosts === true,
     },
   };
 }
@@ -151,8 +179,9 @@ async function run(argv: string[], io: AnalyzeIo): Promise<number> {
     throw new NoInputError(`no input: no readable WARC records in ${args.paths.join(', ')}`);
   }
 
-  if (args.json) io.stdout.write(JSON.stringify(jsonReport(result, args.top), null, 2) + '\n');
-  else io.stdout.write(textReport(result, args.top));
+  const gexf = args.gexfFile === null ? null : await writeGexf(result, args.gexfFile, args.gexfMaxNodes);
+  if (args.json) io.stdout.write(JSON.stringify(jsonReport(result, args.top, gexf), null, 2) + '\n');
+  else io.stdout.write(textReport(result, args.top, gexf));
   if (result.read.skippedRecords > 0 || result.read.skippedFiles > 0) {
     warn(`skipped ${result.read.skippedRecords} unreadable record(s) and ${result.read.skippedFiles} non-WARC file(s)`);
   }

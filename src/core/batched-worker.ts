@@ -37,9 +37,17 @@ export class BatchedWorker<In, Out> {
   #outbox: { id: number; input: In }[] = [];
   #transfers: TransferListItem[] = [];
 
-  /** `start` makes the worker, or returns null when it cannot run here (the fallbacks then do everything). */
-  constructor(start: () => Worker | null) {
+  readonly #maxBatch: number;
+
+  /**
+   * `start` makes the worker, or returns null when it cannot run here (the
+   * fallbacks then do everything). `maxBatch`: a turn that asks for more
+   * sends them this many at a time, so the worker starts on the first while
+   * this thread is still busy with the turn (default: the whole turn at once).
+   */
+  constructor(start: () => Worker | null, options: { maxBatch?: number } = {}) {
     this.#start = start;
+    this.#maxBatch = options.maxBatch ?? Infinity;
   }
 
   /** True once the worker failed (or could not start) and work runs in this thread. */
@@ -59,6 +67,7 @@ export class BatchedWorker<In, Out> {
       if (this.#outbox.length === 0) setImmediate(() => this.#send());
       this.#outbox.push({ id, input });
       for (const t of transfer) this.#transfers.push(t);
+      if (this.#outbox.length >= this.#maxBatch) this.#send();
     });
   }
 

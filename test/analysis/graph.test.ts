@@ -9,6 +9,7 @@ import { buildCsr } from '../../src/analysis/csr.js';
 import { logBinLabel, summarizeDegrees } from '../../src/analysis/degrees.js';
 import { LinkGraphBuilder, type LinkGraph } from '../../src/analysis/graph-builder.js';
 import { UrlInterner } from '../../src/analysis/url-interner.js';
+import { mulberry32 } from '../helpers/prng.js';
 
 function edgesByUrl(g: LinkGraph): string[] {
   const out: string[] = [];
@@ -74,6 +75,26 @@ describe('buildCsr', () => {
     assert.deepEqual([...c.targets], [1, 2, 0, 1]);
     const k = buildCsr(3, src, dst, 7, true);
     assert.deepEqual([...k.offsets], [0, 2, 3, 5]);
+  });
+
+  it('gives every row its distinct targets in order, short rows and long ones alike', () => {
+    // Rows of 0 to ~60 edges with many repeats: both the insertion sort and the typed-array sort.
+    const rand = mulberry32(4);
+    const nodes = 200;
+    const edges: [number, number][] = [];
+    for (let u = 0; u < nodes; u++) {
+      const len = Math.floor(rand() ** 2 * 60);
+      for (let k = 0; k < len; k++) edges.push([u, Math.floor(rand() * (len + 1)) * 3 % nodes]);
+    }
+    edges.sort(() => rand() - 0.5);
+    for (const keepSelfLoops of [false, true]) {
+      const c = buildCsr(nodes, Int32Array.from(edges, (e) => e[0]), Int32Array.from(edges, (e) => e[1]), edges.length, keepSelfLoops);
+      for (let u = 0; u < nodes; u++) {
+        const want = [...new Set(edges.filter((e) => e[0] === u && (keepSelfLoops || e[1] !== u)).map((e) => e[1]))].sort((a, b) => a - b);
+        assert.deepEqual([...c.targets.subarray(c.offsets[u]!, c.offsets[u + 1]!)], want, `row ${u}`);
+      }
+      assert.equal(c.offsets[nodes], c.targets.length);
+    }
   });
 });
 

@@ -45,7 +45,7 @@ test('worker-extracted links reach the graph in record order, identical to one-t
   await new WarcReader(recordingSink(here), hooks).readFiles(files);
   const pool = new PageLinksPool(2);
   const threaded: string[] = [];
-  await new WarcReader(recordingSink(threaded), hooks, (html, url) => pool.extract(html, url)).readFiles(files);
+  await new WarcReader(recordingSink(threaded), hooks, (page) => pool.extract(page)).readFiles(files);
   const compiled = import.meta.url.endsWith('.js');
   assert.equal(pool.fellBack, !compiled, compiled ? 'the workers should have run' : 'from sources extraction stays here');
   await pool.close();

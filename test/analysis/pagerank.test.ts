@@ -10,7 +10,7 @@ import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import { buildCsr, type Csr } from '../../src/analysis/csr.js';
 import { pagerank, topNodes } from '../../src/analysis/pagerank.js';
 import { PageRankConvergenceError } from '../../src/analysis/errors.js';
-import { powerLawGraph } from './synthetic.js';
+import { powerLawGraph, prng } from './synthetic.js';
 
 const graphologyPagerank = pagerankModule as unknown as (
   graph: unknown,
@@ -130,6 +130,18 @@ describe('pagerank', () => {
     }
   });
 
+  it('gives the same scores bit for bit on two threads (compiled: a helper thread really runs)', () => {
+    const g = powerLawGraph(20000, 150000, 8);
+    const csr = buildCsr(g.nodeCount, g.src, g.dst, g.length, false);
+    const tuning = { blockNodes: 1024, minEdgesForThreads: 0 };
+    const one = pagerank(csr, { tolerance: 1e-10 }, { ...tuning, threads: 1 });
+    const two = pagerank(csr, { tolerance: 1e-10 }, { ...tuning, threads: 2 });
+    assert.equal(two.threads, import.meta.url.endsWith('.js') ? 2 : 1, 'from TypeScript sources there is no worker to start');
+    assert.equal(one.threads, 1);
+    assert.equal(two.iterations, one.iterations);
+    assert.deepEqual(two.scores, one.scores);
+  });
+
   it('uses a true L1 tolerance, not N × tolerance', () => {
     const g = powerLawGraph(5000, 40000, 3);
     const csr = buildCsr(g.nodeCount, g.src, g.dst, g.length, false);
@@ -158,5 +170,13 @@ describe('pagerank', () => {
     assert.deepEqual(topNodes(Float64Array.from([0.1, 0.4, 0.1, 0.4]), 3), [1, 3, 0]);
     assert.deepEqual(topNodes(Float64Array.from([0.1, 0.4]), 0), []);
     assert.deepEqual(topNodes(Float64Array.from([0.1, 0.4]), 5), [1, 0]);
+  });
+
+  it('gives the same top N for many (threshold path) as a full sort, ties included', () => {
+    const rand = prng(9);
+    // Scores from 50 distinct values: plenty of ties at any threshold.
+    const scores = Float64Array.from({ length: 5000 }, () => Math.floor(rand() * 50) / 50);
+    const full = topNodes(scores, scores.length);
+    for (const k of [1, 64, 65, 100, 999, 4999]) assert.deepEqual(topNodes(scores, k), full.slice(0, k), `k = ${k}`);
   });
 });

@@ -1,0 +1,57 @@
+/**
+ * A window on a file for the WARC record reader (warc-records.ts): the bytes
+ * from a position on, read a MiB or more at a time as they are asked for.
+ */
+import type { FileHandle } from 'node:fs/promises';
+
+/** File bytes read at a time. */
+export const READ_BYTES = 1 << 20;
+
+/**
+ * A window on the file: the bytes from a position on, read as needed.
+ * Buffers handed out are never written again, so a record may keep a view
+ * of them.
+ */
+export class FileWindow {
+  #buf = Buffer.alloc(0);
+  /** File offset of #buf[0]. */
+  #start = 0;
+
+  constructor(
+    private readonly fh: FileHandle,
+    private readonly size: number,
+    private readonly onBytesRead: ((bytes: number) => void) | undefined,
+  ) {}
+
+  atEnd(offset: number): boolean {
+    return offset >= this.size;
+  }
+
+  /** Make at least `bytes` from `offset` on available (fewer at the end of the file); returns how many are. */
+  async ensure(offset: number, bytes: number): Promise<number> {
+    const end = this.#start + this.#buf.length;
+    const want = Math.min(offset + bytes, this.size);
+    if (offset >= this.#start && want <= end) return end - offset;
+    const keepFrom = Math.max(offset, this.#start);
+    const kept = keepFrom < end ? this.#buf.subarray(keepFrom - this.#start) : Buffer.alloc(0);
+    const readFrom = Math.max(end, offset);
+    const readTo = Math.min(this.size, Math.max(want, readFrom + READ_BYTES));
+    const next = Buffer.allocUnsafe(kept.length + (readTo - readFrom));
+    kept.copy(next, 0);
+    let filled = kept.length;
+    while (filled < next.length) {
+      const { bytesRead } = await this.fh.read(next, filled, next.length - filled, readFrom + (filled - kept.length));
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+      this.onBytesRead?.(bytesRead);
+    }
+    this.#buf = next.subarray(0, filled);
+    this.#start = keepFrom < end ? keepFrom : readFrom;
+    return Math.max(0, this.#start + this.#buf.length - offset);
+  }
+
+  view(from: number, to: number): Buffer {
+    return this.#buf.subarray(from - this.#start, to - this.#start);
+  }
+}
+
