@@ -8,6 +8,7 @@ Usage:
   archiver index <job|warcs...>            write a CDXJ index (sorted, with offsets) of a job or WARC files
   archiver wacz <job>                      (re)build the job's WACZ package for ReplayWeb.page
   archiver replay <job|file.wacz|warcs...> serve the archive in ReplayWeb.page on 127.0.0.1
+  archiver serve [DIR]                     the web console for the jobs under DIR (default jobs/)
   archiver demo [options]                  start the bundled demo web on loopback, crawl it, analyse it
   archiver <command> --help                options of one command
   archiver --version
@@ -36,6 +37,14 @@ Options:
                    (renamed <dir>.<timestamp>, never deleted) and start over
   --quiet          no live progress display and no summary on stderr
   --workers N      override the profile's workers (fetches in flight)
+  --console        serve the web console of this crawl on 127.0.0.1 and print
+                   one line: console  http://127.0.0.1:<port>/#token=<token>
+                   (live status and controls, queues, hosts, crawl.log, the archive)
+  --console-port N the console's port (default 8480; 0 = any free port)
+  --console-host H the console's address (default 127.0.0.1; anything else
+                   prints a warning)
+  --keep-console   when the crawl ends, keep serving the finished job until
+                   Ctrl-C/SIGTERM (without it the process exits with the crawl)
   -h, --help       this text
 
 Ctrl-C (SIGINT) or SIGTERM stops taking new URIs, lets in-flight fetches finish,

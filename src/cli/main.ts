@@ -12,15 +12,17 @@ import type { CliIo } from './io.js';
 import { indexMain } from './index-command.js';
 import { replayMain } from './replay-command.js';
 import { runMain } from './run-command.js';
+import { serveMain } from './serve-command.js';
 import { waczMain } from './wacz-command.js';
 
 const commands: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
-  run: runMain,
+  run: (argv, io) => runMain(argv, io),
   analyze: analyzeMain,
   demo: demoMain,
   index: indexMain,
   wacz: waczMain,
   replay: (argv, io) => replayMain(argv, io),
+  serve: (argv, io) => serveMain(argv, io),
 };
 
 export async function main(argv: string[], io: CliIo): Promise<number> {

@@ -3,19 +3,41 @@
  * directory (refuse to mix with an earlier crawl's state unless --fresh),
  * wire SIGINT/SIGTERM to a graceful then hard stop, and crawl.
  */
+import path from 'node:path';
 import { loadProfile, validateProfile } from '../config/load-profile.js';
 import type { Profile } from '../config/profile.js';
 import { UsageError } from '../core/errors.js';
+import { ConsoleServer, DEFAULT_CONSOLE_PORT } from '../console/console-server.js';
+import { JobCatalog } from '../console/job-catalog.js';
+import { LiveJob } from '../console/live-job.js';
+import { consoleSearch } from '../console/search-engine.js';
+import type { Crawl } from '../crawl/crawl.js';
 import { runCrawl, type CrawlerOptions } from '../crawl/crawler.js';
 import { hasState, jobDir, moveAside } from '../job/job-dir.js';
 import type { CrawlSummary } from '../crawl/reports.js';
 import { runHelp } from './help.js';
 import type { CliIo } from './io.js';
-import { parseCommandArgs } from './parse-options.js';
+import { parseCommandArgs, portOption } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';
+import { consoleHost, untilSignal } from './serve-command.js';
 
-export async function runMain(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { fresh: { type: 'boolean' }, quiet: { type: 'boolean' }, workers: { type: 'string' } });
+export interface RunMainOptions {
+  /** With --console: called once it listens (tests). */
+  onConsole?: (server: ConsoleServer) => void;
+  /** With --keep-console: resolves when the console should stop; default SIGINT or SIGTERM. */
+  keepUntil?: Promise<void>;
+}
+
+export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = {}): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, {
+    fresh: { type: 'boolean' },
+    quiet: { type: 'boolean' },
+    workers: { type: 'string' },
+    console: { type: 'boolean' },
+    'console-port': { type: 'string' },
+    'console-host': { type: 'string' },
+    'keep-console': { type: 'boolean' },
+  });
   if (values.help) {
     io.stdout.write(runHelp);
     return ExitCode.ok;
@@ -27,15 +49,47 @@ export async function runMain(argv: string[], io: CliIo): Promise<number> {
     if (!Number.isInteger(workers) || workers < 1) throw new UsageError(`--workers must be a whole number ≥ 1, got ${values.workers}`);
     profile = validateProfile({ ...structuredClone(profile), workers }, positionals[0]);
   }
-  const summary = await crawlWithSignals(profile, io, { fresh: values.fresh === true, quiet: values.quiet === true });
-  return summary.status === 'ABORTED' ? ExitCode.interrupted : ExitCode.ok;
+  const wantsConsole = values.console === true;
+  if (!wantsConsole && (values['console-port'] !== undefined || values['console-host'] !== undefined || values['keep-console'] === true)) {
+    throw new UsageError('--console-port, --console-host and --keep-console go with --console');
+  }
+  if (!wantsConsole) {
+    const summary = await crawlWithSignals(profile, io, { fresh: values.fresh === true, quiet: values.quiet === true });
+    return summary.status === 'ABORTED' ? ExitCode.interrupted : ExitCode.ok;
+  }
+  // The console listens before the crawl starts: a port in use stops the run before it crawls.
+  const port = portOption(values['console-port'], DEFAULT_CONSOLE_PORT);
+  const host = consoleHost(values['console-host'], io);
+  const dir = profile.output.dir;
+  const name = path.basename(dir);
+  const catalog = new JobCatalog({ root: path.dirname(dir), only: name });
+  const search = consoleSearch();
+  const server = await ConsoleServer.start({ catalog, host, port, log: io.stderr, ...(search ? { search } : {}) });
+  try {
+    io.stdout.write(`console  ${server.url}\n`);
+    opts.onConsole?.(server);
+    const summary = await crawlWithSignals(profile, io, {
+      fresh: values.fresh === true,
+      quiet: values.quiet === true,
+      onStart: (crawl: Crawl) => catalog.attach(new LiveJob({ name, dir, crawl })),
+    });
+    // From now on the job is served from its files (reports, index, WACZ).
+    catalog.detach(name);
+    if (values['keep-console'] === true) {
+      io.stderr.write('archiver: the crawl is over; the console keeps serving it (Ctrl-C to stop)\n');
+      await (opts.keepUntil ?? untilSignal());
+    }
+    return summary.status === 'ABORTED' ? ExitCode.interrupted : ExitCode.ok;
+  } finally {
+    await server.close();
+  }
 }
 
 /** Runs a crawl with Ctrl-C/SIGTERM handling; used by `run` and `demo`. */
 export async function crawlWithSignals(
   profile: Profile,
   io: CliIo,
-  opts: { fresh: boolean; quiet: boolean } & Pick<CrawlerOptions, 'lookup'>,
+  opts: { fresh: boolean; quiet: boolean } & Pick<CrawlerOptions, 'lookup' | 'onStart'>,
 ): Promise<CrawlSummary> {
   const dirs = jobDir(profile.output.dir);
   if (opts.fresh && (await hasState(dirs))) {
@@ -64,6 +118,7 @@ export async function crawlWithSignals(
       abortSignal: abort.signal,
       quiet: opts.quiet,
       ...(opts.lookup ? { lookup: opts.lookup } : {}),
+      ...(opts.onStart ? { onStart: opts.onStart } : {}),
     });
   } finally {
     process.off('SIGINT', onSignal);
