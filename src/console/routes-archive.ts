@@ -63,7 +63,8 @@ export function archiveRoutes(d: ConsoleDeps): Route[] {
           ts: found.timestamp,
           status: found.status,
           mime: found.mime,
-          size: records?.size ?? found.size,
+          // A revisit stores no payload: its size is what was fetched, which the journal knows.
+          size: found.size ?? (found.revisit ? null : (records?.size ?? null)),
           digest: found.digest,
           revisit: found.revisit,
           title: found.title,
