@@ -66,12 +66,15 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
   const search = consoleSearch();
   const server = await ConsoleServer.start({ catalog, host, port, log: io.stderr, ...(search ? { search } : {}) });
   try {
-    io.stdout.write(`console  ${server.url}\n`);
-    opts.onConsole?.(server);
     const summary = await crawlWithSignals(profile, io, {
       fresh: values.fresh === true,
       quiet: values.quiet === true,
-      onStart: (crawl: Crawl) => catalog.attach(new LiveJob({ name, dir, crawl })),
+      // The address is printed once the crawl is there to be seen.
+      onStart: (crawl: Crawl) => {
+        catalog.attach(new LiveJob({ name, dir, crawl }));
+        io.stdout.write(`console  ${server.url}\n`);
+        opts.onConsole?.(server);
+      },
     });
     // From now on the job is served from its files (reports, index, WACZ).
     catalog.detach(name);
