@@ -111,6 +111,8 @@ describe('the console in Chromium', () => {
     assert.equal(c.crawl.status().state, 'paused');
     assert.ok(await page.locator('#btn-pause').isDisabled());
     await until(() => c.crawl.status().inProcess === 0, 'in-flight fetches to finish');
+    // The page shows what the last progress tick said: wait for it to catch up with the held crawl.
+    await until(async () => numberIn(await text('c-uris')) === c.crawl.status().uris, 'the page to show the held count');
     const held = numberIn(await text('c-uris'));
     await page.waitForTimeout(1500);
     assert.equal(numberIn(await text('c-uris')), held, 'nothing was captured while paused');
@@ -128,8 +130,8 @@ describe('the console in Chromium', () => {
     await until(async () => (await text('state-badge')).trim() === 'finished', 'the finished badge', 20_000);
     await page.click('#tab-archive');
     await until(async () => (await page.locator('#captures-table tbody tr.selectable').count()) > 10, 'captures listed');
-    assert.match(await text('captures-page'), /^1–50 of \d/);
-    const row = page.locator('#captures-table tbody tr.selectable').filter({ hasText: '.html' }).first();
+    assert.match(await text('captures-page'), /^1–30 of \d/);
+    const row = page.locator('#captures-table tbody tr.selectable').filter({ hasText: '/s/' }).first();
     const title = ((await row.locator('.t').textContent()) ?? '').trim();
     const url = ((await row.locator('.u').textContent()) ?? '').trim();
     assert.ok(title !== '' && title !== '(no title)', 'the page has a title');

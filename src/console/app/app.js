@@ -11,7 +11,7 @@ const $ = (id) => document.getElementById(id);
 const CHART_WINDOW_MS = 5 * 60 * 1000;
 const LOG_ROWS = 40;
 const HOSTS_PAGE = 25;
-const CAPTURES_PAGE = 50;
+const CAPTURES_PAGE = 30;
 const HITS_PAGE = 10;
 
 const s = {
@@ -141,6 +141,8 @@ function renderStatus(status, fallbackState = '…') {
   const state = status ? status.state : fallbackState;
   const badge = $('state-badge');
   badge.textContent = state;
+  const option = [...$('job-select').options].find((o) => o.value === s.job);
+  if (option) option.textContent = `${s.job} — ${state}`;
   badge.className = `badge ${state}`;
   const v = (id, text) => ($(id).textContent = text);
   v('c-uris', count(status?.uris));
