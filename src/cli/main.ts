@@ -16,7 +16,7 @@ import { serveMain } from './serve-command.js';
 import { waczMain } from './wacz-command.js';
 
 const commands: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
-  run: (argv, io) => runMain(argv, io),
+  run: runMain,
   analyze: analyzeMain,
   demo: demoMain,
   index: indexMain,
