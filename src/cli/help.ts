@@ -10,6 +10,7 @@ Usage:
   archiver search <job> "<query>"          full-text search over a job's pages (--top N, --json)
   archiver wacz <job>                      (re)build the job's WACZ package for ReplayWeb.page
   archiver replay <job|file.wacz|warcs...> serve the archive in ReplayWeb.page on 127.0.0.1
+  archiver serve [DIR]                     the web console for the jobs under DIR (default jobs/)
   archiver demo [options]                  start the bundled demo web on loopback, crawl it, analyse it
   archiver <command> --help                options of one command
   archiver --version
@@ -46,6 +47,14 @@ Options:
   --max-pages N     override limits.maxPages: stop after N URIs captured (the job's total)
   --max-bytes N     override limits.maxBytes: stop after N body bytes
   --max-duration S  override limits.maxDurationSec: stop after S seconds of this run
+  --console         serve the web console of this crawl on 127.0.0.1 and print
+                    one line: console  http://127.0.0.1:<port>/#token=<token>
+                    (live status and controls, queues, hosts, crawl.log, the archive)
+  --console-port N  the console's port (default 8480; 0 = any free port)
+  --console-host H  the console's address (default 127.0.0.1; anything else
+                    prints a warning)
+  --keep-console    when the crawl ends, keep serving the finished job until
+                    Ctrl-C/SIGTERM (without it the process exits with the crawl)
   -h, --help        this text
 
 Exit codes: 0 crawled, 2 usage, 3 invalid profile, 4 profile file missing,

@@ -13,6 +13,7 @@ import { indexMain } from './index-command.js';
 import { replayMain } from './replay-command.js';
 import { runMain } from './run-command.js';
 import { searchMain } from './search-command.js';
+import { serveMain } from './serve-command.js';
 import { waczMain } from './wacz-command.js';
 
 const commands: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
@@ -23,6 +24,7 @@ const commands: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   search: searchMain,
   wacz: waczMain,
   replay: (argv, io) => replayMain(argv, io),
+  serve: (argv, io) => serveMain(argv, io),
 };
 
 export async function main(argv: string[], io: CliIo): Promise<number> {

@@ -8,13 +8,19 @@ import path from 'node:path';
 import { loadProfile } from '../config/load-profile.js';
 import type { Profile } from '../config/profile.js';
 import { UsageError } from '../core/errors.js';
+import { ConsoleServer, DEFAULT_CONSOLE_PORT } from '../console/console-server.js';
+import { JobCatalog } from '../console/job-catalog.js';
+import { LiveJob } from '../console/live-job.js';
+import { consoleSearch } from '../console/search-engine.js';
+import type { Crawl } from '../crawl/crawl.js';
 import { runCrawl, type CrawlerOptions } from '../crawl/crawler.js';
 import { hasState, jobDir, moveAside } from '../job/job-dir.js';
 import type { CrawlSummary } from '../crawl/reports.js';
 import { runHelp } from './help.js';
 import type { CliIo } from './io.js';
-import { parseCommandArgs } from './parse-options.js';
+import { parseCommandArgs, portOption } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';
+import { consoleHost, untilSignal } from './serve-command.js';
 
 /** Command-line overrides of the limits people change per run: flag → the profile's `limits` field, and how a value is read. */
 const LIMIT_FLAGS = {
@@ -23,7 +29,14 @@ const LIMIT_FLAGS = {
   'max-duration': { field: 'maxDurationSec', what: 'a whole number of seconds ≥ 0' },
 } as const;
 
-export async function runMain(argv: string[], io: CliIo): Promise<number> {
+export interface RunMainOptions {
+  /** With --console: called once it listens (tests). */
+  onConsole?: (server: ConsoleServer) => void;
+  /** With --keep-console: resolves when the console should stop; default SIGINT or SIGTERM. */
+  keepUntil?: Promise<void>;
+}
+
+export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = {}): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, {
     fresh: { type: 'boolean' },
     quiet: { type: 'boolean' },
@@ -31,6 +44,10 @@ export async function runMain(argv: string[], io: CliIo): Promise<number> {
     'max-pages': { type: 'string' },
     'max-bytes': { type: 'string' },
     'max-duration': { type: 'string' },
+    console: { type: 'boolean' },
+    'console-port': { type: 'string' },
+    'console-host': { type: 'string' },
+    'keep-console': { type: 'boolean' },
   });
   if (values.help) {
     io.stdout.write(runHelp);
@@ -55,9 +72,43 @@ export async function runMain(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`archiver: ${profile.output.dir} is a finished crawl (nothing left to crawl); run with --fresh to start over (the old job is moved aside)\n`);
     return ExitCode.ok;
   }
-  const summary = await crawlWithSignals(profile, io, { fresh: values.fresh === true, quiet: values.quiet === true });
-  if (summary.status === 'ABORTED') return ExitCode.interrupted;
-  return reportSeeds(summary, io);
+  const wantsConsole = values.console === true;
+  if (!wantsConsole && (values['console-port'] !== undefined || values['console-host'] !== undefined || values['keep-console'] === true)) {
+    throw new UsageError('--console-port, --console-host and --keep-console go with --console');
+  }
+  if (!wantsConsole) {
+    const summary = await crawlWithSignals(profile, io, { fresh: values.fresh === true, quiet: values.quiet === true });
+    return summary.status === 'ABORTED' ? ExitCode.interrupted : reportSeeds(summary, io);
+  }
+  // The console listens before the crawl starts: a port in use stops the run before it crawls.
+  const port = portOption(values['console-port'], DEFAULT_CONSOLE_PORT);
+  const host = consoleHost(values['console-host'], io);
+  const dir = profile.output.dir;
+  const name = path.basename(dir);
+  const catalog = new JobCatalog({ root: path.dirname(dir), only: name });
+  const search = consoleSearch();
+  const server = await ConsoleServer.start({ catalog, host, port, log: io.stderr, search });
+  try {
+    const summary = await crawlWithSignals(profile, io, {
+      fresh: values.fresh === true,
+      quiet: values.quiet === true,
+      // The address is printed once the crawl is there to be seen.
+      onStart: (crawl: Crawl) => {
+        catalog.attach(new LiveJob({ name, dir, crawl }));
+        io.stdout.write(`console  ${server.url}\n`);
+        opts.onConsole?.(server);
+      },
+    });
+    // From now on the job is served from its files (reports, index, WACZ).
+    catalog.detach(name);
+    if (values['keep-console'] === true) {
+      io.stderr.write('archiver: the crawl is over; the console keeps serving it (Ctrl-C to stop)\n');
+      await (opts.keepUntil ?? untilSignal());
+    }
+    return summary.status === 'ABORTED' ? ExitCode.interrupted : reportSeeds(summary, io);
+  } finally {
+    await server.close();
+  }
 }
 
 function wholeNumber(flag: string, value: string, min: number, what: string): number {
@@ -115,7 +166,7 @@ const FETCH_STATUS_NAMES: Readonly<Record<number, string>> = Object.freeze({
 export async function crawlWithSignals(
   profile: Profile,
   io: CliIo,
-  opts: { fresh: boolean; quiet: boolean } & Pick<CrawlerOptions, 'lookup'>,
+  opts: { fresh: boolean; quiet: boolean } & Pick<CrawlerOptions, 'lookup' | 'onStart'>,
 ): Promise<CrawlSummary> {
   const dirs = jobDir(profile.output.dir);
   if (opts.fresh && (await hasState(dirs))) {
@@ -145,6 +196,7 @@ export async function crawlWithSignals(
       abortSignal: abort.signal,
       quiet: opts.quiet,
       ...(opts.lookup ? { lookup: opts.lookup } : {}),
+      ...(opts.onStart ? { onStart: opts.onStart } : {}),
     });
   } finally {
     process.off('SIGINT', onSignal);

@@ -24,7 +24,7 @@ import { ensureJobDir, hasState, jobDir, type JobDir } from '../job/job-dir.js';
 import { HostHealth } from '../politeness/host-health.js';
 import { HostHealthJournal } from '../politeness/host-health-journal.js';
 import { RobotsJournal } from '../politeness/robots-journal.js';
-import { createRobotsPolicy } from '../politeness/robots-policy.js';
+import { createRobotsPolicy, type RobotsPolicy } from '../politeness/robots-policy.js';
 import { RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
 import { RobotsStore } from '../politeness/robots-store.js';
 import { openStateBackend, type StateBackend } from '../store/state-backends.js';
@@ -39,6 +39,7 @@ import { replayCrawlLog, trimPartialLine } from './crawl-log-replay.js';
 import { CrawlStats } from './crawl-stats.js';
 import { JobRecords } from './job-records.js';
 import { LinkScheduler } from './link-scheduler.js';
+import { OperatorExclusions } from './operator-exclusions.js';
 import { Scope } from './scope.js';
 import { UriProcessor } from './uri-processor.js';
 import { asFatal, isDiskFull } from './crawl-failure.js';
@@ -82,6 +83,11 @@ export interface CrawlParts {
   htmlThread: HtmlExtractThread;
   processor: UriProcessor;
   job: JobRecords;
+  /** Exclusions the operator added while the job ran (kept across runs). */
+  exclusions: OperatorExclusions;
+  /** What each origin's robots.txt said, and the policy reading it (for status pages). */
+  robotsStore: RobotsStore;
+  robotsPolicy: RobotsPolicy;
   /** Seeds added to this job while it ran (kept across runs). */
   addedSeeds: string[];
   /** Crawl time of the job's earlier runs. */
@@ -212,7 +218,12 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   const policy = createRobotsPolicy(profile.robots, profile.userAgent);
   const scope = new Scope(profile.scope);
   if (scope.hostsFromSeeds) for (const seed of addedSeeds) scope.addHost(new URL(seed).host);
-  if (resuming) for (const regex of await job.exclusions()) scope.addExclude(new RegExp(regex));
+  const exclusions = new OperatorExclusions();
+  if (resuming) {
+    for (const regex of await job.exclusions()) {
+      if (exclusions.add(regex)) scope.addExclude(new RegExp(regex));
+    }
+  }
   const links = new LinkScheduler({
     scope,
     seen,
@@ -240,11 +251,13 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     robots: new RobotsPrerequisites({ store: robotsStore, journal: robotsJournal, policy, health, schedulePrerequisite: (uri) => links.schedulePrerequisite(uri), clock }),
     extractHtml: htmlThread.extract,
     dedup: new PayloadDedup(digestIndex, earlier),
+    exclusions,
     abortSignal: o.abortSignal,
   });
   const priorCrawlMs = resuming ? await job.crawlTimeMs() : 0;
   return {
     dirs, resuming, backend, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal, search,
-    ledger, health, healthJournal, digestIndex, earlier, htmlThread, processor, job, addedSeeds, priorCrawlMs,
+    ledger, health, healthJournal, digestIndex, earlier, htmlThread, processor, job, exclusions, robotsStore, robotsPolicy: policy,
+    addedSeeds, priorCrawlMs,
   };
 }

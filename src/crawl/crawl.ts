@@ -5,7 +5,7 @@
  *   const crawl = await Crawl.start(profile, { log: process.stderr })
  *   crawl.status()  crawl.queues({ state, limit, after })  crawl.hosts({ limit, after })
  *   crawl.pause()  crawl.resume()  crawl.stop({ abandonInFlight })
- *   await crawl.addSeeds(urls)
+ *   await crawl.addSeeds(urls)  await crawl.exclude(regex)
  *   crawl.events.on('capture', …)
  *   const summary = await crawl.done
  *
@@ -25,6 +25,8 @@ import { CrawlEvents } from './crawl-events.js';
 import { buildCrawlParts, type CrawlParts } from './crawl-parts.js';
 import { closeCrawl } from './crawl-close.js';
 import { buildStatus, type CrawlState, type CrawlStatus, type RunStart } from './crawl-status.js';
+import { hostRobots, type HostRobots } from './host-robots.js';
+import { compileExclusion } from './operator-exclusions.js';
 import { Progress } from './progress.js';
 import type { CrawlSummary } from './reports.js';
 import type { SearchOptions, SearchResponse } from '../search/search-types.js';
@@ -59,8 +61,23 @@ export interface HostReport {
   bytes: number;
   errors: number;
   robotsBlocked: number;
+  /** The politeness delay after the host's last fetch (null before one). */
+  delayMs: number | null;
+  /** What its robots.txt amounts to (see HostRobots). */
+  robots: HostRobots;
   waiting: WaitingHost | null;
   closed: ClosedHost | null;
+}
+
+export interface ExcludeResult {
+  /** Whether the exclusion is new (false: the job had it already). */
+  added: boolean;
+  /**
+   * Queued URIs dropped at once. URIs queued before the exclusion are
+   * dropped as they come up instead (logged -6000 deletedByOperator when
+   * claimed), so for now this is always 0.
+   */
+  dropped: number;
 }
 
 export interface PageQuery {
@@ -88,6 +105,8 @@ export class Crawl {
   #state: CrawlState = 'running';
   #endReason: string | null = null;
   #fatal: unknown = null;
+  /** Politeness delay after each host's last fetch, by host as URLs write it. */
+  readonly #delays = new Map<string, number>();
 
   private constructor(profile: Profile, parts: CrawlParts, events: CrawlEvents, abort: AbortController, clock: Clock, opts: CrawlStartOptions) {
     this.#profile = profile;
@@ -146,15 +165,18 @@ export class Crawl {
     const waiting = new Map(this.#p.health.waiting(now).map((w) => [urlHostOf(w.host), w]));
     const closed = new Map(this.#p.health.closed().map((c) => [urlHostOf(c.host), c]));
     const reports = new Map<string, HostReport>();
+    const empty = (host: string): HostReport => ({ host, fetched: 0, bytes: 0, errors: 0, robotsBlocked: 0, delayMs: null, robots: 'unknown', waiting: null, closed: null });
     for (const [host, h] of this.#p.stats.byHost) {
-      reports.set(host, { host, fetched: h.urls, bytes: h.bytes, errors: h.errors, robotsBlocked: h.robotsBlocked, waiting: null, closed: null });
+      reports.set(host, { ...empty(host), fetched: h.urls, bytes: h.bytes, errors: h.errors, robotsBlocked: h.robotsBlocked });
     }
     for (const host of [...waiting.keys(), ...closed.keys()]) {
-      if (!reports.has(host)) reports.set(host, { host, fetched: 0, bytes: 0, errors: 0, robotsBlocked: 0, waiting: null, closed: null });
+      if (!reports.has(host)) reports.set(host, empty(host));
     }
     for (const r of reports.values()) {
       r.waiting = waiting.get(r.host) ?? null;
       r.closed = closed.get(r.host) ?? null;
+      r.delayMs = this.#delays.get(r.host) ?? null;
+      r.robots = hostRobots(r.host, this.#p.robotsStore, this.#p.robotsPolicy, now);
     }
     return page([...reports.values()].sort((a, b) => (a.host < b.host ? -1 : 1)), (r) => r.host, q);
   }
@@ -212,6 +234,24 @@ export class Crawl {
     const fresh = new Set(added.map((u) => u.url));
     for (const url of candidates) if (!fresh.has(url)) rejected.push({ url, reason: 'already seen' });
     return { added: [...fresh], rejected };
+  }
+
+  /**
+   * Exclude URLs matching `regex` (a JavaScript regex) for the rest of the
+   * crawl: saved first (a resumed crawl keeps it), then links found from now
+   * on are refused by scope (-5000 excluded) and URIs already queued are
+   * dropped as they come up (-6000 deletedByOperator). Throws
+   * ExclusionError (ARCHIVER_BAD_EXCLUSION) for an empty or invalid regex,
+   * and ARCHIVER_CRAWL_ENDING once the crawl is stopping.
+   */
+  async exclude(regex: string): Promise<ExcludeResult> {
+    const compiled = compileExclusion(regex);
+    if (this.#state === 'stopping' || this.#state === 'finished') throw new ArchiverError('ARCHIVER_CRAWL_ENDING', 'the crawl is ending');
+    if (this.#p.exclusions.has(regex)) return { added: false, dropped: 0 };
+    await this.#p.job.addExclusion(regex, this.#clock.now());
+    this.#p.exclusions.add(regex);
+    this.#p.scope.addExclude(compiled);
+    return { added: true, dropped: 0 };
   }
 
   async #scheduleSeeds(urls: readonly string[]): Promise<CrawlUri[]> {
@@ -273,7 +313,10 @@ export class Crawl {
   async #handle(claim: Claim, worker: number): Promise<boolean> {
     const { processor, frontier, ledger } = this.#p;
     try {
-      const outcome = await processor.process(claim, worker, (delayMs) => frontier.released(claim, delayMs));
+      const outcome = await processor.process(claim, worker, (delayMs) => {
+        this.#delays.set(urlHostOf(claim.host), delayMs);
+        return frontier.released(claim, delayMs);
+      });
       await frontier.finished(claim, outcome);
       this.#checkLimits();
       return true;

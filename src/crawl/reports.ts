@@ -165,7 +165,7 @@ export async function writeReports(dir: string, stats: CrawlStats, summary: Craw
 }
 
 /** `host`, `host#port` (hostname assignment) → the URL host form; null for other keys. */
-function hostOfQueueKey(key: string): string | null {
+export function hostOfQueueKey(key: string): string | null {
   const m = /^([^,#\s]+)(?:#(\d+))?$/.exec(key);
   if (!m || /^\d+$/.test(key)) return null;
   return m[2] === undefined || m[2] === '443' ? m[1]! : `${m[1]}:${m[2]}`;

@@ -26,6 +26,7 @@ import type { CrawlStats } from './crawl-stats.js';
 import { extractOutlinks, type Outlinks } from './outlinks.js';
 import type { LinkScheduler } from './link-scheduler.js';
 import type { PayloadDedup } from '../dedup/payload-dedup.js';
+import { DELETED_BY_OPERATOR, DELETED_BY_OPERATOR_STATUS, type OperatorExclusions } from './operator-exclusions.js';
 
 /** Transport failures worth retrying: DNS, connect, connection lost, timeout. */
 const RETRYABLE = new Set([-1, -2, -3, -4]);
@@ -51,6 +52,8 @@ export interface UriProcessorDeps {
   extractHtml?: HtmlExtractFn;
   stats: CrawlStats;
   clock: Clock;
+  /** Exclusions added while the crawl ran: URIs queued before them are dropped when claimed. */
+  exclusions?: OperatorExclusions;
   /** Aborts in-flight fetches (a hard stop). */
   abortSignal: AbortSignal;
 }
@@ -79,6 +82,11 @@ export class UriProcessor {
       return DONE;
     }
     const prerequisite = d.robots.isPrerequisite(uri);
+    // A robots.txt is never dropped: the URIs of its host wait for its answer.
+    if (!prerequisite && d.exclusions !== undefined && d.exclusions.size > 0 && d.exclusions.matches(uri.url)) {
+      d.ledger.failed(uri, DELETED_BY_OPERATOR_STATUS, worker, [DELETED_BY_OPERATOR]);
+      return DONE;
+    }
     const origin = d.robots.originFor(uri);
     const robots = d.robots.check(uri, origin);
     switch (robots.kind) {
@@ -149,6 +157,7 @@ export class UriProcessor {
       status: ex.status,
       mime,
       digest: ex.payloadDigest,
+      size: ex.body.size,
       filename: written.filename,
       offset: written.offset,
       length: written.length,

@@ -64,6 +64,8 @@ export interface JournaledCapture {
   mime: string;
   /** WARC-Payload-Digest (a revisit's is the original's). */
   digest: string | null;
+  /** Body bytes as stored (what crawl.log's size column says); absent in journals of older versions. */
+  size?: number;
   /** WARC file name (final, no `.open`), offset and length of the record's gzip member. */
   filename: string;
   offset: number;
@@ -184,7 +186,7 @@ async function repairTail(file: string): Promise<string[] | null> {
   let last = '';
   for await (const line of lines(file)) {
     last = line;
-    const parsed = parseLine(line);
+    const parsed = parseJournalLine(line);
     if (parsed?.kind !== 'capture') continue;
     recent.push(parsed.capture.filename);
     if (recent.length > RESCAN_WINDOW_LINES) recent.shift();
@@ -220,12 +222,8 @@ async function* lines(file: string): AsyncGenerator<string, void, undefined> {
 export type ParsedJournalLine = { kind: 'capture'; capture: JournaledCapture } | { kind: 'rescan'; files: string[] } | { kind: 'closed' };
 type ParsedLine = ParsedJournalLine;
 
-/** One line of the journal, or null when it is not one (a cut last line, garbage). */
-export function parseJournalLine(line: string): ParsedJournalLine | null {
-  return parseLine(line);
-}
-
-function parseLine(line: string): ParsedLine | null {
+/** One journal line read back, null for an unreadable one (a cut last line); also for readers of a journal still being written. */
+export function parseJournalLine(line: string): ParsedLine | null {
   if (line === '') return null;
   let v: unknown;
   try {
@@ -327,7 +325,7 @@ function inFile(c: JournaledCapture, warcSizes: ReadonlyMap<string, number>): bo
 async function* parsedLines(file: string): AsyncGenerator<ParsedLine | null, void, undefined> {
   try {
     // A consumer that stops early returns this generator, which closes the file; its errors never land here.
-    for await (const line of lines(file)) if (line !== '') yield parseLine(line);
+    for await (const line of lines(file)) if (line !== '') yield parseJournalLine(line);
   } catch (err) {
     throw new CaptureJournalError('ARCHIVER_JOURNAL_READ', `${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }

@@ -141,8 +141,8 @@ function sendBytes(req: IncomingMessage, res: ServerResponse, body: Buffer, cont
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-/** Whole body or one byte range, as the viewer asks. */
-function sendSource(req: IncomingMessage, res: ServerResponse, source: ByteSource): void {
+/** Whole body or one byte range, as the viewer asks (also the console's replay). */
+export function sendSource(req: IncomingMessage, res: ServerResponse, source: ByteSource): void {
   const range = parseRange(req.headers.range, source.size);
   const common = { 'Content-Type': source.contentType, 'Accept-Ranges': 'bytes', 'Cache-Control': 'no-cache' };
   if (range === 'unsatisfiable') {

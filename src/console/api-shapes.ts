@@ -1,0 +1,104 @@
+/**
+ * The JSON the console's API answers with — a contract other tools and the
+ * tests use — built from the crawl's own objects: times as ISO 8601 in UTC,
+ * queue states as the API spells them (`inProcess`, not `in-process`).
+ */
+import type { HostReport } from '../crawl/crawl.js';
+import type { CrawlState, CrawlStatus, QueueCounts } from '../crawl/crawl-status.js';
+import type { QueueReport, QueueState } from '../frontier/frontier.js';
+import { iso } from './http-io.js';
+
+export interface ApiWaiting {
+  host: string;
+  reason: string;
+  until: string | null;
+}
+
+export interface ApiCrawlStatus {
+  job: string;
+  state: CrawlState;
+  endReason: string | null;
+  uris: number;
+  pages: number;
+  bytes: number;
+  errors: number;
+  queued: number;
+  inProcess: number;
+  disregarded: number;
+  queues: QueueCounts;
+  urisPerSec: number;
+  kbPerSec: number;
+  elapsedSec: number;
+  runElapsedSec: number;
+  waiting: ApiWaiting[];
+}
+
+export type ApiQueueState = 'ready' | 'inProcess' | 'snoozed' | 'inactive' | 'retired' | 'exhausted';
+export const API_QUEUE_STATES: readonly ApiQueueState[] = ['ready', 'inProcess', 'snoozed', 'inactive', 'retired', 'exhausted'];
+
+export interface ApiQueue {
+  key: string;
+  state: ApiQueueState;
+  queued: number;
+  fetched: number;
+  /** Failures of the queue's host (hostname queues); null when the key is not a host. */
+  errors: number | null;
+  wakeAt: string | null;
+}
+
+export interface ApiHost {
+  host: string;
+  fetched: number;
+  bytes: number;
+  errors: number;
+  delayMs: number | null;
+  robots: string | null;
+  waiting: { reason: string; until: string | null; retry: number; of: number } | null;
+  closed: { status: number; cause: string } | null;
+}
+
+export function apiStatus(name: string, s: CrawlStatus): ApiCrawlStatus {
+  return {
+    job: name,
+    state: s.state,
+    endReason: s.endReason,
+    uris: s.uris,
+    pages: s.pages,
+    bytes: s.bytes,
+    errors: s.errors,
+    queued: s.queued,
+    inProcess: s.inProcess,
+    disregarded: s.disregarded,
+    queues: s.queues,
+    urisPerSec: s.urisPerSec,
+    kbPerSec: s.kbPerSec,
+    elapsedSec: s.elapsedSec,
+    runElapsedSec: s.runElapsedSec,
+    waiting: s.waiting.map((w) => ({ host: w.host, reason: w.reason, until: iso(w.untilMs) })),
+  };
+}
+
+export function apiQueueState(state: QueueState | string): ApiQueueState {
+  return state === 'in-process' ? 'inProcess' : (state as ApiQueueState);
+}
+
+export function frontierQueueState(state: ApiQueueState): QueueState {
+  return state === 'inProcess' ? 'in-process' : state;
+}
+
+export function apiQueue(q: QueueReport, hostErrors: (key: string) => number | null): ApiQueue {
+  return { key: q.key, state: apiQueueState(q.state), queued: q.queued, fetched: q.finished, errors: hostErrors(q.key), wakeAt: iso(q.wakeAt) };
+}
+
+export function apiHost(h: HostReport): ApiHost {
+  return {
+    host: h.host,
+    fetched: h.fetched,
+    bytes: h.bytes,
+    errors: h.errors,
+    delayMs: h.delayMs,
+    robots: h.robots,
+    waiting: h.waiting === null ? null : { reason: h.waiting.reason, until: iso(h.waiting.untilMs), retry: h.waiting.retry, of: h.waiting.of },
+    closed: h.closed === null ? null : { status: h.closed.status, cause: h.closed.cause },
+  };
+}

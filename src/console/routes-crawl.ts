@@ -1,0 +1,179 @@
+/**
+ * The crawl's status and controls: GET /api/crawl, its speed history, the
+ * queues, the hosts and the tail of crawl.log; POST pause, resume, stop,
+ * seeds and exclude. A finished job answers the reads from its reports; the
+ * controls need the crawl to be running in this process (409 otherwise).
+ */
+import path from 'node:path';
+import type { Crawl, HostReport } from '../crawl/crawl.js';
+import { ExclusionError } from '../crawl/operator-exclusions.js';
+import { hostOfQueueKey } from '../crawl/reports.js';
+import { ArchiverError } from '../core/errors.js';
+import { API_QUEUE_STATES, apiHost, apiQueue, apiStatus, frontierQueueState, type ApiHost, type ApiQueue } from './api-shapes.js';
+import type { ConsoleDeps } from './console-server.js';
+import { badRequest, conflict, ConsoleError } from './console-errors.js';
+import { crawlLogTail } from './crawl-log-tail.js';
+import { readJsonBody, sendJson } from './http-io.js';
+import type { JobRef } from './job-catalog.js';
+import { reportHosts, reportQueues, reportStatus } from './job-reports.js';
+import type { LiveJob } from './live-job.js';
+import type { RequestContext, Route } from './router.js';
+
+const MAX_PAGE = 1000;
+const MAX_LOG_TAIL = 1000;
+const MAX_SEEDS = 10_000;
+const HOST_SORTS = ['host', 'fetched', 'bytes', 'errors'] as const;
+
+export function crawlRoutes(d: ConsoleDeps): Route[] {
+  const job = (ctx: RequestContext): Promise<JobRef> => d.catalog.resolve(ctx.query.string('job'));
+  const running = async (ctx: RequestContext): Promise<LiveJob> => {
+    const ref = await job(ctx);
+    if (ref.live === null) throw conflict(`job ${ref.name} is not running in this console`);
+    return ref.live;
+  };
+  const control = (path: string, act: (crawl: Crawl, body: Record<string, unknown>) => string): Route => ({
+    method: 'POST',
+    path,
+    access: 'token',
+    handler: async (ctx) => {
+      const live = await running(ctx);
+      const body = await readJsonBody(ctx.req);
+      sendJson(ctx.res, 200, { state: act(live.crawl, body) });
+    },
+  });
+  return [
+    {
+      method: 'GET',
+      path: '/api/crawl',
+      access: 'token',
+      handler: async (ctx) => {
+        const ref = await job(ctx);
+        if (ref.live !== null) return sendJson(ctx.res, 200, apiStatus(ref.name, ref.live.crawl.status()));
+        const report = await reportStatus(ref.name, ref.dir);
+        if (report === null) throw new ConsoleError(404, 'ARCHIVER_CONSOLE_NO_STATUS', `job ${ref.name} has no crawl report (interrupted: archiver run resumes it)`);
+        sendJson(ctx.res, 200, report);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/crawl/history',
+      access: 'token',
+      handler: async (ctx) => {
+        const ref = await job(ctx);
+        sendJson(ctx.res, 200, ref.live === null ? [] : ref.live.history.samples());
+      },
+    },
+    control('/api/crawl/pause', (crawl) => crawl.pause()),
+    control('/api/crawl/resume', (crawl) => crawl.resume()),
+    control('/api/crawl/stop', (crawl, body) => crawl.stop({ abandonInFlight: body['abandonInFlight'] === true })),
+    {
+      method: 'POST',
+      path: '/api/crawl/seeds',
+      access: 'token',
+      handler: async (ctx) => {
+        const live = await running(ctx);
+        const urls = (await readJsonBody(ctx.req))['urls'];
+        if (!Array.isArray(urls) || !urls.every((u): u is string => typeof u === 'string')) throw badRequest('urls must be a list of strings');
+        if (urls.length === 0 || urls.length > MAX_SEEDS) throw badRequest(`give 1 to ${MAX_SEEDS} urls`);
+        sendJson(ctx.res, 200, await live.crawl.addSeeds(urls.map((u) => u.trim())));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/crawl/exclude',
+      access: 'token',
+      handler: async (ctx) => {
+        const live = await running(ctx);
+        const regex = (await readJsonBody(ctx.req))['regex'];
+        if (typeof regex !== 'string') throw badRequest('regex must be a string');
+        try {
+          const result = await live.crawl.exclude(regex);
+          sendJson(ctx.res, 200, { regex, ...result });
+        } catch (err) {
+          if (err instanceof ExclusionError) throw badRequest(err.message);
+          if (err instanceof ArchiverError && err.code === 'ARCHIVER_CRAWL_ENDING') throw conflict(err.message);
+          throw err;
+        }
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/queues',
+      access: 'token',
+      handler: async (ctx) => {
+        const ref = await job(ctx);
+        const state = ctx.query.oneOf('state', API_QUEUE_STATES, null);
+        const limit = ctx.query.int('limit', 100, 1, MAX_PAGE);
+        const after = ctx.query.string('after');
+        if (ref.live !== null) {
+          const crawl = ref.live.crawl;
+          const errors = hostErrors(allHosts(crawl));
+          const queues = crawl.queues({ ...(state !== null ? { state: frontierQueueState(state) } : {}), limit, ...(after !== null ? { after } : {}) });
+          return sendJson(ctx.res, 200, queues.map((q) => apiQueue(q, errors)));
+        }
+        const all = (await reportQueues(ref.dir)).filter((q) => state === null || q.state === state).sort((a, b) => (a.key < b.key ? -1 : 1));
+        sendJson(ctx.res, 200, pageAfter(all, (q: ApiQueue) => q.key, after, limit));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/hosts',
+      access: 'token',
+      handler: async (ctx) => {
+        const ref = await job(ctx);
+        const limit = ctx.query.int('limit', 100, 1, MAX_PAGE);
+        const after = ctx.query.string('after');
+        const sort = ctx.query.oneOf('sort', HOST_SORTS, 'host');
+        const descending = ctx.query.oneOf('order', ['asc', 'desc'] as const, sort === 'host' ? 'asc' : 'desc') === 'desc';
+        const offset = ctx.query.int('offset', 0, 0, Number.MAX_SAFE_INTEGER);
+        const hosts = ref.live !== null ? allHosts(ref.live.crawl).map(apiHost) : await reportHosts(ref.dir);
+        if (after !== null) {
+          if (sort !== 'host') throw badRequest('after pages by host name: use offset with another sort');
+          return sendJson(ctx.res, 200, pageAfter(hosts.sort(byHost), (h: ApiHost) => h.host, after, limit));
+        }
+        const sorted = hosts.sort((a, b) => (sort === 'host' ? byHost(a, b) : a[sort] - b[sort] || byHost(a, b)));
+        if (descending) sorted.reverse();
+        sendJson(ctx.res, 200, sorted.slice(offset, offset + limit));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/log',
+      access: 'token',
+      handler: async (ctx) => {
+        const ref = await job(ctx);
+        const tail = ctx.query.int('tail', 50, 1, MAX_LOG_TAIL);
+        sendJson(ctx.res, 200, await crawlLogTail(path.join(ref.dir, 'logs', 'crawl.log'), tail));
+      },
+    },
+  ];
+}
+
+/** Every host of a running crawl (crawl.hosts() hands them out a page at a time). */
+function allHosts(crawl: Crawl): HostReport[] {
+  const out: HostReport[] = [];
+  for (;;) {
+    const last = out[out.length - 1];
+    const page = crawl.hosts({ limit: 10_000, ...(last !== undefined ? { after: last.host } : {}) });
+    out.push(...page);
+    if (page.length < 10_000) return out;
+  }
+}
+
+function hostErrors(hosts: HostReport[]): (key: string) => number | null {
+  const byHost = new Map(hosts.map((h) => [h.host, h.errors]));
+  return (key) => {
+    const host = hostOfQueueKey(key);
+    return host === null ? null : (byHost.get(host) ?? 0);
+  };
+}
+
+function byHost(a: ApiHost, b: ApiHost): number {
+  return a.host < b.host ? -1 : a.host > b.host ? 1 : 0;
+}
+
+function pageAfter<T>(items: T[], key: (item: T) => string, after: string | null, limit: number): T[] {
+  const start = after === null ? 0 : items.findIndex((i) => key(i) > after);
+  return start < 0 ? [] : items.slice(start, start + limit);
+}
+

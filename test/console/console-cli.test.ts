@@ -1,0 +1,141 @@
+/**
+ * The console from the command line, as an operator starts it:
+ * `archiver run <profile> --console --console-port 0` prints one
+ * `console  http://127.0.0.1:<port>/#token=<token>` line, serves the crawl
+ * while it runs and exits with it; with --keep-console it serves the
+ * finished job until SIGTERM. `archiver serve DIR --port 0` prints the same
+ * line, lists the jobs and starts one from a profile under profiles/, which
+ * it crawls in its own process. Another --host is said out loud; console
+ * options without --console are a usage error.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { serveMain } from '../../src/cli/serve-command.js';
+import { runMain } from '../../src/cli/run-command.js';
+import { packageRoot } from '../../src/core/package-root.js';
+import { FixtureWeb } from '../../src/demo/fixture-web.js';
+import { captureIo } from '../helpers/capture.js';
+import { testProfileJson } from '../helpers/test-profile.js';
+import { ConsoleClient, rawRequest, until } from './console-harness.js';
+
+const LINE = /^console {2}(http:\/\/127\.0\.0\.1:(\d+))\/#token=([A-Za-z0-9_-]+)$/m;
+
+let tmp: string;
+let web: FixtureWeb;
+before(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-console-cli-'));
+  web = await FixtureWeb.start({ hosts: 2, pagesPerHost: 30, port: 0, latencyMs: 10 });
+});
+after(async () => {
+  await web.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+interface Child {
+  process: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+function archiver(args: string[], cwd: string): Child {
+  const bin = path.join(packageRoot(), 'dist', 'src', 'cli', 'bin.js');
+  const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { process: child, stdout: () => out, stderr: () => err, exit };
+}
+
+async function consoleOf(child: Child): Promise<ConsoleClient> {
+  await until(() => LINE.test(child.stdout()), `the console line (stderr: ${child.stderr().slice(-300)})`, 30_000);
+  const m = LINE.exec(child.stdout())!;
+  return new ConsoleClient(m[1]!, m[3]!);
+}
+
+async function profileFile(name: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const file = path.join(tmp, `${name}.json`);
+  await writeFile(file, JSON.stringify(testProfileJson(name, web.seeds, path.join(tmp, 'jobs', name), { workers: 2, ...extra })));
+  return file;
+}
+
+describe('archiver run --console', () => {
+  it('prints the console line, serves the running crawl, and exits with it', async () => {
+    const child = archiver(['run', await profileFile('cli-run'), '--console', '--console-port', '0', '--quiet'], tmp);
+    const api = await consoleOf(child);
+    const status = await api.get('/api/crawl');
+    assert.equal(status.status, 200, status.text);
+    assert.equal((status.json as { job: string }).job, 'cli-run');
+    assert.equal((await new ConsoleClient(api.origin, null).get('/api/crawl')).status, 401);
+    assert.equal(await child.exit, 0, child.stderr());
+    assert.equal(child.stdout().match(/^console /gm)?.length, 1, 'one console line');
+  });
+
+  it('with --keep-console serves the finished job until SIGTERM', async () => {
+    const child = archiver(['run', await profileFile('cli-keep'), '--console', '--console-port', '0', '--keep-console', '--quiet'], tmp);
+    const api = await consoleOf(child);
+    await until(async () => ((await api.get('/api/crawl')).json as { state?: string } | null)?.state === 'finished', 'the crawl to finish', 60_000);
+    await until(() => child.stderr().includes('keeps serving'), 'the keep-console notice');
+    const jobs = (await api.get('/api/jobs')).json as Array<{ name: string; state: string; wacz: string | null }>;
+    assert.deepEqual(jobs.map((j) => [j.name, j.state]), [['cli-keep', 'finished']]);
+    assert.ok(jobs[0]!.wacz?.endsWith('.wacz'));
+    assert.equal((await api.get('/api/captures?pages=1')).status, 200);
+    child.process.kill('SIGTERM');
+    assert.equal(await child.exit, 0, child.stderr());
+  });
+
+  it('refuses console options without --console', async () => {
+    const io = captureIo();
+    await assert.rejects(runMain([await profileFile('cli-usage'), '--console-port', '0'], io), { code: 'ARCHIVER_USAGE' });
+  });
+});
+
+describe('archiver serve', () => {
+  it('prints the console line, lists the jobs and crawls a job started from a profile', async () => {
+    const cwd = path.join(tmp, 'serve');
+    await mkdir(path.join(cwd, 'profiles'), { recursive: true });
+    await writeFile(path.join(cwd, 'profiles', 'started.json'), JSON.stringify(testProfileJson('started', web.seeds, 'elsewhere/started', { workers: 2 })));
+    const child = archiver(['serve', '--port', '0'], cwd);
+    const api = await consoleOf(child);
+    assert.deepEqual((await api.get('/api/jobs')).json, []);
+    assert.deepEqual((await api.get('/api/profiles')).json, ['started.json']);
+    assert.equal((await api.post('/api/jobs', { profile: '../started.json' })).status, 404);
+    const started = await api.post('/api/jobs', { profile: 'started.json' });
+    assert.equal(started.status, 201, started.text);
+    assert.equal((started.json as { job: string }).job, 'started');
+    assert.equal((await api.post('/api/jobs', { profile: 'started.json' })).status, 409, 'running already');
+    await until(async () => ((await api.get('/api/crawl?job=started')).json as { uris?: number } | null)?.uris! > 5, 'the started crawl to capture');
+    await until(async () => ((await api.get('/api/jobs')).json as Array<{ state: string }>)[0]?.state === 'finished', 'the started crawl to finish', 60_000);
+    const jobs = (await api.get('/api/jobs')).json as Array<{ name: string; pages: number }>;
+    assert.equal(jobs[0]!.name, 'started', 'crawled into the served jobs directory, not the profile output.dir');
+    assert.ok(jobs[0]!.pages > 10);
+    child.process.kill('SIGTERM');
+    assert.equal(await child.exit, 0, child.stderr());
+  });
+
+  it('listens on another --host only when told, and says so', async () => {
+    const io = captureIo();
+    let stop!: () => void;
+    const until = new Promise<void>((resolve) => (stop = resolve));
+    const code = serveMain([path.join(tmp, 'jobs'), '--port', '0', '--host', '127.0.0.9'], io, {
+      until,
+      onListening: (server) => {
+        void (async () => {
+          assert.match(server.origin, /^http:\/\/127\.0\.0\.9:\d+$/);
+          const answer = await rawRequest(server.origin, { path: '/api/jobs', headers: { Host: new URL(server.origin).host, Authorization: `Bearer ${server.token}` } });
+          assert.equal(answer.status, 200);
+          stop();
+        })();
+      },
+    });
+    assert.equal(await code, 0);
+    assert.match(io.stdout.text, /^console {2}http:\/\/127\.0\.0\.9:\d+\/#token=/);
+    assert.match(io.stderr.text, /warning: the console listens on 127\.0\.0\.9/);
+  });
+});

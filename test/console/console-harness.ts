@@ -1,0 +1,119 @@
+/**
+ * For the console tests: a crawl of the fixture web running in this
+ * process with its console on 127.0.0.1 (port 0), and a small client that
+ * calls the API with the token, as the page does.
+ */
+import path from 'node:path';
+import { request } from 'node:http';
+import { validateProfile } from '../../src/config/load-profile.js';
+import { ConsoleServer, type ConsoleServerOptions } from '../../src/console/console-server.js';
+import { JobCatalog } from '../../src/console/job-catalog.js';
+import { LiveJob } from '../../src/console/live-job.js';
+import { Crawl } from '../../src/crawl/crawl.js';
+import { captureIo } from '../helpers/capture.js';
+import { testProfileJson } from '../helpers/test-profile.js';
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: unknown;
+}
+
+export class ConsoleClient {
+  readonly origin: string;
+  readonly token: string | null;
+
+  constructor(origin: string, token: string | null) {
+    this.origin = origin;
+    this.token = token;
+  }
+
+  async call(method: 'GET' | 'POST', pathAndQuery: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+    const res = await fetch(`${this.origin}${pathAndQuery}`, {
+      method,
+      headers: {
+        ...(this.token !== null ? { Authorization: `Bearer ${this.token}` } : {}),
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = null;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  }
+
+  get(pathAndQuery: string): Promise<Answer> {
+    return this.call('GET', pathAndQuery);
+  }
+
+  post(pathAndQuery: string, body: unknown = {}): Promise<Answer> {
+    return this.call('POST', pathAndQuery, body);
+  }
+}
+
+/** A raw request with any Host header (fetch sets its own). */
+export function rawRequest(origin: string, opts: { method?: string; path: string; headers: Record<string, string> }): Promise<{ status: number; body: string }> {
+  const url = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, method: opts.method ?? 'GET', path: opts.path, headers: opts.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export interface RunningConsole {
+  crawl: Crawl;
+  server: ConsoleServer;
+  client: ConsoleClient;
+  catalog: JobCatalog;
+  dir: string;
+  name: string;
+  close(): Promise<void>;
+}
+
+/** Starts a crawl of `seeds` into `root/name` and its console (run --console's wiring). */
+export async function startCrawlConsole(root: string, name: string, seeds: readonly string[], overrides: Record<string, unknown> = {}, server: Partial<ConsoleServerOptions> = {}): Promise<RunningConsole> {
+  const dir = path.join(root, name);
+  const profile = validateProfile(testProfileJson(name, seeds, dir, overrides), name);
+  const catalog = new JobCatalog({ root, only: name });
+  const console = await ConsoleServer.start({ catalog, port: 0, ...server });
+  const crawl = await Crawl.start(profile, { log: captureIo().stderr, quiet: true });
+  catalog.attach(new LiveJob({ name, dir, crawl }));
+  return {
+    crawl,
+    server: console,
+    client: new ConsoleClient(console.origin, console.token),
+    catalog,
+    dir,
+    name,
+    async close() {
+      if (crawl.status().state !== 'finished') {
+        crawl.stop({ abandonInFlight: true });
+        await crawl.done.catch(() => undefined);
+      }
+      await console.close();
+    },
+  };
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
