@@ -27,6 +27,8 @@ export interface HostileCrawl {
   lines: LogLine[];
   /** Highest RSS seen during the crawl minus RSS just before it. */
   rssGrowthBytes: number;
+  /** Highest memory held by this thread's ArrayBuffers (Buffers) during the crawl minus the amount just before it. */
+  bufferGrowthBytes: number;
 }
 
 export async function tempRoot(): Promise<{ dir: string; remove(): Promise<void> }> {
@@ -49,10 +51,13 @@ export async function hostileCrawl(web: HostileWeb, root: string, name: string, 
     output: { dir: path.join(root, name) },
     ...rest,
   }, name);
-  const rss0 = process.memoryUsage().rss;
-  let peak = rss0;
+  const before = process.memoryUsage();
+  let peak = before.rss;
+  let peakBuffers = before.arrayBuffers;
   const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
+    const now = process.memoryUsage();
+    peak = Math.max(peak, now.rss);
+    peakBuffers = Math.max(peakBuffers, now.arrayBuffers);
   }, 10);
   let summary: CrawlSummary;
   try {
@@ -61,9 +66,10 @@ export async function hostileCrawl(web: HostileWeb, root: string, name: string, 
     clearInterval(sampler);
   }
   peak = Math.max(peak, process.memoryUsage().rss);
+  peakBuffers = Math.max(peakBuffers, process.memoryUsage().arrayBuffers);
   const records = await readWarcDir(path.join(profile.output.dir, 'warcs'));
   const log = await readFile(path.join(profile.output.dir, 'logs', 'crawl.log'), 'utf8');
-  return { summary, records, lines: parseCrawlLog(log), rssGrowthBytes: peak - rss0 };
+  return { summary, records, lines: parseCrawlLog(log), rssGrowthBytes: peak - before.rss, bufferGrowthBytes: peakBuffers - before.arrayBuffers };
 }
 
 function parseCrawlLog(text: string): LogLine[] {

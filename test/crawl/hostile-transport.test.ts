@@ -143,8 +143,13 @@ describe('429 and 503 with Retry-After', () => {
       assert.ok(limited && next, `requests to ${role}: ${reqs.map((r) => r.path)}`);
       // The HTTP-date form has whole-second resolution: at least ~1 s of the ~2 s asked for is left.
       assert.ok(next.startMs - limited.endMs >= minGapMs, `gap ${next.startMs - limited.endMs} ms`);
-      const others = web.requestsTo('peer').filter((r) => r.startMs > limited.endMs && r.startMs < next.startMs);
-      assert.ok(others.length >= 5, `peer requests during the back-off: ${others.length}`);
+      // The peer's 150 pages (≥ 20 ms each, one at a time) outlast the back-off, so
+      // it is being crawled throughout: a count, not a rate, and a low one, so
+      // a loaded machine fetching a page per 300 ms still passes.
+      const peer = web.requestsTo('peer');
+      assert.ok(peer.some((r) => r.startMs > next.startMs), 'the peer\'s pages outlasted the back-off');
+      const others = peer.filter((r) => r.startMs > limited.endMs && r.startMs < next.startMs);
+      assert.ok(others.length >= 3, `peer requests during the back-off: ${others.length}`);
     });
   }
 });

@@ -61,6 +61,8 @@ test('a 256 MiB body is fetched, truncated and archived with RSS growing far les
     await fetcher.close();
   }
   const growth = peak - rss0;
-  // Measured ~55 MiB here for 64 MiB and 256 MiB bodies alike: buffers, not the body.
-  assert.ok(growth < 128 * MiB, `RSS grew ${(growth / MiB).toFixed(0)} MiB for a ${maxBodyBytes / MiB} MiB body`);
+  // Measured ~55 MiB here for 64 MiB and 256 MiB bodies alike: buffers, not
+  // the body. The bound is 3.5 times that, for a loaded machine's GC running
+  // late, and still well below the 256 MiB a body held in memory would add.
+  assert.ok(growth < 192 * MiB, `RSS grew ${(growth / MiB).toFixed(0)} MiB for a ${maxBodyBytes / MiB} MiB body`);
 });

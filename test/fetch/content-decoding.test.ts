@@ -81,10 +81,24 @@ describe('decodeContentEncoding', () => {
   it('returns the stored bytes, marked incomplete, for an unknown coding', async () => {
     const out = await decodeContentEncoding(chunksOf(TEXT), 'zstd', 1 << 20);
     assert.ok(out.bytes.equals(TEXT));
+    assert.equal(out.complete, false);
+    assert.equal(out.capped, false);
   });
 
   it('reports garbage under a known coding as incomplete instead of throwing', async () => {
     const out = await decodeContentEncoding(chunksOf(Buffer.from('definitely not gzip data')), 'gzip', 1 << 20);
+    assert.equal(out.complete, false);
+    assert.equal(out.capped, false);
+    assert.equal(out.bytes.length, 0);
+  });
+
+  it('reports garbage after a valid start as incomplete, keeping the decoded start', async () => {
+    const gz = zlib.gzipSync(TEXT);
+    // A gzip member whose deflate stream is cut short and followed by junk.
+    const broken = Buffer.concat([gz.subarray(0, gz.length - 8), Buffer.from('junk junk junk junk')]);
+    const out = await decodeContentEncoding(chunksOf(broken), 'gzip', 1 << 20);
+    assert.equal(out.complete, false);
+    assert.ok(TEXT.subarray(0, out.bytes.length).equals(out.bytes));
   });
 });
 

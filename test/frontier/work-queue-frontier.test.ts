@@ -71,8 +71,10 @@ describe('WorkQueueFrontier specifics', () => {
     }
     gcNow();
     const grown = process.memoryUsage().heapUsed - before;
-    // Held in memory these URIs would take well over 200k × 200 bytes = 40 MB.
-    assert.ok(grown < 8 * 1024 * 1024, `heap grew ${(grown / 1048576).toFixed(1)} MB for ${total} queued URIs`);
+    // Held in memory these URIs would take well over 200k × 200 bytes = 40 MB;
+    // measured ~1.2 MB after a forced GC. 16 MB leaves 13 times that, and
+    // still fails a frontier that keeps them on the heap.
+    assert.ok(grown < 16 * 1024 * 1024, `heap grew ${(grown / 1048576).toFixed(1)} MB for ${total} queued URIs`);
     assert.equal(f.stats().queued, total);
     const claim = await f.next();
     assert.equal(claim?.uri.url, `http://host0.test/${pad}/page-0`);

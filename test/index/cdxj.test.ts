@@ -13,7 +13,7 @@ import path from 'node:path';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { formatCdxjLine, parseCdxjLine, timestamp14, isoFromTimestamp14, compareCdxjLines, CdxjFormatError } from '../../src/index/cdxj.js';
 import { indexMain } from '../../src/cli/index-command.js';
-import { surt } from '../../src/url/surt.js';
+import { getSurt } from 'warcio';
 import { captureIo } from '../helpers/capture.js';
 import { readWarcDir } from '../helpers/warc-read.js';
 import { crawlJob, recordAt } from '../wacz/crawl-job.js';
@@ -42,7 +42,8 @@ describe('CDXJ of a crawl', () => {
       const rec = await recordAt(path.join(dir, 'warcs', e.filename), e.offset, e.length);
       const h = rec.warcHeaders;
       assert.equal(h.get('warc-target-uri'), e.url, line);
-      assert.equal(e.key, surt(e.url));
+      // warcio's getSurt is the key replay looks captures up by: an independent implementation.
+      assert.equal(e.key, getSurt(e.url), line);
       assert.equal(timestamp14(h.get('warc-date')!), e.timestamp);
       assert.equal(h.get('warc-payload-digest'), e.digest);
       const type = h.get('warc-type');
@@ -51,6 +52,20 @@ describe('CDXJ of a crawl', () => {
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(rec.block.subarray(0, 20).toString('latin1'))?.[1]);
       assert.equal(e.status, status, line);
     }
+  });
+
+  test('keys of a few captures, written out by hand (IP octets reversed, as warcio does; query sorted; escapes lower-cased)', () => {
+    const keyOf = new Map(lines.map((l) => parseCdxjLine(l)).map((e) => [e.url, e.key]));
+    const origin = web.origins[0]!;
+    const port = new URL(origin).port;
+    assert.equal(new URL(origin).hostname, '127.0.0.2');
+    const expected: Array<[string, string]> = [
+      [`${origin}/`, `2,0,0,127:${port})/`],
+      [`${origin}/about.html`, `2,0,0,127:${port})/about.html`],
+      [`${origin}/search?q=archive&lang=en`, `2,0,0,127:${port})/search?lang=en&q=archive`],
+      [`${origin}/gbk/%E4%B8%AD%E6%96%87%E9%A1%B5%E9%9D%A2.html`, `2,0,0,127:${port})/gbk/%e4%b8%ad%e6%96%87%e9%a1%b5%e9%9d%a2.html`],
+    ];
+    for (const [url, key] of expected) assert.equal(keyOf.get(url), key, url);
   });
 
   test('lines are sorted bytewise and cover every response and revisit', async () => {

@@ -108,8 +108,11 @@ describe('retryAfterMs', () => {
   });
 
   it('caps what a server may ask for', () => {
-    assert.equal(retryAfterMs('999999', now), DEFAULT_RETRY_OPTIONS.maxRetryAfterMs);
-    assert.equal(retryAfterMs('Fri, 01 Jan 2027 00:00:00 GMT', now), DEFAULT_RETRY_OPTIONS.maxRetryAfterMs);
+    // The default cap is one hour (delay.ts, RetryOptions.maxRetryAfterMs).
+    const ONE_HOUR_MS = 60 * 60 * 1000;
+    assert.equal(retryAfterMs('999999', now), ONE_HOUR_MS);
+    assert.equal(retryAfterMs('3599', now), 3_599_000, 'just below the cap is kept');
+    assert.equal(retryAfterMs('Fri, 01 Jan 2027 00:00:00 GMT', now), ONE_HOUR_MS);
     assert.equal(retryAfterMs('600', now, 60_000), 60_000);
   });
 });
@@ -139,6 +142,7 @@ describe('RetryOptions defaults', () => {
   it("are Heritrix's: 900 s between transport retries, 30 attempts", () => {
     assert.equal(DEFAULT_RETRY_OPTIONS.retryDelayMs, 900_000);
     assert.equal(DEFAULT_RETRY_OPTIONS.maxRetries, 30);
+    assert.equal(DEFAULT_RETRY_OPTIONS.maxRetryAfterMs, 3_600_000, 'one hour');
     assert.ok(Object.isFrozen(DEFAULT_RETRY_OPTIONS));
   });
 });

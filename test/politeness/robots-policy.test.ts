@@ -163,9 +163,20 @@ describe('mostFavoredSet', () => {
     assert.equal(allowed('mostFavored', '/private/bing/x'), true);
   });
 
-  it('with no candidates behaves like obey', () => {
-    for (const path of ['/public', '/private/x', '/private/open', '/private/bing/x']) {
-      assert.equal(allowed('mostFavoredSet', path), allowed('obey', path), path);
+  it('with no candidates follows our own group only, as obey does', () => {
+    // By hand from SITE: the `archiver` group applies (not `*`): /private/ is
+    // disallowed except exactly /private/open ($ anchors the end).
+    const expected: Array<[string, boolean]> = [
+      ['/public', true],
+      ['/private/x', false],
+      ['/private/open', true],
+      ['/private/open/more', false],
+      ['/private/bing/x', false],
+      ['/private/secret', false],
+    ];
+    for (const [path, want] of expected) {
+      assert.equal(allowed('mostFavoredSet', path), want, `mostFavoredSet ${path}`);
+      assert.equal(allowed('obey', path), want, `obey ${path}`);
     }
   });
 

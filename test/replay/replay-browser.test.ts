@@ -27,6 +27,8 @@ interface Expected {
   title: string;
   /** A sentence of the page's body text. */
   sentence: string;
+  /** <img> elements in the page as served. */
+  images: number;
 }
 
 let tmp: string;
@@ -45,7 +47,8 @@ function expectedOf(web: FixtureWeb, url: string): Expected {
   const html = body.toString('utf8');
   const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
   const sentence = /<p>([^<]{30,})/.exec(html)?.[1]?.trim() ?? '';
-  return { url, title, sentence };
+  const images = (html.match(/<img /g) ?? []).length;
+  return { url, title, sentence, images };
 }
 
 before(async () => {
@@ -57,12 +60,16 @@ before(async () => {
     wacz = crawled.job.wacz;
     pageCount = crawled.job.pages;
     const responses = (await readWarcDir(path.join(dir, 'warcs'))).filter((r) => r.type === 'response' && r.status === 200 && (r.httpHeaders.get('content-type') ?? '').startsWith('text/html'));
-    const gz = responses.find((r) => r.httpHeaders.get('content-encoding') === 'gzip' && /<p>/.test(gunzipSync(r.payload).toString('utf8')));
-    const chunked = responses.find((r) => r.httpHeaders.has('x-archive-orig-transfer-encoding'));
-    assert.ok(gz && chunked, 'the fixture has a gzip page and a chunked page');
+    // Pages with a sentence of text and at least one image, so both are checked on each.
+    const html = (r: (typeof responses)[number]): string => (r.httpHeaders.get('content-encoding') === 'gzip' ? gunzipSync(r.payload) : r.payload).toString('utf8');
+    const rich = (r: (typeof responses)[number]): boolean => /<p>[^<]{30,}/.test(html(r)) && /<img /.test(html(r));
+    const gz = responses.find((r) => r.httpHeaders.get('content-encoding') === 'gzip' && rich(r));
+    const chunked = responses.find((r) => r.httpHeaders.has('x-archive-orig-transfer-encoding') && r.httpHeaders.get('content-encoding') !== 'gzip' && rich(r));
+    assert.ok(gz && chunked, 'the fixture has a gzip page and a chunked page, each with text and images');
     home = expectedOf(web, web.seeds[0]!);
     gzipPage = expectedOf(web, gz.url);
     chunkedPage = expectedOf(web, chunked.url);
+    for (const want of [home, gzipPage, chunkedPage]) assert.ok(want.title !== '' && want.sentence !== '' && want.images > 0, JSON.stringify(want));
   } finally {
     await web.close();
   }
@@ -80,9 +87,8 @@ describe('ReplayWeb.page in Chromium, WACZ from archiver replay', () => {
   test('the home page renders from the archive: title, text and every image', async () => {
     const got = await openArchived(browser, server, home.url);
     assert.equal(got.title, home.title);
-    assert.ok(home.sentence.length > 0);
     assert.ok(got.text.includes(home.sentence), `body text has "${home.sentence}"`);
-    assert.ok(got.images.length > 0, 'the home page has images');
+    assert.equal(got.images.length, home.images, 'every image of the page is in the replayed document');
     for (const img of got.images) assert.ok(img.naturalWidth > 0, `image ${img.src} rendered`);
     const shot = path.join(tmp, 'replay-home.png');
     await browser.page.screenshot({ path: shot });
@@ -101,7 +107,8 @@ describe('ReplayWeb.page in Chromium, WACZ from archiver replay', () => {
     for (const want of [gzipPage, chunkedPage]) {
       const got = await openArchived(browser, server, want.url);
       assert.equal(got.title, want.title, want.url);
-      if (want.sentence) assert.ok(got.text.includes(want.sentence), `${want.url} text`);
+      assert.ok(got.text.includes(want.sentence), `${want.url} text has "${want.sentence}"`);
+      assert.equal(got.images.length, want.images, `${want.url} images`);
       for (const img of got.images) assert.ok(img.naturalWidth > 0, `image ${img.src} on ${want.url}`);
     }
   });
@@ -126,6 +133,7 @@ describe('ReplayWeb.page in Chromium, raw WARCs', () => {
       const got = await openArchived(b, warcServer, home.url);
       assert.equal(got.title, home.title);
       assert.ok(got.text.includes(home.sentence));
+      assert.equal(got.images.length, home.images);
       for (const img of got.images) assert.ok(img.naturalWidth > 0, `image ${img.src}`);
       assert.deepEqual(b.outside, []);
     } finally {

@@ -151,8 +151,22 @@ describe('a second crawl with dedup.against the first', () => {
   test('the second package lists the revisited pages (with titles from the crawl itself)', async () => {
     const { readZip } = await import('./zip-read.js');
     const zip = new Map(readZip(await readFile(path.join(second.dir, 'second.wacz'))).map((e) => [e.name, e.data]));
-    const pages = zip.get('pages/pages.jsonl')!.toString('utf8').trimEnd().split('\n').slice(1).map((l) => JSON.parse(l) as { url: string; title?: string });
-    const welcome = pages.find((p) => p.url === `${web.origins[0]}/welcome.html`);
+    const pages = zip.get('pages/pages.jsonl')!.toString('utf8').trimEnd().split('\n').slice(1).map((l) => JSON.parse(l) as { url: string; ts: string; title?: string; text?: string });
+    const url = `${web.origins[0]}/welcome.html`;
+    const welcome = pages.find((p) => p.url === url);
     assert.ok(welcome, 'a revisited page is in the page list');
+    // It is a revisit here, and the package holds no WARC of the first crawl,
+    // so its title and text can only come from the second crawl's own journal.
+    assert.equal(second.index.find((e) => e.url === url)?.mime, 'warc/revisit');
+    assert.deepEqual([...zip.keys()].filter((n) => n.startsWith('archive/') && n.includes('first')), []);
+    // Expected from the bytes the fixture serves, not from our extractor.
+    const html = web.bodyFor(url)!.toString('utf8');
+    const title = /<title>([^<]*)<\/title>/.exec(html)?.[1];
+    const sentence = /<p>([^<]{20,})/.exec(html)?.[1]?.trim().replace(/\s+/g, ' ');
+    assert.ok(title && sentence, 'the fixture page has a title and a paragraph');
+    assert.equal(welcome.title, title);
+    assert.ok(welcome.text?.replace(/\s+/g, ' ').includes(sentence), `text ${JSON.stringify(welcome.text)} has "${sentence}"`);
+    const ts = second.index.find((e) => e.url === url)!.timestamp;
+    assert.equal(welcome.ts.replace(/\D/g, '').slice(0, 14), ts, 'listed at the second crawl\'s capture time');
   });
 });

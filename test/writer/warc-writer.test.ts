@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import type { Clock } from '../../src/core/clock.js';
 import type { BodyStore } from '../../src/core/exchange.js';
-import { OPEN_SUFFIX, WARC_FILE_NAME_PATTERN, warcFileName } from '../../src/writer/warc-naming.js';
+import { WARC_FILE_NAME_PATTERN } from '../../src/writer/warc-naming.js';
 import { WarcWriter, type WarcWriterOptions } from '../../src/writer/warc-writer.js';
 import { fileBody, httpHeaderPairs, makeExchange, readWarc, sha1b32, sha1b32OfFile, type ReadRecord } from './helpers.js';
 
@@ -279,12 +279,12 @@ describe('WarcWriter', () => {
     assert.equal(w.serial, 10);
     const names = files.map((f) => path.basename(f));
     assert.deepEqual(names, written.map((x) => x.filename));
+    // Heritrix's PREFIX-<yyyyMMddHHmmssSSS>-<serial, 5 digits>-<pid>~<host>.warc.gz, written out.
     assert.deepEqual(names, [
-      warcFileName({ prefix: 'WEB', openedAt: new Date('2026-11-29T12:00:00.000Z'), serial: 7, pid: process.pid, hostname: 'crawlhost' }),
-      warcFileName({ prefix: 'WEB', openedAt: new Date('2026-11-29T12:00:01.000Z'), serial: 8, pid: process.pid, hostname: 'crawlhost' }),
-      warcFileName({ prefix: 'WEB', openedAt: new Date('2026-11-29T12:00:02.000Z'), serial: 9, pid: process.pid, hostname: 'crawlhost' }),
+      `WEB-20261129120000000-00007-${process.pid}~crawlhost.warc.gz`,
+      `WEB-20261129120001000-00008-${process.pid}~crawlhost.warc.gz`,
+      `WEB-20261129120002000-00009-${process.pid}~crawlhost.warc.gz`,
     ]);
-    assert.equal(names[0], `WEB-20261129120000000-00007-${process.pid}~crawlhost.warc.gz`);
     for (const n of names) assert.match(n, WARC_FILE_NAME_PATTERN);
     let total = 0;
     for (const [i, f] of files.entries()) {
@@ -320,7 +320,7 @@ describe('WarcWriter', () => {
     const dir = await newDir();
     const w = new WarcWriter(options(dir));
     const written = await w.writeCapture({ exchange: makeExchange({ url: 'http://a.test/' }), hopPath: '', via: null, outlinks: [] });
-    assert.deepEqual(await readdir(dir), [written.filename + OPEN_SUFFIX]);
+    assert.deepEqual(await readdir(dir), [written.filename + '.open']);
     const files = await w.close();
     assert.deepEqual(await readdir(dir), [written.filename]);
     assert.deepEqual(files, [path.join(dir, written.filename)]);
@@ -473,7 +473,7 @@ describe('WarcWriter', () => {
     await assert.rejects(w.writeCapture({ exchange: makeExchange({ url: 'http://a.test/after' }), hopPath: '', via: null, outlinks: [] }), {
       code: 'ARCHIVER_WARC_WRITE',
     });
-    const sizeBeforeClose = (await readFile(path.join(dir, okWritten.filename + OPEN_SUFFIX))).length;
+    const sizeBeforeClose = (await readFile(path.join(dir, okWritten.filename + '.open'))).length;
     const [file] = await w.close();
     assert.equal(sizeBeforeClose, (await readFile(file!)).length);
     // readWarc also checks there is no byte after the last complete record
@@ -487,9 +487,9 @@ describe('WarcWriter', () => {
     const now = new Date('2030-01-01T00:00:00.000Z');
     const w = new WarcWriter(options(dir, { clock: { now: () => now.getTime() } }));
     // The name is predictable from the clock: point it at /dev/full, where every write fails with ENOSPC.
-    const name = warcFileName({ prefix: 'WEB', openedAt: now, serial: 0, pid: process.pid, hostname: 'crawlhost' });
+    const name = `WEB-20300101000000000-00000-${process.pid}~crawlhost.warc.gz`;
     await (await import('node:fs/promises')).mkdir(dir, { recursive: true });
-    await symlink('/dev/full', path.join(dir, name + OPEN_SUFFIX));
+    await symlink('/dev/full', path.join(dir, name + '.open'));
     await assert.rejects(w.writeCapture({ exchange: makeExchange({ url: 'http://a.test/' }), hopPath: '', via: null, outlinks: [] }), (err: unknown) => {
       assert.equal((err as { code?: string }).code, 'ARCHIVER_WARC_WRITE');
       assert.equal(((err as Error).cause as { code?: string }).code, 'ENOSPC');
