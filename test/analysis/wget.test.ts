@@ -18,6 +18,10 @@ import { analyzeMain } from '../../src/cli/analyze-command.js';
 import type { JsonReport } from '../../src/analysis/report.js';
 import { captureIo } from './cli-io.js';
 import { pageHtml } from './synthetic.js';
+import { needs } from '../helpers/programs.js';
+
+/** Skipped, with what to install, when wget is not on the machine (npm test's pretest installs it on Debian as root). */
+const missingWget = needs('wget', 'wget');
 
 const SITE: Record<string, { links?: string[]; title?: string; redirect?: string; chunked?: boolean; type?: string }> = {
   '/': { title: 'Home', links: ['/a.html', '/b.html#part', '/moved', '/page?x=1', '/img.png', 'mailto:me@example.test'] },
@@ -29,7 +33,7 @@ const SITE: Record<string, { links?: string[]; title?: string; redirect?: string
   '/img.png': { type: 'image/png' },
 };
 
-describe('archiver analyze on WARCs written by GNU wget', () => {
+describe('archiver analyze on WARCs written by GNU wget', missingWget, () => {
   let dir: string;
   let server: http.Server;
   let origin: string;

@@ -23,13 +23,17 @@ import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { captureIo } from '../analysis/cli-io.js';
 import { referencePagerank, type WeightedEdge } from '../analysis/reference-metrics.js';
+import { needs } from '../helpers/programs.js';
+
+/** Skipped, with what to install, when wget is not on the machine (npm test's pretest installs it on Debian as root). */
+const missingWget = needs('wget', 'wget');
 
 /** The CSV files --out writes have no quoted fields in the columns read here (ids, and URLs of this web). */
 function csvRows(text: string): string[][] {
   return text.trim().split('\n').slice(1).map((l) => l.split(','));
 }
 
-describe('archiver analyze --hosts --gexf on a crawled multi-host web (archiver and wget WARCs)', () => {
+describe('archiver analyze --hosts --gexf on a crawled multi-host web (archiver and wget WARCs)', missingWget, () => {
   let dir: string;
   let web: FixtureWeb;
   let warcDirs: string[];

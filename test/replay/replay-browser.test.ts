@@ -21,6 +21,10 @@ import { jobWarcs } from '../../src/index/inputs.js';
 import { readWarcDir } from '../helpers/warc-read.js';
 import { crawlJob } from '../wacz/crawl-job.js';
 import { launch, openArchived, type ReplayBrowser } from './browser.js';
+import { needs } from '../helpers/programs.js';
+
+/** Skipped, with what to install, when chromium is not on the machine (npm test's pretest installs it on Debian as root). */
+const missingChromium = needs('chromium', 'chromium');
 
 interface Expected {
   url: string;
@@ -52,6 +56,7 @@ function expectedOf(web: FixtureWeb, url: string): Expected {
 }
 
 before(async () => {
+  if (missingChromium.skip) return;
   tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-replay-'));
   const web = await FixtureWeb.start({ hosts: 2, pagesPerHost: 2, port: 0 });
   try {
@@ -78,12 +83,13 @@ before(async () => {
 });
 
 after(async () => {
+  if (missingChromium.skip) return;
   await browser?.close();
   await server?.close();
   await rm(tmp, { recursive: true, force: true });
 });
 
-describe('ReplayWeb.page in Chromium, WACZ from archiver replay', () => {
+describe('ReplayWeb.page in Chromium, WACZ from archiver replay', missingChromium, () => {
   test('the home page renders from the archive: title, text and every image', async () => {
     const got = await openArchived(browser, server, home.url);
     assert.equal(got.title, home.title);
@@ -125,7 +131,7 @@ describe('ReplayWeb.page in Chromium, WACZ from archiver replay', () => {
   });
 });
 
-describe('ReplayWeb.page in Chromium, raw WARCs', () => {
+describe('ReplayWeb.page in Chromium, raw WARCs', missingChromium, () => {
   test('the job WARCs, served as one archive, replay the home page', async () => {
     const warcServer = await ReplayServer.start({ sources: await replaySources(await jobWarcs(dir)) });
     const b = await launch(warcServer);
