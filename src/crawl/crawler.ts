@@ -15,7 +15,7 @@ import type { Profile } from '../config/profile.js';
 import { Fetcher } from '../fetch/fetcher.js';
 import type { EarlierCaptures } from '../index/earlier-captures.js';
 import { loadEarlierCaptures } from '../index/earlier-load.js';
-import type { Frontier } from '../frontier/frontier.js';
+import type { Claim, Frontier } from '../frontier/frontier.js';
 import { WorkQueueFrontier } from '../frontier/work-queue-frontier.js';
 import { createRobotsPolicy } from '../politeness/robots-policy.js';
 import { RobotsStore } from '../politeness/robots-store.js';
@@ -32,6 +32,7 @@ import { CaptureJournal, captureJournalPath } from './capture-journal.js';
 import { CrawlStats } from './crawl-stats.js';
 import { replayCrawlLog, trimPartialLine } from './crawl-log-replay.js';
 import { ensureJobDir, hasState, jobDir } from './job-dir.js';
+import { runFetchWorkers } from './fetch-workers.js';
 import { LinkScheduler } from './link-scheduler.js';
 import { PayloadDedup } from './payload-dedup.js';
 import { RobotsJournal } from './robots-journal.js';
@@ -198,34 +199,30 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   const progress = new Progress({ out: opts.stderr, now, ...(opts.progressIntervalMs ? { intervalMs: opts.progressIntervalMs } : {}) });
   if (!opts.quiet) progress.start(() => ({ stats, frontier: frontier.stats() }));
 
-  const worker = async (id: number) => {
-    while (!stop.signal.aborted) {
-      const claim = await frontier.next(stop.signal);
-      if (!claim) return;
+  /** One URI from its fetch to finished(); never rejects. `release` is called when its fetch is over. */
+  const complete = async (claim: Claim, id: number, release: (delayMs: number) => Promise<void>): Promise<void> => {
+    try {
+      const outcome = await processor.process(claim, id, release);
+      await frontier.finished(claim, outcome);
+      checkLimits();
+    } catch (err) {
+      if (isFatal(err)) {
+        // Ours, not the web's (disk full, state unwritable): stop the crawl;
+        // the URI stays queued for the resume.
+        fatal ??= err;
+        halt('ABORTED_FATAL');
+        await frontier.finished(claim, { kind: 'retry', delayMs: 0 }).catch(() => {});
+        return;
+      }
+      // Anything else is one URI's problem (Heritrix's -5 runtime error): log it and go on.
       try {
-        const outcome = await processor.process(claim, id, (delayMs) => frontier.released(claim, delayMs));
-        await frontier.finished(claim, outcome);
-        checkLimits();
-      } catch (err) {
-        if (isFatal(err)) {
-          // Ours, not the web's (disk full, state unwritable): stop the crawl;
-          // the URI stays queued for the resume.
-          fatal ??= err;
-          halt('ABORTED_FATAL');
-          await frontier.finished(claim, { kind: 'retry', delayMs: 0 }).catch(() => {});
-          return;
-        }
-        // Anything else is one URI's problem (Heritrix's -5 runtime error): log it and go on.
-        try {
-          stats.gaveUp(hostOf(claim.uri.url), -5);
-          const code = err instanceof ArchiverError ? err.code : err instanceof Error ? err.name : 'error';
-          crawlLog.write({ time: new Date(now()), status: -5, size: null, url: claim.uri.url, hopPath: claim.uri.hopPath, via: claim.uri.via, mime: null, worker: id, fetchStart: null, durationMs: null, digest: null, annotations: [`err:${code}`] });
-          await frontier.finished(claim, { kind: 'done', delayMs: 0 });
-        } catch (failure) {
-          fatal ??= failure;
-          halt('ABORTED_FATAL');
-          return;
-        }
+        stats.gaveUp(hostOf(claim.uri.url), -5);
+        const code = err instanceof ArchiverError ? err.code : err instanceof Error ? err.name : 'error';
+        crawlLog.write({ time: new Date(now()), status: -5, size: null, url: claim.uri.url, hopPath: claim.uri.hopPath, via: claim.uri.via, mime: null, worker: id, fetchStart: null, durationMs: null, digest: null, annotations: [`err:${code}`] });
+        await frontier.finished(claim, { kind: 'done', delayMs: 0 });
+      } catch (failure) {
+        fatal ??= failure;
+        halt('ABORTED_FATAL');
       }
     }
   };
@@ -233,7 +230,13 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
   try {
     for (const seed of profile.seeds) if (!stats.seeds.has(seed)) stats.seeds.set(seed, { url: seed, status: null, redirect: null });
     await links.scheduleSeeds(profile.seeds.map(seedUri));
-    await Promise.all(Array.from({ length: profile.workers }, (_, i) => worker(i + 1)));
+    // A worker takes its next claim as soon as its fetch is over (fetch-workers.ts).
+    await runFetchWorkers({ workers: profile.workers }, () => frontier.next(stop.signal), (claim, id, fetchOver) =>
+      complete(claim, id, async (delayMs) => {
+        await frontier.released(claim, delayMs);
+        fetchOver();
+      }),
+    );
   } finally {
     if (deadline) clearTimeout(deadline);
     progress.stop();
