@@ -187,17 +187,31 @@ export class WorkQueueFrontier implements Frontier {
         }
         const now = this.#now();
         for (const queue of touched) this.#settle(queue, now);
-        this.#changes.notify();
+        this.#changes.notifyOne();
       });
     }
   }
 
   async next(signal?: AbortSignal): Promise<Claim | null> {
     for (;;) {
-      if (this.#closed || signal?.aborted) return null;
-      const [claim, seen] = await this.#exclusive(async () => [await this.#tryClaim(), this.#changes.version] as const);
+      if (this.#closed) return null;
+      if (signal?.aborted) {
+        // It may have been the one woken for a change: pass that on.
+        this.#changes.notifyOne();
+        return null;
+      }
+      const [claim, seen] = await this.#exclusive(async () => {
+        const got = await this.#tryClaim();
+        // Changes wake one waiter (change-signal.ts). One that got a URI passes the turn on while
+        // queues may be ready, or snoozed: the next waiter then sets its timer to their wake time.
+        if (got !== null && (this.#ready.listed || this.#inactive.listed || this.#snoozed.size > 0)) this.#changes.notifyOne();
+        return [got, this.#changes.version] as const;
+      });
       if (claim !== null) return claim;
-      if (this.#done()) return null;
+      if (this.#done()) {
+        this.#changes.notify();
+        return null;
+      }
       await this.#changes.wait(seen, this.#snoozed.peekTime() - this.#now(), signal);
     }
   }
@@ -256,7 +270,7 @@ export class WorkQueueFrontier implements Frontier {
         }
         this.#touch(queue);
         this.#settle(queue, now);
-        this.#changes.notify();
+        this.#changes.notifyOne();
       }
       // Retries and prerequisites are rare: wait for them, so that a reload
       // of the queue's head reads them back and a crash keeps them.
@@ -281,7 +295,7 @@ export class WorkQueueFrontier implements Frontier {
     if (delayMs > 0) this.#dirtyHosts.add(item.host);
     this.#touch(queue);
     this.#settle(queue, now);
-    this.#changes.notify();
+    this.#changes.notifyOne();
   }
 
   stats(): FrontierStats {
