@@ -226,10 +226,10 @@ export class WorkQueueFrontier implements Frontier {
     });
   }
 
-  finished(claim: Claim, outcome: Outcome): Promise<void> {
-    return this.#exclusive(async () => {
+  async finished(claim: Claim, outcome: Outcome): Promise<void> {
+    const rewritten = await this.#exclusive(async (): Promise<{ landed: Promise<void> } | null> => {
       // After close the URI simply stays stored, as after a crash: resume refetches it.
-      if (this.#closed) return;
+      if (this.#closed) return null;
       const state = this.#outstanding(claim);
       const { queue, item } = state;
       const now = this.#now();
@@ -272,10 +272,21 @@ export class WorkQueueFrontier implements Frontier {
         this.#settle(queue, now);
         this.#changes.notifyOne();
       }
-      // Retries and prerequisites are rare: wait for them, so that a reload
-      // of the queue's head reads them back and a crash keeps them.
-      if (outcome.kind !== 'done') await this.#store.flush();
+      if (outcome.kind === 'done') return null;
+      // A retry's or prerequisite's entry is written now. The caller waits for
+      // it, so a crash keeps it, but outside the lock: held across the write,
+      // a host whose robots.txt answered 500 (every URI of it retried) stalled
+      // every claim and release of the crawl. A reload of this queue's head
+      // waits for it instead (#tryClaim), so that it reads it back.
+      queue.rewrites++;
+      const landed = this.#store.flush();
+      const landedOrNot = (): void => {
+        queue.rewrites--;
+      };
+      landed.then(landedOrNot, landedOrNot);
+      return { landed };
     });
+    if (rewritten !== null) await rewritten.landed;
   }
 
   #outstanding(claim: Claim): ClaimState {
@@ -350,6 +361,8 @@ export class WorkQueueFrontier implements Frontier {
         this.#settle(queue, now);
         continue;
       }
+      // Entries of this queue rewritten by finished() are read back only once written.
+      if (queue.needsRefill && queue.rewrites > 0) await this.#store.flush();
       while (queue.needsRefill) {
         const limit = this.#headSize + queue.inFlight;
         const read = await this.#store.readAfter(queue.key, queue.cursor, limit);

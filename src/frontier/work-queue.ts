@@ -51,6 +51,8 @@ export class WorkQueue {
   readonly inFlightKeys = new Set<string>();
   /** Of those, the ones still fetching (not yet released): what the per-queue connection limit counts. */
   fetching = 0;
+  /** Entries rewritten (retries, prerequisites) whose write has not landed: a head reload waits for them. */
+  rewrites = 0;
 
   constructor(key: string) {
     this.key = key;
