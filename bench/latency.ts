@@ -17,6 +17,7 @@
  *   node dist/bench/latency.js [--latency-ms 0,20,50] [--runs 3] [--wget-runs 1] [--hosts 20]
  *     [--pages 210] [--robots-500 1] [--workers 40] [--seed 1] [--tools archiver,wget]
  *     [--max-retries 1] [--retry-delay-ms 10]   (archiver's retry limits: what the robots-500 host's URIs go through)
+ *     [--cpu-prof-dir DIR]   (archiver under node --cpu-prof)
  *
  * ARCHIVER_* variables in this process's environment reach archiver's. Figures only.
  */
@@ -46,6 +47,8 @@ export interface LatencyBenchOpts {
   /** archiver's `limits.maxRetries` and `limits.retryDelayMs` (the crawl bench's 1 and 10 ms by default). */
   maxRetries?: number;
   retryDelayMs?: number;
+  /** When set, archiver runs under `node --cpu-prof` and writes its .cpuprofile here. */
+  cpuProfDir?: string;
   log: (line: string) => void;
 }
 
@@ -191,7 +194,7 @@ export async function runLatencyBench(opts: LatencyBenchOpts): Promise<LatencyBe
       const dir = await fs.mkdtemp(path.join(tmp, `${tool}-${n}-`));
       web.takeRequests();
       const limits = { ...(opts.maxRetries === undefined ? {} : { maxRetries: opts.maxRetries }), ...(opts.retryDelayMs === undefined ? {} : { retryDelayMs: opts.retryDelayMs }) };
-      const t = tool === 'archiver' ? await runArchiver(web, dir, opts.workers, undefined, [], limits) : await runWget(web, dir);
+      const t = tool === 'archiver' ? await runArchiver(web, dir, opts.workers, opts.cpuProfDir, [], limits) : await runWget(web, dir);
       const requests = web.takeRequests();
       const warc = await checkWarcs(t.warcDir, web, reachable);
       const gaps = hostGaps(requests);
@@ -268,6 +271,7 @@ async function main(): Promise<void> {
       tools: { type: 'string', default: 'archiver,wget' },
       'max-retries': { type: 'string' },
       'retry-delay-ms': { type: 'string' },
+      'cpu-prof-dir': { type: 'string' },
     },
   });
   const tools = values.tools.split(',').filter((t): t is 'archiver' | 'wget' => t === 'archiver' || t === 'wget');
@@ -284,6 +288,7 @@ async function main(): Promise<void> {
       tools,
       ...(values['max-retries'] === undefined ? {} : { maxRetries: Number(values['max-retries']) }),
       ...(values['retry-delay-ms'] === undefined ? {} : { retryDelayMs: Number(values['retry-delay-ms']) }),
+      ...(values['cpu-prof-dir'] === undefined ? {} : { cpuProfDir: values['cpu-prof-dir'] }),
       log: (l) => console.log(l),
     });
     console.log(latencyTable(result).join('\n'));
