@@ -41,7 +41,10 @@ export async function runFetchWorkers<C>(opts: FetchWorkersOptions, next: () => 
       const task: Promise<void> = Promise.resolve().then(() => run(claim, worker, () => {
         if (finishing.size >= maxFinishing || finishing.has(task)) return;
         finishing.add(task);
-        void task.then(() => finishing.delete(task));
+        const forget = (): void => {
+          finishing.delete(task);
+        };
+        task.then(forget, forget);
         handOff();
       }));
       await Promise.race([task, handedOff]);
