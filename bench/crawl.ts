@@ -111,9 +111,10 @@ async function timed(
   args: string[],
   cwd: string,
   watchThreads = false,
+  env?: NodeJS.ProcessEnv,
 ): Promise<{ exitCode: number; wallSecs: number; cpuSecs: number; peakRssMB: number; stderr: string; threads?: ThreadCpu }> {
   const timeFile = path.join(cwd, `time-${process.hrtime.bigint()}.txt`);
-  const child = spawn(TIME, ['-f', '%e %U %S %M', '-o', timeFile, cmd, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(TIME, ['-f', '%e %U %S %M', '-o', timeFile, cmd, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], ...(env ? { env } : {}) });
   const watch = watchThreads && child.pid !== undefined ? watchThreadCpu(child.pid, true) : null;
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
@@ -125,25 +126,40 @@ async function timed(
   return threads && threads.byGroup.size > 0 ? { ...t, threads } : t;
 }
 
-async function runArchiver(web: FixtureWeb, dir: string, workers: number, cpuProfDir: string | undefined, nodeFlags: readonly string[]) {
+/** What the crawl runs need of a served web. */
+export interface CrawlTarget {
+  readonly seeds: readonly string[];
+  readonly origins: readonly string[];
+}
+
+/**
+ * archiver on `web` with delays 0 and one connection per host; `limits`
+ * overrides the profile's (one retry after 10 ms by default), `env` adds to
+ * the child's environment.
+ */
+export async function runArchiver(
+  web: CrawlTarget, dir: string, workers: number, cpuProfDir: string | undefined, nodeFlags: readonly string[],
+  limits: Record<string, number> = {}, env?: NodeJS.ProcessEnv,
+) {
   const profile = {
     name: 'bench',
     seeds: web.seeds,
     userAgent: 'archiver-bench/0.1 (+https://example.org/bench)',
     scope: { hosts: web.origins.map((o) => new URL(o).host) },
     politeness: { delayFactor: 0, minDelayMs: 0, maxDelayMs: 0, maxConnectionsPerHost: 1 },
-    limits: { fetchTimeoutMs: 30000, maxRetries: 1, retryDelayMs: 10 },
+    limits: { fetchTimeoutMs: 30000, maxRetries: 1, retryDelayMs: 10, ...limits },
     workers,
     output: { dir: path.join(dir, 'job'), prefix: 'BENCH' },
   };
   const file = path.join(dir, 'profile.json');
   await fs.writeFile(file, JSON.stringify(profile, null, 2));
   const prof = cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfDir)}`];
-  const t = await timed(process.execPath, [...prof, ...nodeFlags, archiverBin(), 'run', file, '--quiet'], dir, true);
+  const t = await timed(process.execPath, [...prof, ...nodeFlags, archiverBin(), 'run', file, '--quiet'], dir, true, env ? { ...process.env, ...env } : undefined);
   return { ...t, warcDir: path.join(dir, 'job', 'warcs') };
 }
 
-async function runWget(web: FixtureWeb, dir: string) {
+/** GNU wget, recursive over `web`'s hosts, one request at a time, no wait. */
+export async function runWget(web: CrawlTarget, dir: string) {
   const domains = web.origins.map((o) => new URL(o).hostname).join(',');
   const args = [
     '--recursive', '--level=inf', '--span-hosts', `--domains=${domains}`, '--page-requisites',
@@ -172,7 +188,7 @@ function dechunk(raw: Buffer): Buffer {
 }
 
 /** Reads every record back with warcio and checks it against the server's bytes. */
-export async function checkWarcs(dir: string, web: FixtureWeb, reachable: ReadonlySet<string>): Promise<WarcCheck> {
+export async function checkWarcs(dir: string, web: Pick<FixtureWeb, 'bodyFor'>, reachable: ReadonlySet<string>): Promise<WarcCheck> {
   const c: WarcCheck = { files: 0, records: 0, captures: 0, urls: 0, covered: 0, missing: 0, extra: 0, errors: 0, firstErrors: [] };
   const fail = (msg: string): void => {
     c.errors++;
@@ -236,7 +252,7 @@ async function serverCeiling(web: FixtureWeb, reachable: readonly string[], secs
   return { rps: m ? Number(m[1]) : null, note: `wrk -t1 -c${conns} -d${secs}s over ${paths.length} paths of one host` };
 }
 
-function maxInFlight(requests: RequestLogEntry[]): number {
+export function maxInFlight(requests: RequestLogEntry[]): number {
   let max = 0;
   for (const r of requests) if (r.inFlightAtStart > max) max = r.inFlightAtStart;
   return max;

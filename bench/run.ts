@@ -9,6 +9,7 @@
  *   npm run bench -- --full             # issue sizes: uniq 1M and 10M keys, frontier 1M/10k hosts, PageRank 1M/10M
  *   npm run bench -- --only crawl,analyze --runs 5 --hosts 20 --pages 200 --out /tmp/results.md
  *   npm run bench -- --only search      # archive search: 100k pages, archiver's FTS5 index vs MiniSearch in memory
+ *   npm run bench -- --only latency --latency-web-ms 0,20,50   # the preferential-attachment web (latency.ts)
  *
  * Figures only: nothing here passes or fails on speed.
  */
@@ -20,9 +21,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/core/package-root.js';
 import { crawlTable, runCrawlBench, type CrawlBenchResult } from './crawl.js';
+import { latencyTable, runLatencyBench } from './latency.js';
 import { formatThreadCpu } from './thread-cpu.js';
 
-const PARTS = ['crawl', 'uniq', 'frontier', 'analyze', 'search'] as const;
+const PARTS = ['crawl', 'latency', 'uniq', 'frontier', 'analyze', 'search'] as const;
 type Part = (typeof PARTS)[number];
 
 interface Section {
@@ -103,6 +105,7 @@ async function main(): Promise<void> {
       workers: { type: 'string', default: '40' },
       'wrk-secs': { type: 'string', default: '5' },
       'latency-ms': { type: 'string', default: '0,20' },
+      'latency-web-ms': { type: 'string', default: '20' },
       out: { type: 'string' },
     },
   });
@@ -144,6 +147,35 @@ async function main(): Promise<void> {
       if (latencyMs === 0) instant = result;
     }
     if (full && instant !== null) sections.push(await perPageCost(instant, Number(values.workers)));
+  }
+  if (want('latency')) {
+    // Hosts kept busy when the server takes a realistic time to answer
+    // (wget once per latency: at 20 ms it takes well over a minute).
+    for (const latencyMs of values['latency-web-ms'].split(',').map(Number)) {
+      const result = await runLatencyBench({
+        hosts: Number(values.hosts),
+        pagesPerHost: 210,
+        robots500Hosts: 1,
+        latencyMs,
+        runs: Number(values.runs),
+        wgetRuns: 1,
+        workers: Number(values.workers),
+        seed: 1,
+        tools: ['archiver', 'wget'],
+        log: (l) => console.log(l),
+      });
+      const table = latencyTable(result);
+      console.log(table.join('\n'));
+      const f = result.figures;
+      sections.push({
+        title: `Hosts kept busy: archiver vs GNU wget on a preferential-attachment web (${result.opts.hosts} hosts × 210 pages, one robots.txt answering 500, delays 0, one connection per host, server latency ${latencyMs} ms)`,
+        lines: [
+          `${f.pages} pages, ${f.links} links (${(f.sameHostShare * 100).toFixed(0)}% within a host), pages by depth from the seed ${f.depthHistogram.join('/')}; ${result.expected} URLs for a polite crawler (\`node dist/bench/latency.js\`)`,
+          '',
+          ...table,
+        ],
+      });
+    }
   }
   if (want('uniq')) {
     const lines: string[] = [];

@@ -105,6 +105,8 @@ export class Crawl {
   #state: CrawlState = 'running';
   #endReason: string | null = null;
   #fatal: unknown = null;
+  /** Whether a queue may hand out its next URI once a fetch is over, before the page's links are queued. */
+  readonly #releaseEarly: boolean;
   /** Politeness delay after each host's last fetch, by host as URLs write it. */
   readonly #delays = new Map<string, number>();
 
@@ -114,8 +116,9 @@ export class Crawl {
     this.events = events;
     this.#abort = abort;
     this.#clock = clock;
+    this.#releaseEarly = profile.frontier.order !== 'depth-first';
     this.#run = { at: clock.now(), uris: parts.stats.succeeded, bytes: parts.stats.bytes, priorMs: parts.priorCrawlMs };
-    this.#pool = new WorkerPool({ size: profile.workers, frontier: parts.frontier, handle: (claim, id) => this.#handle(claim, id) });
+    this.#pool = new WorkerPool({ size: profile.workers, frontier: parts.frontier, handle: (claim, id, fetchOver) => this.#handle(claim, id, fetchOver) });
     this.done = this.#begin(opts);
   }
 
@@ -309,35 +312,38 @@ export class Crawl {
     }
   }
 
-  /** One claimed URI, through to frontier.finished(); false stops this worker (a fatal error). */
-  async #handle(claim: Claim, worker: number): Promise<boolean> {
+  /**
+   * One claimed URI, through to frontier.finished(); never rejects. Once its
+   * fetch is over (the host's delay starts), `fetchOver` lets the worker take
+   * its next URI while this one's records, logs and outlinks are finished.
+   */
+  async #handle(claim: Claim, worker: number, fetchOver: () => void): Promise<void> {
     const { processor, frontier, ledger } = this.#p;
     try {
-      const outcome = await processor.process(claim, worker, (delayMs) => {
+      const outcome = await processor.process(claim, worker, async (delayMs) => {
         this.#delays.set(urlHostOf(claim.host), delayMs);
-        return frontier.released(claim, delayMs);
+        // Depth-first keeps the queue until the page's links are in: the deepest of them goes next.
+        if (this.#releaseEarly) await frontier.released(claim, delayMs);
+        fetchOver();
       });
       await frontier.finished(claim, outcome);
       this.#checkLimits();
-      return true;
     } catch (err) {
       if (isFatalCrawlError(err)) {
         // Ours, not the web's (disk full, state unwritable): stop the crawl; the URI stays queued for the resume.
         this.#fatal ??= err;
         this.#halt('ABORTED_FATAL');
         await frontier.finished(claim, { kind: 'retry', delayMs: 0 }).catch(() => {});
-        return false;
+        return;
       }
       // Anything else is one URI's problem (Heritrix's -5 runtime error): log it and go on.
       try {
         const code = err instanceof ArchiverError ? err.code : err instanceof Error ? err.name : 'error';
         ledger.failed(claim.uri, -5, worker, [`err:${code}`]);
         await frontier.finished(claim, { kind: 'done', delayMs: 0 });
-        return true;
       } catch (failure) {
         this.#fatal ??= failure;
         this.#halt('ABORTED_FATAL');
-        return false;
       }
     }
   }

@@ -12,7 +12,7 @@ import { ArchiverError } from '../core/errors.js';
 import { computeExpectedUrls, type ExpectedUrls } from './reachability.js';
 import { preciseClock, RequestLog, type RequestLogEntry } from './request-log.js';
 import type { Resource } from './resource.js';
-import { generateWeb, type GeneratedWeb, type HostSite } from './site-generator.js';
+import { generateWeb, type GenerateWebOptions, type GeneratedWeb, type HostSite } from './site-generator.js';
 import { listenOne } from './listen.js';
 
 export type { RequestLogEntry } from './request-log.js';
@@ -35,6 +35,11 @@ export interface FixtureWebOptions {
   crawlDelaySec?: number;
   /** Epoch-milliseconds clock for the request log (default: wall clock, sub-ms). */
   clock?: Clock;
+  /**
+   * Another web to serve on the same addresses (a benchmark's): called once
+   * the port is known, instead of this module's generator.
+   */
+  generate?: (opts: GenerateWebOptions) => GeneratedWeb;
 }
 
 /** Bad options or a port that cannot be bound on every address. */
@@ -88,7 +93,7 @@ export class FixtureWeb {
     };
     const { port, servers } = await listenAll(addresses, opts.port ?? 0, handler);
     const genOpts = { addresses, port, pagesPerHost: opts.pagesPerHost, seed: opts.seed ?? 1 };
-    const web = generateWeb(opts.crawlDelaySec === undefined ? genOpts : { ...genOpts, crawlDelaySec: opts.crawlDelaySec });
+    const web = (opts.generate ?? generateWeb)(opts.crawlDelaySec === undefined ? genOpts : { ...genOpts, crawlDelaySec: opts.crawlDelaySec });
     instance = new FixtureWeb(web, port, servers, log);
     return instance;
   }

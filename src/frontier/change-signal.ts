@@ -12,12 +12,26 @@ export class ChangeSignal {
     return this.#version;
   }
 
-  /** Something changed: wake every waiter. */
+  /** Something changed that every waiter must see (closing, the end of the work): wake them all. */
   notify(): void {
     this.#version++;
     const waiters = [...this.#waiters];
     this.#waiters.clear();
     for (const wake of waiters) wake();
+  }
+
+  /**
+   * Something changed that one waiter can act on: wake the one waiting
+   * longest. Waking all of them for each change had every idle worker of a
+   * crawl take the frontier's lock to find nothing, dozens of times per URI.
+   * Whoever acts on the change wakes the next waiter if more is left.
+   */
+  notifyOne(): void {
+    this.#version++;
+    for (const wake of this.#waiters) {
+      wake();
+      return;
+    }
   }
 
   /** Until a change after `seenVersion`, `ms` pass (Infinity: no timer), or `signal` aborts. */

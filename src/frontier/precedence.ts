@@ -20,10 +20,13 @@ export type { ReadyQueues } from './ready-queues.js';
 import type { ReadyQueues } from './ready-queues.js';
 import type { WorkQueue } from './work-queue.js';
 
-
 /** First ready, first served; the head plays no part. */
 export class ReadyInTurn implements ReadyQueues {
   readonly #list = new QueueList();
+
+  get listed(): boolean {
+    return this.#list.listed;
+  }
 
   push(queue: WorkQueue): void {
     this.#list.push(queue);

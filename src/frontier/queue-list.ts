@@ -19,6 +19,11 @@ export class QueueList {
     this.#items.push({ queue, seq: queue.seq });
   }
 
+  /** Entries are listed (some may be stale). */
+  get listed(): boolean {
+    return this.#head < this.#items.length;
+  }
+
   /** The oldest queue still listed, or undefined. */
   shift(): WorkQueue | undefined {
     while (this.#head < this.#items.length) {

@@ -31,6 +31,10 @@ export class ReadyByPriority implements ReadyQueues {
   readonly #latest = new Map<WorkQueue, Entry>();
   #turns = 0;
 
+  get listed(): boolean {
+    return this.#heap.size > 0;
+  }
+
   push(queue: WorkQueue): void {
     this.#list(queue, ++this.#turns);
   }

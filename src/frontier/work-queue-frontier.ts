@@ -213,17 +213,31 @@ export class WorkQueueFrontier implements Frontier {
         }
         const now = this.#clock.now();
         for (const queue of touched) this.#settle(queue, now);
-        this.#changes.notify();
+        this.#changes.notifyOne();
       });
     }
   }
 
   async next(signal?: AbortSignal): Promise<Claim | null> {
     for (;;) {
-      if (this.#closed || signal?.aborted) return null;
-      const [claim, seen] = await this.#exclusive(async () => [await this.#tryClaim(), this.#changes.version] as const);
+      if (this.#closed) return null;
+      if (signal?.aborted) {
+        // It may have been the one woken for a change: pass that on.
+        this.#changes.notifyOne();
+        return null;
+      }
+      const [claim, seen] = await this.#exclusive(async () => {
+        const got = await this.#tryClaim();
+        // Changes wake one waiter (change-signal.ts). One that got a URI passes the turn on while
+        // queues may be ready, or snoozed: the next waiter then sets its timer to their wake time.
+        if (got !== null && (this.#ready.listed || this.#inactive.listed || this.#snoozed.size > 0)) this.#changes.notifyOne();
+        return [got, this.#changes.version] as const;
+      });
       if (claim !== null) return claim;
-      if (this.#done()) return null;
+      if (this.#done()) {
+        this.#changes.notify();
+        return null;
+      }
       const wake = Math.min(this.#snoozed.peekTime(), this.#aside?.peekTime() ?? Infinity);
       await this.#changes.wait(seen, wake - this.#clock.now(), signal);
     }
@@ -239,10 +253,10 @@ export class WorkQueueFrontier implements Frontier {
     });
   }
 
-  finished(claim: Claim, outcome: Outcome): Promise<void> {
-    return this.#exclusive(async () => {
+  async finished(claim: Claim, outcome: Outcome): Promise<void> {
+    const rewritten = await this.#exclusive(async (): Promise<{ landed: Promise<void> } | null> => {
       // After close the URI simply stays stored, as after a crash: resume refetches it.
-      if (this.#closed) return;
+      if (this.#closed) return null;
       const state = this.#outstanding(claim);
       const { queue, item } = state;
       const now = this.#clock.now();
@@ -286,13 +300,24 @@ export class WorkQueueFrontier implements Frontier {
         }
         this.#touch(queue);
         this.#settle(queue, now);
-        this.#changes.notify();
+        this.#changes.notifyOne();
       }
       if (held && delayMs > 0) this.#aside?.hold(item.host, this.#gate.openAt(item.host));
-      // Retries and prerequisites are rare: wait for them, so that a reload
-      // of the queue's head reads them back and a crash keeps them.
-      if (outcome.kind !== 'done') await this.#store.flush();
+      if (outcome.kind === 'done') return null;
+      // A retry's or prerequisite's entry is written now. The caller waits for
+      // it, so a crash keeps it, but outside the lock: held across the write,
+      // a host whose robots.txt answered 500 (every URI of it retried) stalled
+      // every claim and release of the crawl. A reload of this queue's head
+      // waits for it instead (#tryClaim), so that it reads it back.
+      queue.rewrites++;
+      const landed = this.#store.flush();
+      const landedOrNot = (): void => {
+        queue.rewrites--;
+      };
+      landed.then(landedOrNot, landedOrNot);
+      return { landed };
     });
+    if (rewritten !== null) await rewritten.landed;
   }
 
   #outstanding(claim: Claim): ClaimState {
@@ -312,7 +337,7 @@ export class WorkQueueFrontier implements Frontier {
     if (delayMs > 0) this.#dirtyHosts.add(item.host);
     this.#touch(queue);
     this.#settle(queue, now);
-    this.#changes.notify();
+    this.#changes.notifyOne();
   }
 
   stats(): FrontierStats {
@@ -412,6 +437,8 @@ export class WorkQueueFrontier implements Frontier {
   /** The queue's first URI that may be handed out, refilling the head buffer and setting aside held hosts' URIs. */
   async #claimableHead(queue: WorkQueue): Promise<HeadItem | undefined> {
     for (;;) {
+      // Entries of this queue rewritten by finished() are read back only once written.
+      if (queue.needsRefill && queue.rewrites > 0) await this.#store.flush();
       while (queue.needsRefill) {
         const limit = this.#headSize + queue.inFlight + queue.asideKeys.size;
         const read = await this.#store.readAfter(queue.key, queue.cursor, limit);

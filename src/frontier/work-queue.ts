@@ -59,6 +59,8 @@ export class WorkQueue {
   fetching = 0;
   /** Keys (hex) of URIs set aside while their host is held (set-aside.ts): stored, counted, not claimable. */
   readonly asideKeys = new Set<string>();
+  /** Entries rewritten (retries, prerequisites) whose write has not landed: a head reload waits for them. */
+  rewrites = 0;
 
   constructor(key: string) {
     this.key = key;

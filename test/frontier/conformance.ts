@@ -112,6 +112,31 @@ export function frontierConformance(name: string, factory: FrontierFactory): voi
       assert.equal(await last, null);
     });
 
+    it('wakes as many waiting next() calls as URIs became ready at once', { timeout: 5000 }, async () => {
+      // A change wakes one waiter, which passes the turn on (change-signal.ts); without the
+      // passing on, four of these five would sleep until the next change.
+      const f = await frontier();
+      await f.schedule([uri('http://a.test/')]);
+      const held = await take(f);
+      const waiting = Array.from({ length: 5 }, () => f.next());
+      await sleep(10);
+      const urls = Array.from({ length: 5 }, (_, i) => `http://h${i}.test/`);
+      await f.schedule(urls.map((u) => uri(u, 'L')));
+      const claims = await Promise.all(waiting);
+      assert.deepEqual(claims.map((c) => c?.uri.url).sort(), urls);
+      for (const c of [held, ...claims]) await f.finished(c!, { kind: 'done', delayMs: 0 });
+    });
+
+    it('resolves every waiting next() with null when the last URI finishes', { timeout: 5000 }, async () => {
+      const f = await frontier();
+      await f.schedule([uri('http://a.test/')]);
+      const held = await take(f);
+      const waiting = Array.from({ length: 4 }, () => f.next());
+      await sleep(10);
+      await f.finished(held, { kind: 'done', delayMs: 0 });
+      assert.deepEqual(await Promise.all(waiting), [null, null, null, null]);
+    });
+
     it('never hands out a second URI of a host at its connection limit', async () => {
       const f = await frontier();
       await f.schedule([uri('http://a.test/1'), uri('http://a.test/2')]);

@@ -192,6 +192,51 @@ describe('WorkQueueFrontier specifics', () => {
     await assert.rejects(f.schedule([uri('http://a.test/')]), { code: 'ARCHIVER_FRONTIER_CLOSED' });
   });
 
+  it('writes a retry without holding its lock, and a head reload reads the retry back', { timeout: 5000 }, async () => {
+    // finished() with a retry used to hold the frontier's lock until the
+    // rewrite reached LevelDB, so a host answering robots.txt with 500 (all
+    // its URIs retried) stalled every claim. Hold LevelDB's writes: claims
+    // from memory go on, and a claim that must reload the head from the
+    // store waits for the rewrite instead of reading the old entry.
+    const db = state.db;
+    const realBatch = db.batch.bind(db);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const f = new WorkQueueFrontier({ ...init({}, 2), headBufferSize: 1 });
+    await f.schedule(['http://a.test/1', 'http://a.test/2', 'http://a.test/3'].map((u) => uri(u, 'L')));
+    const one = (await f.next())!;
+    const two = (await f.next())!;
+    (db as { batch: unknown }).batch = (...args: unknown[]) => {
+      const batch = (realBatch as (...a: unknown[]) => { write: () => Promise<void> })(...args);
+      const write = batch.write.bind(batch);
+      batch.write = async () => {
+        await gate;
+        await write();
+      };
+      return batch;
+    };
+    try {
+      // Offered back into a head of one, /1 pushes /2 out of it: /2 must be read back from the store.
+      const retried = [f.finished(two, { kind: 'retry', delayMs: 0 }), f.finished(one, { kind: 'retry', delayMs: 0 })];
+      const again = (await f.next())!;
+      assert.deepEqual([again.uri.url, again.uri.retries], ['http://a.test/1', 1]);
+      const reloaded = f.next();
+      await new Promise((resolve) => setImmediate(resolve));
+      open();
+      const second = (await reloaded)!;
+      assert.deepEqual([second.uri.url, second.uri.retries], ['http://a.test/2', 1]);
+      await Promise.all(retried);
+      for (const c of [again, second]) await f.finished(c, { kind: 'done', delayMs: 0 });
+      const last = (await f.next())!;
+      assert.equal(last.uri.url, 'http://a.test/3');
+      await f.finished(last, { kind: 'done', delayMs: 0 });
+    } finally {
+      open();
+      (db as { batch: unknown }).batch = realBatch;
+      await f.close();
+    }
+  });
+
   it('a head refill skips a scheduled URI whose put landed before the URI joined its queue', async () => {
     // schedule() writes without the lock and adds its URIs to their queue
     // only afterwards. Hold a schedule between the two (its batch is in
