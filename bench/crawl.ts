@@ -148,6 +148,8 @@ export async function runArchiver(
     scope: { hosts: web.origins.map((o) => new URL(o).host) },
     politeness: { delayFactor: 0, minDelayMs: 0, maxDelayMs: 0, maxConnectionsPerHost: 1 },
     limits: { fetchTimeoutMs: 30000, maxRetries: 1, retryDelayMs: 10, ...limits },
+    // A robots.txt answering 500 (the latency web has such a host) is fetched again once, soon, then its host is shut.
+    robots: { unavailable: { retries: 1, retryDelayMs: 100 } },
     workers,
     output: { dir: path.join(dir, 'job'), prefix: 'BENCH' },
   };
