@@ -23,8 +23,10 @@ import { CaptureJournal, captureJournalPath } from '../job/capture-journal.js';
 import { ensureJobDir, hasState, jobDir, type JobDir } from '../job/job-dir.js';
 import { HostHealth } from '../politeness/host-health.js';
 import { HostHealthJournal } from '../politeness/host-health-journal.js';
+import { Budgets } from '../overrides/budgets.js';
+import { Overrides } from '../overrides/overrides.js';
 import { RobotsJournal } from '../politeness/robots-journal.js';
-import { createRobotsPolicy } from '../politeness/robots-policy.js';
+import { RobotsPolicies } from '../politeness/robots-policies.js';
 import { RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
 import { RobotsStore } from '../politeness/robots-store.js';
 import { openStateBackend, type StateBackend } from '../store/state-backends.js';
@@ -75,6 +77,9 @@ export interface CrawlParts {
   /** The job's full-text index (indexes/search/). */
   search: SearchIndex;
   ledger: CrawlLedger;
+  /** Each host's and URL's settings under the profile's overrides, and their budgets. */
+  overrides: Overrides;
+  budgets: Budgets;
   health: HostHealth;
   healthJournal: HostHealthJournal;
   digestIndex: LevelDigestIndex;
@@ -113,6 +118,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     earlier = await loadEarlierCaptures(profile.dedup.against, backend.earlier());
   }
   const stats = new CrawlStats(clock.now());
+  const overrides = new Overrides(profile);
+  const budgets = new Budgets(overrides);
   const job = new JobRecords(backend.records('job'));
   const addedSeeds = resuming ? await job.addedSeeds() : [];
   let firstSerial = 0;
@@ -123,7 +130,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     const repaired = await repairOpenWarcs(dirs.warcs);
     firstSerial = await nextWarcSerial(dirs.warcs);
     await trimPartialLine(dirs.crawlLog);
-    const lines = await replayCrawlLog(dirs.crawlLog, stats, new Set([...profile.seeds, ...addedSeeds]));
+    const lines = await replayCrawlLog(dirs.crawlLog, stats, new Set([...profile.seeds, ...addedSeeds]), budgets.any ? (url, bytes) => budgets.captured(url, bytes) : undefined);
     if (!o.quiet) {
       const cut = repaired.filter((r) => r.droppedBytes > 0).length;
       o.log.write(`archiver: resuming ${dirs.root}: ${lines} crawl.log lines, ${repaired.length} open WARC file(s) closed (${cut} cut back)\n`);
@@ -132,7 +139,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   const frontierInit = {
     store: backend.queueStore(),
     options: profile.frontier,
-    maxConnectionsPerHost: profile.politeness.maxConnectionsPerHost,
+    maxConnectionsPerHost: overrides.maxConnectionsCeiling,
+    ...(overrides.any ? { maxConnectionsOf: (host: string) => overrides.forHost(host).politeness.maxConnectionsPerHost } : {}),
     clock,
     onQueueState: (key: string, from: QueueState, to: QueueState) => {
       if (events.has('queue')) events.emit('queue', { key, from, to });
@@ -149,7 +157,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     maxFetchDurationMs: profile.limits.maxFetchDurationMs,
     maxBodyBytes: profile.limits.maxBodyBytes,
     tempDir: dirs.tmp,
-    connectionsPerOrigin: profile.politeness.maxConnectionsPerHost,
+    connectionsPerOrigin: overrides.maxConnectionsCeiling,
     ...(o.lookup ? { lookup: o.lookup } : {}),
   });
   const writer = new WarcWriter({
@@ -183,10 +191,9 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
 
   const healthJournal = new HostHealthJournal(backend.records('health'));
   const health = new HostHealth(
-    {
-      maxRetries: profile.limits.maxRetries,
-      retryDelayMs: profile.limits.retryDelayMs,
-      robots: { policy: profile.robots.unavailable.policy, retries: profile.robots.unavailable.retries, retryDelayMs: profile.robots.unavailable.retryDelayMs },
+    (host) => {
+      const h = overrides.forHost(host);
+      return { maxRetries: h.maxRetries, retryDelayMs: h.retryDelayMs, robots: h.robots.unavailable };
     },
     (host, record) => {
       healthJournal.save(host, record);
@@ -198,7 +205,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
           reason: record.cause,
           until: record.untilMs,
           retry: robots ? record.robotsFailures : record.rounds,
-          of: robots ? profile.robots.unavailable.retries : profile.limits.maxRetries,
+          of: robots ? overrides.forHost(host).robots.unavailable.retries : overrides.forHost(host).maxRetries,
         });
       }
     },
@@ -209,8 +216,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     await robotsJournal.restore(robotsStore);
     await healthJournal.restore(health);
   }
-  const policy = createRobotsPolicy(profile.robots, profile.userAgent);
-  const scope = new Scope(profile.scope);
+  const policies = new RobotsPolicies((host) => overrides.forHost(host).robots, profile.userAgent);
+  const scope = new Scope(profile.scope, overrides.any ? (url) => overrides.excludesFor(url) : undefined);
   if (scope.hostsFromSeeds) for (const seed of addedSeeds) scope.addHost(new URL(seed).host);
   if (resuming) for (const regex of await job.exclusions()) scope.addExclude(new RegExp(regex));
   const links = new LinkScheduler({
@@ -220,6 +227,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     frontier,
     maxRedirects: profile.limits.maxRedirects,
     health,
+    budgets,
     onRefused: (uri, status, reason) => ledger.refused(uri, status, reason),
     onClosedHost: (uri, status, annotation) => ledger.failed(uri, status, null, [annotation]),
   });
@@ -232,12 +240,20 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     journal,
     search,
     ledger,
-    policy,
+    overrides,
+    budgets,
     links,
     stats,
     clock,
     health,
-    robots: new RobotsPrerequisites({ store: robotsStore, journal: robotsJournal, policy, health, schedulePrerequisite: (uri) => links.schedulePrerequisite(uri), clock }),
+    robots: new RobotsPrerequisites({
+      store: robotsStore,
+      journal: robotsJournal,
+      policyOf: (host) => policies.of(host),
+      health,
+      schedulePrerequisite: (uri) => links.schedulePrerequisite(uri),
+      clock,
+    }),
     extractHtml: htmlThread.extract,
     dedup: new PayloadDedup(digestIndex, earlier),
     abortSignal: o.abortSignal,
@@ -245,6 +261,6 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   const priorCrawlMs = resuming ? await job.crawlTimeMs() : 0;
   return {
     dirs, resuming, backend, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal, search,
-    ledger, health, healthJournal, digestIndex, earlier, htmlThread, processor, job, addedSeeds, priorCrawlMs,
+    ledger, overrides, budgets, health, healthJournal, digestIndex, earlier, htmlThread, processor, job, addedSeeds, priorCrawlMs,
   };
 }

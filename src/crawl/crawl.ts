@@ -21,6 +21,7 @@ import { ArchiverError, isFatalCrawlError } from '../core/errors.js';
 import type { Profile } from '../config/profile.js';
 import type { Claim, QueueReport, QueueState } from '../frontier/frontier.js';
 import { urlHostOf, type ClosedHost, type WaitingHost } from '../politeness/host-health.js';
+import type { HostOverrides } from '../overrides/overrides.js';
 import { CrawlEvents } from './crawl-events.js';
 import { buildCrawlParts, type CrawlParts } from './crawl-parts.js';
 import { closeCrawl } from './crawl-close.js';
@@ -61,6 +62,8 @@ export interface HostReport {
   robotsBlocked: number;
   waiting: WaitingHost | null;
   closed: ClosedHost | null;
+  /** The profile's overrides that apply to the host and the settings they change; null when none. */
+  overrides: HostOverrides | null;
 }
 
 export interface PageQuery {
@@ -147,16 +150,18 @@ export class Crawl {
     const closed = new Map(this.#p.health.closed().map((c) => [urlHostOf(c.host), c]));
     const reports = new Map<string, HostReport>();
     for (const [host, h] of this.#p.stats.byHost) {
-      reports.set(host, { host, fetched: h.urls, bytes: h.bytes, errors: h.errors, robotsBlocked: h.robotsBlocked, waiting: null, closed: null });
+      reports.set(host, { host, fetched: h.urls, bytes: h.bytes, errors: h.errors, robotsBlocked: h.robotsBlocked, waiting: null, closed: null, overrides: null });
     }
     for (const host of [...waiting.keys(), ...closed.keys()]) {
-      if (!reports.has(host)) reports.set(host, { host, fetched: 0, bytes: 0, errors: 0, robotsBlocked: 0, waiting: null, closed: null });
+      if (!reports.has(host)) reports.set(host, { host, fetched: 0, bytes: 0, errors: 0, robotsBlocked: 0, waiting: null, closed: null, overrides: null });
     }
     for (const r of reports.values()) {
       r.waiting = waiting.get(r.host) ?? null;
       r.closed = closed.get(r.host) ?? null;
     }
-    return page([...reports.values()].sort((a, b) => (a.host < b.host ? -1 : 1)), (r) => r.host, q);
+    const shown = page([...reports.values()].sort((a, b) => (a.host < b.host ? -1 : 1)), (r) => r.host, q);
+    for (const r of shown) r.overrides = this.#p.overrides.describeHost(r.host);
+    return shown;
   }
 
   /** Full-text search over the pages captured so far (a page is searchable within about a second of its capture). */

@@ -2,11 +2,14 @@
  * Turns extracted links into scheduled URIs: scope decision, the seen filter
  * (one batched put-if-absent per page), then the frontier. Scope refusals are
  * logged to crawl.log once per URL (a second seen filter remembers which).
+ * Links to a closed host, or into an override whose budget is spent, are
+ * disposed of at once (logged once each, never queued).
  */
 import { childUri, type CrawlUri, type Hop } from '../core/crawl-uri.js';
 import type { Frontier } from '../frontier/frontier.js';
 import { hostPortOf } from '../frontier/host-gate.js';
 import type { HostHealth } from '../politeness/host-health.js';
+import { BUDGET_EXCEEDED, BUDGET_EXCEEDED_STATUS, type Budgets } from '../overrides/budgets.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
 import { canonicalizeForSeen } from '../url/canonicalize.js';
 import type { Scope } from './scope.js';
@@ -28,7 +31,9 @@ export interface LinkSchedulerDeps {
   onRefused(uri: CrawlUri, status: number, reason: string): void;
   /** Hosts closed after their robots.txt or their server failed: their URLs are disposed of at once. */
   health?: HostHealth;
-  /** Called once per URL of a closed host, with the host's crawl.log status and annotation. */
+  /** The overrides' budgets: a link into a spent one is disposed of like one to a closed host. */
+  budgets?: Budgets;
+  /** Called once per URL of a closed host (or a spent budget), with its crawl.log status and annotation. */
   onClosedHost?(uri: CrawlUri, status: number, annotation: string): void;
 }
 
@@ -75,6 +80,7 @@ export class LinkScheduler {
     const refusedReason: string[] = [];
     const closed: Array<{ uri: CrawlUri; status: number; annotation: string }> = [];
     const health = this.#d.health?.anyClosed ? this.#d.health : null;
+    const budgets = this.#d.budgets?.any ? this.#d.budgets : null;
     const forced: CrawlUri[] = [];
     const parentKey = links.some((l) => l.hop === 'R') ? canonicalizeForSeen(parent.url) : '';
     for (const link of links) {
@@ -98,6 +104,10 @@ export class LinkScheduler {
           closed.push({ uri: child, status: verdict.status, annotation: verdict.annotation });
           continue;
         }
+      }
+      if (budgets?.spent(child.url)) {
+        closed.push({ uri: child, status: BUDGET_EXCEEDED_STATUS, annotation: BUDGET_EXCEEDED });
+        continue;
       }
       // A redirect to a URL that canonicalizes like its source (www., session
       // id…) would be dropped as already seen, and replay would then loop on

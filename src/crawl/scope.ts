@@ -21,9 +21,12 @@ export class Scope {
   readonly #include: RegExp[];
   readonly #exclude: RegExp[];
   readonly #opts: ScopeOptions;
+  /** The excludes the profile's overrides add for a URL. */
+  readonly #overrideExcludes: ((url: string) => readonly RegExp[]) | undefined;
 
-  constructor(opts: ScopeOptions) {
+  constructor(opts: ScopeOptions, overrideExcludes?: (url: string) => readonly RegExp[]) {
     this.#opts = opts;
+    this.#overrideExcludes = overrideExcludes;
     for (const entry of opts.hosts) this.addHost(entry);
     this.#include = opts.include.map((r) => new RegExp(r));
     this.#exclude = opts.exclude.map((r) => new RegExp(r));
@@ -61,6 +64,7 @@ export class Scope {
     const trap = trapRule(url, uri.url, this.#opts);
     if (trap !== null) return { accept: false, status: -5000, reason: trap };
     if (this.#exclude.some((re) => re.test(uri.url))) return { accept: false, status: -5000, reason: 'excluded' };
+    if (this.#overrideExcludes?.(uri.url).some((re) => re.test(uri.url))) return { accept: false, status: -5000, reason: 'excluded' };
     if (uri.hopPath.length > this.#opts.maxHops) return { accept: false, status: -4001, reason: 'maxHops' };
     if (this.#inFocus(url, uri.url)) return ACCEPT;
     // Transclusion: embeds (and redirects) of in-scope pages are fetched even

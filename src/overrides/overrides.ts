@@ -32,6 +32,14 @@ export interface UrlSettings {
   matches: readonly string[];
 }
 
+/** The overrides that apply to a host, for reports and status pages. */
+export interface HostOverrides {
+  /** The matches that apply, least specific first. */
+  matches: readonly string[];
+  /** Each setting that differs from the top of the profile, as `section.field` → value. */
+  settings: Record<string, unknown>;
+}
+
 /** One override, parsed. */
 export interface OverrideEntry {
   readonly index: number;
@@ -110,7 +118,7 @@ export class Overrides {
    * `section.field` → value, with the matches that apply: what the hosts
    * report shows. Null when no override applies to the host.
    */
-  describeHost(host: string): { matches: readonly string[]; settings: Record<string, unknown> } | null {
+  describeHost(host: string): HostOverrides | null {
     const s = this.forHost(host);
     if (s.matches.length === 0) return null;
     const p = this.#profile;
