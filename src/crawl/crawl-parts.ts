@@ -226,6 +226,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     refusedSeen,
     frontier,
     maxRedirects: profile.limits.maxRedirects,
+    sitemaps: profile.scope.sitemaps,
     health,
     budgets,
     onRefused: (uri, status, reason) => ledger.refused(uri, status, reason),
@@ -250,6 +251,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
       store: robotsStore,
       journal: robotsJournal,
       policyOf: (host) => policies.of(host),
+      // Sitemap lines are followed for hosts in scope only: a sitemap cannot widen the crawl.
+      wantsSitemaps: (origin) => profile.scope.sitemaps !== 'off' && scope.coversHost(origin),
       health,
       schedulePrerequisite: (uri) => links.schedulePrerequisite(uri),
       clock,
@@ -257,6 +260,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     extractHtml: htmlThread.extract,
     dedup: new PayloadDedup(digestIndex, earlier),
     abortSignal: o.abortSignal,
+    ...(o.quiet ? {} : { notice: (line: string) => void o.log.write(`${line}\n`) }),
   });
   const priorCrawlMs = resuming ? await job.crawlTimeMs() : 0;
   return {

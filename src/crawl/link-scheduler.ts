@@ -13,11 +13,16 @@ import { BUDGET_EXCEEDED, BUDGET_EXCEEDED_STATUS, type Budgets } from '../overri
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
 import { canonicalizeForSeen } from '../url/canonicalize.js';
 import type { Scope } from './scope.js';
+import type { SitemapsMode } from '../config/profile.js';
+import { guessedSitemapUrl, namesSitemap, SITEMAP_FROM_SEED, SITEMAP_GUESSED } from '../sitemap/sitemap-uri.js';
 
 export interface DiscoveredLink {
   url: string;
   hop: Hop;
   context: string;
+  /** A sitemap's `<lastmod>` for the URL, and the priority it gives (sitemap-outlinks.ts). */
+  lastmod?: string;
+  priority?: number;
 }
 
 export interface LinkSchedulerDeps {
@@ -27,6 +32,8 @@ export interface LinkSchedulerDeps {
   refusedSeen: UriUniqFilter;
   frontier: Frontier;
   maxRedirects: number;
+  /** scope.sitemaps: seeds named as sitemaps are read as such (unless `off`), `/sitemap.xml` of each seed host is tried (`seeds`). */
+  sitemaps?: SitemapsMode;
   /** Called once per refused URL with its crawl.log status and the rule that refused it. */
   onRefused(uri: CrawlUri, status: number, reason: string): void;
   /** Hosts closed after their robots.txt or their server failed: their URLs are disposed of at once. */
@@ -44,9 +51,28 @@ export class LinkScheduler {
     this.#d = deps;
   }
 
-  /** Seeds are scheduled like links from nowhere; returns those that were new. */
+  /**
+   * Seeds are scheduled like links from nowhere; returns those that were
+   * new. Under scope.sitemaps a seed named as a sitemap is queued as one,
+   * and under `seeds` each seed host's `/sitemap.xml` goes with it (scoped
+   * and seen-checked like a link, refused silently: it is a guess).
+   */
   async scheduleSeeds(seeds: readonly CrawlUri[]): Promise<CrawlUri[]> {
-    return this.#scheduleNew(seeds);
+    const mode = this.#d.sitemaps ?? 'off';
+    const marked = mode === 'off' ? seeds : seeds.map((s) => (namesSitemap(s.url) ? { ...s, context: SITEMAP_FROM_SEED } : s));
+    const guesses: CrawlUri[] = [];
+    if (mode === 'seeds') {
+      const guessed = new Set(seeds.map((s) => s.url));
+      for (const seed of marked) {
+        const url = guessedSitemapUrl(seed.url);
+        if (guessed.has(url)) continue;
+        guessed.add(url);
+        const guess = childUri(seed, url, 'M', SITEMAP_GUESSED);
+        if (this.#d.scope.decide(guess).accept) guesses.push(guess);
+      }
+    }
+    const chosen = await this.#scheduleNew([...marked, ...guesses]);
+    return chosen.filter((u) => u.seed);
   }
 
   /**
@@ -85,6 +111,8 @@ export class LinkScheduler {
     const parentKey = links.some((l) => l.hop === 'R') ? canonicalizeForSeen(parent.url) : '';
     for (const link of links) {
       const child = childUri(parent, link.url, link.hop, link.context);
+      if (link.lastmod !== undefined) child.lastmod = link.lastmod;
+      if (link.priority !== undefined && link.priority !== 0) child.priority = link.priority;
       if (link.hop === 'R' && child.redirects > this.#d.maxRedirects) {
         refused.push(child);
         refusedStatus.push(-4001);

@@ -25,6 +25,8 @@ import type { SearchIndex } from '../search/search-index.js';
 import type { CrawlLedger } from './crawl-ledger.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { extractOutlinks, type Outlinks } from './outlinks.js';
+import { sitemapRole } from './sitemap-outlinks.js';
+import { SITEMAP_FROM_ROBOTS } from '../sitemap/sitemap-uri.js';
 import type { LinkScheduler } from './link-scheduler.js';
 import type { PayloadDedup } from '../dedup/payload-dedup.js';
 
@@ -57,6 +59,8 @@ export interface UriProcessorDeps {
   clock: Clock;
   /** Aborts in-flight fetches (a hard stop). */
   abortSignal: AbortSignal;
+  /** Where a line for the operator goes (a sitemap past the protocol's limits); nowhere when absent. */
+  notice?: (line: string) => void;
 }
 
 export class UriProcessor {
@@ -146,7 +150,11 @@ export class UriProcessor {
     const delayMs = prerequisite ? 0 : this.#delayAfter(ex, origin, host);
     if (!prerequisite) await release(delayMs);
     const answered = prerequisite ? await d.robots.fetched(uri, ex, origin) : null;
-    const found: Outlinks = prerequisite ? { links: [], annotations: [], linksBeyondCap: 0 } : await extractOutlinks(ex, mime, d.robots.policyFor(origin).obeysMetaRobots, d.extractHtml, d.profile.limits.maxOutlinks);
+    const found: Outlinks =
+      answered !== null
+        ? { links: answered.sitemaps.map((url) => ({ url, hop: 'M' as const, context: SITEMAP_FROM_ROBOTS })), annotations: [], linksBeyondCap: 0 }
+        : await extractOutlinks(ex, mime, d.robots.policyFor(origin).obeysMetaRobots, d.extractHtml, d.profile.limits.maxOutlinks, sitemapRole(uri, mime, d.profile.scope.sitemaps));
+    if (found.notice !== undefined) d.notice?.(found.notice);
     // The capture's WARC-Date, exactly as written: what revisits of it refer to.
     const date = warcDate(ex.startedAt, d.profile.output.warcVersion);
     let revisitOf: { url: string; date: string } | undefined;
