@@ -126,7 +126,10 @@ export class Overrides {
     diff('politeness', s.politeness, p.politeness, settings);
     diff('robots', { ...s.robots, unavailable: undefined }, { ...p.robots, unavailable: undefined }, settings);
     diff('robots.unavailable', s.robots.unavailable, p.robots.unavailable, settings);
-    diff('limits', { maxRetries: s.maxRetries, retryDelayMs: s.retryDelayMs }, p.limits, settings);
+    // Limits as the host-level matches set them: a budget means the host's, whatever the crawl's total is.
+    for (const { spec } of this.#hostLevel.filter((e) => s.matches.includes(e.spec.match))) {
+      for (const [key, value] of Object.entries(spec.limits ?? {})) if (value !== undefined) settings[`limits.${key}`] = value;
+    }
     return { matches: s.matches, settings };
   }
 

@@ -157,3 +157,22 @@ describe('budgets', () => {
     assert.equal(ofA.filter((l) => l.status === -5003).length, 16 - 3 - ofA.filter((l) => l.status === -9998 && l.annotations[0] === 'robotExcluded').length);
   });
 });
+
+describe('budgets across a resume', () => {
+  it('what the first run captured still counts: the budget is not spent twice', async () => {
+    const [a] = await twoSites(8);
+    const json = (maxPages: number) => testProfileJson('resumeBudget', [`${a.origin}/`], path.join(tmp, 'resumeBudget'), {
+      robots: { policy: 'ignore' },
+      scope: { sitemaps: 'off' },
+      limits: { maxPages, fetchTimeoutMs: 5000, maxRetries: 1, retryDelayMs: 10 },
+      workers: 1,
+      overrides: [{ match: a.host, limits: { maxPages: 5 } }],
+    });
+    const first = await (await Crawl.start(validateProfile(json(2), 'first'), { log: captureIo().stderr, quiet: true })).done;
+    assert.equal(first.status, 'FINISHED_DOCUMENT_LIMIT');
+    assert.equal(a.arrivals.length, 2);
+    const second = await (await Crawl.start(validateProfile(json(0), 'second'), { log: captureIo().stderr, quiet: true })).done;
+    assert.equal(second.status, 'FINISHED');
+    assert.equal(a.arrivals.length, 5, `five captures in all: ${a.paths().join(' ')}`);
+  });
+});

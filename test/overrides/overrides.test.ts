@@ -140,10 +140,17 @@ test('settings are shared by combination of matches, and frozen', () => {
 });
 
 test('describeHost: the fields that differ from the top of the profile', () => {
-  const o = overrides([{ match: '127.0.0.5', politeness: { minDelayMs: 400, maxConnectionsPerHost: 1 }, robots: { policy: 'ignore' } }], { politeness: { minDelayMs: 0, maxDelayMs: 0, maxConnectionsPerHost: 4 } });
+  const o = overrides(
+    [
+      { match: '127.0.0.5', politeness: { minDelayMs: 400, maxConnectionsPerHost: 1 }, robots: { policy: 'ignore' }, limits: { maxPages: 50 } },
+      { match: 'http://(127.0.0.5:8080)/', limits: { maxPages: 5 } },
+      { match: 'http://(127.0.0.5:8080)/a/', limits: { maxBodyBytes: 9 } },
+    ],
+    { politeness: { minDelayMs: 0, maxDelayMs: 0, maxConnectionsPerHost: 4 } },
+  );
   assert.deepEqual(o.describeHost('127.0.0.5:8080'), {
-    matches: ['127.0.0.5'],
-    settings: { 'politeness.minDelayMs': 400, 'politeness.maxDelayMs': 400, 'politeness.maxConnectionsPerHost': 1, 'robots.policy': 'ignore' },
+    matches: ['127.0.0.5', 'http://(127.0.0.5:8080)/'],
+    settings: { 'politeness.minDelayMs': 400, 'politeness.maxDelayMs': 400, 'politeness.maxConnectionsPerHost': 1, 'robots.policy': 'ignore', 'limits.maxPages': 5 },
   });
   assert.equal(o.describeHost('127.0.0.6'), null);
 });
