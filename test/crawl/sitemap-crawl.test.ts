@@ -138,6 +138,9 @@ describe('a host whose pages are only in its sitemaps', () => {
     for (const page of web.hiddenPages.filter((x) => /\/hidden\/[gp]/.test(x))) assert.ok(got.has(`${origin}${page}`), `${page} archived`);
     const lines = await crawlLog(p.output.dir);
     assert.equal(lines.find((l) => l.url === `${origin}/hidden/p1`)!.hopPath, 'M');
+    // One hop from the seed, M is no transclusion hop: the other host's page it lists stays out.
+    assert.equal(lines.find((l) => l.url === `${web!.other.origin}/page`)!.status, -5000);
+    assert.deepEqual(web.other.arrivals, []);
   });
 
   it('a sitemap past 50,000 URLs: the first 50,000 are followed, and one line says so', async () => {
