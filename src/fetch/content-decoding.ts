@@ -142,7 +142,7 @@ async function* silentEnd(transform: Readable, onBroken: () => void): AsyncItera
 }
 
 /** The first two bytes of a stream, and a stream that still yields everything. */
-async function peek(source: Readable): Promise<[Buffer, Readable]> {
+export async function peek(source: Readable): Promise<[Buffer, Readable]> {
   const it = source[Symbol.asyncIterator]();
   const seen: Buffer[] = [];
   let len = 0;

@@ -12,9 +12,8 @@
  * result says which was met, for the crawl to say so.
  */
 import { Readable } from 'node:stream';
-import zlib from 'node:zlib';
 import type { BodyStore } from '../core/exchange.js';
-import { decodingStream } from '../fetch/content-decoding.js';
+import { decodingStream, peek } from '../fetch/content-decoding.js';
 import { SitemapTextScanner } from './sitemap-text.js';
 import { SitemapXmlScanner, type SitemapEntry } from './sitemap-xml.js';
 
@@ -43,8 +42,8 @@ const DEFAULT_LIMITS: SitemapLimits = Object.freeze({ maxUrls: SITEMAP_MAX_URLS,
 export async function readSitemap(body: BodyStore, contentEncoding: string | undefined, limits: SitemapLimits = DEFAULT_LIMITS): Promise<SitemapRead> {
   const decoded = await decodingStream(body.stream(), contentEncoding);
   if (decoded === null) return { format: 'other', entries: [], limit: null, error: `unknown content-encoding ${contentEncoding ?? ''}`.trim(), skipped: 0 };
-  const gunzipped = { broken: false };
-  const source = await unwrapGzipFile(decoded.stream, gunzipped);
+  const file = await unwrapGzipFile(decoded.stream);
+  const source = file.stream;
   const entries: SitemapEntry[] = [];
   let limit: SitemapRead['limit'] = null;
   const onEntry = (e: SitemapEntry): boolean => {
@@ -91,41 +90,15 @@ export async function readSitemap(body: BodyStore, contentEncoding: string | und
     scanner.write(utf8.decode());
     scanner.end();
   }
-  const broken = decoded.broken() || gunzipped.broken ? 'corrupt or truncated compression' : null;
+  const broken = decoded.broken() || file.broken() ? 'corrupt or truncated compression' : null;
   if (scanner instanceof SitemapTextScanner) return { format: 'text', entries, limit, error: broken, skipped: scanner.skipped };
   const format = scanner.kind === 'urlset' || scanner.kind === 'sitemapindex' ? scanner.kind : 'other';
   return { format, entries, limit, error: scanner.error ?? broken, skipped: scanner.skipped };
 }
 
 /** The stream inflated once more when it starts with gzip's magic bytes (1f 8b), else as it is. */
-async function unwrapGzipFile(source: AsyncIterable<Uint8Array>, state: { broken: boolean }): Promise<AsyncIterable<Uint8Array>> {
-  const it = source[Symbol.asyncIterator]();
-  const head: Buffer[] = [];
-  let length = 0;
-  while (length < 2) {
-    const next = await it.next();
-    if (next.done) break;
-    head.push(Buffer.from(next.value));
-    length += next.value.length;
-  }
-  async function* replay(): AsyncIterable<Uint8Array> {
-    yield* head;
-    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
-  }
-  const first = Buffer.concat(head);
-  if (first[0] !== 0x1f || first[1] !== 0x8b) return replay();
-  // Flush what we have at the end instead of failing: a truncated file still yields its start.
-  const gunzip = zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
-  const input = Readable.from(replay(), { objectMode: false });
-  input.on('error', (err) => gunzip.destroy(err));
-  input.pipe(gunzip);
-  return (async function* () {
-    try {
-      for await (const chunk of gunzip) yield chunk as Buffer;
-    } catch {
-      state.broken = true;
-    } finally {
-      input.destroy();
-    }
-  })();
+async function unwrapGzipFile(source: AsyncIterable<Uint8Array>): Promise<{ stream: AsyncIterable<Uint8Array>; broken: () => boolean }> {
+  const [first, rest] = await peek(Readable.from(source, { objectMode: false }));
+  if (first[0] !== 0x1f || first[1] !== 0x8b) return { stream: rest, broken: () => false };
+  return (await decodingStream(rest, 'gzip'))!;
 }

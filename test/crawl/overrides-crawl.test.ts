@@ -13,6 +13,7 @@ import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { Crawl } from '../../src/crawl/crawl.js';
 import { captureIo } from '../helpers/capture.js';
+import { crawlLogLines as crawlLog } from '../helpers/crawl-log-lines.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { page, RecordingSite, text, type Route } from '../fixtures/recording-site.js';
 
@@ -56,19 +57,6 @@ function profile(name: string, seeds: string[], extra: Record<string, unknown>) 
   return validateProfile(testProfileJson(name, seeds, path.join(tmp, name), { workers: 8, ...extra }), name);
 }
 
-interface Line {
-  status: number;
-  url: string;
-  annotations: string[];
-}
-
-async function crawlLog(dir: string): Promise<Line[]> {
-  const log = await readFile(path.join(dir, 'logs', 'crawl.log'), 'utf8');
-  return log.trim().split('\n').map((l) => {
-    const f = l.trim().split(/\s+/);
-    return { status: Number(f[1]), url: f[3]!, annotations: f[11] === '-' ? [] : f[11]!.split(',') };
-  });
-}
 
 describe('per-host politeness overrides', () => {
   it('the overridden host sees ≥ 400 ms between requests and one at a time; the other host is crawled at the profile\'s 0 ms', async () => {

@@ -11,12 +11,13 @@
  */
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { Crawl } from '../../src/crawl/crawl.js';
 import { captureIo } from '../helpers/capture.js';
+import { crawlLogLines as crawlLog } from '../helpers/crawl-log-lines.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { readWarcDir } from '../helpers/warc-read.js';
 import { RecordingSite, text } from '../fixtures/recording-site.js';
@@ -42,20 +43,6 @@ function profile(name: string, seeds: string[], more: Record<string, unknown> = 
   return validateProfile(testProfileJson(name, seeds, path.join(tmp, name), more), name);
 }
 
-interface Line {
-  status: number;
-  url: string;
-  hopPath: string;
-  annotations: string[];
-}
-
-async function crawlLog(dir: string): Promise<Line[]> {
-  const log = await readFile(path.join(dir, 'logs', 'crawl.log'), 'utf8');
-  return log.trim().split('\n').map((l) => {
-    const f = l.trim().split(/\s+/);
-    return { status: Number(f[1]), url: f[3]!, hopPath: f[4] === '-' ? '' : f[4]!, annotations: f[11] === '-' ? [] : f[11]!.split(',') };
-  });
-}
 
 async function crawl(p: ReturnType<typeof profile>, log = captureIo().stderr) {
   return (await Crawl.start(p, { log, quiet: true })).done;
