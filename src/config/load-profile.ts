@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { ProfileError } from '../core/errors.js';
+import { checkOverrides } from './check-overrides.js';
 import type { Profile } from './profile.js';
 import { profileSchema } from './profile-schema.js';
 
@@ -142,6 +143,7 @@ function checkSemantics(p: Profile, source: string): void {
   if (p.robots.policy === 'mostFavoredSet' && p.robots.candidateUserAgents.length === 0) {
     fail(source, '/robots/candidateUserAgents', 'mostFavoredSet needs at least one candidate user agent');
   }
+  checkOverrides(p, (at, problem) => fail(source, at, problem));
 }
 
 /** The seeds' hosts, with the port when it is not the scheme's default. */

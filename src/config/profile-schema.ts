@@ -8,6 +8,82 @@ const nonNegInt = { type: 'integer', minimum: 0 } as const;
 const nonNegNum = { type: 'number', minimum: 0 } as const;
 const stringList = { type: 'array', items: { type: 'string' }, default: [] } as const;
 
+const limitsProperties = {
+  maxPages: { ...nonNegInt, default: 0 },
+  maxBytes: { ...nonNegInt, default: 0 },
+  maxDurationSec: { ...nonNegNum, default: 0 },
+  maxBodyBytes: { ...nonNegInt, default: 104857600 },
+  fetchTimeoutMs: { type: 'integer', minimum: 1, default: 30000 },
+  maxFetchDurationMs: { type: 'integer', minimum: 1, default: 1200000 },
+  maxRetries: { ...nonNegInt, default: 30 },
+  retryDelayMs: { ...nonNegInt, default: 900000 },
+  maxRedirects: { ...nonNegInt, default: 20 },
+  maxOutlinks: { type: 'integer', minimum: 1, default: 6000 },
+} as const;
+
+const politenessProperties = {
+  delayFactor: { ...nonNegNum, default: 5 },
+  minDelayMs: { ...nonNegInt, default: 3000 },
+  maxDelayMs: { ...nonNegInt, default: 30000 },
+  respectCrawlDelayUpToSeconds: { ...nonNegNum, default: 300 },
+  maxConnectionsPerHost: { type: 'integer', minimum: 1, default: 1 },
+  maxPerHostBandwidthKBps: { ...nonNegNum, default: 0 },
+} as const;
+
+const robotsProperties = {
+  policy: {
+    enum: ['obey', 'classic', 'ignore', 'robotsTxtOnly', 'mostFavored', 'mostFavoredSet', 'custom'],
+    default: 'obey',
+  },
+  candidateUserAgents: stringList,
+  masquerade: { type: 'boolean', default: false },
+  custom: { type: 'string', default: '' },
+  // A robots.txt answering 5xx/429 or not at all (src/politeness/host-health.ts).
+  unavailable: {
+    type: 'object',
+    additionalProperties: false,
+    default: {},
+    properties: {
+      policy: { enum: ['disallow', 'allow'], default: 'disallow' },
+      retries: { ...nonNegInt, default: 2 },
+      retryDelayMs: { ...nonNegInt, default: 60000 },
+    },
+  },
+} as const;
+
+/** The limits an override may set (src/overrides/): per fetch, per host's retries, and budgets. */
+export const OVERRIDE_LIMITS = ['maxBodyBytes', 'fetchTimeoutMs', 'maxFetchDurationMs', 'maxRetries', 'retryDelayMs', 'maxPages', 'maxBytes'] as const;
+
+/** A schema with every `default` taken out: an override sets only what it names, the rest is inherited. */
+function withoutDefaults(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutDefaults);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) if (k !== 'default') out[k] = withoutDefaults(v);
+  return out;
+}
+
+/**
+ * One entry of `overrides` (Heritrix's sheets): a match and the fields it
+ * changes, named and checked as at the top of the profile. Which fields a
+ * match may carry (politeness and robots only at host level; no
+ * maxDurationSec) is checked in check-overrides.ts, with clearer words than
+ * a schema gives.
+ */
+const overrideSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['match'],
+  properties: {
+    match: { type: 'string', minLength: 1 },
+    politeness: { type: 'object', additionalProperties: false, properties: withoutDefaults(politenessProperties) },
+    // Every key of the top-level limits is let through here so that check-overrides.ts names the forbidden ones.
+    limits: { type: 'object', additionalProperties: false, properties: withoutDefaults(limitsProperties) },
+    robots: { type: 'object', additionalProperties: false, properties: withoutDefaults(robotsProperties) },
+    scope: { type: 'object', additionalProperties: false, properties: { exclude: { type: 'array', items: { type: 'string' } } } },
+  },
+} as const;
+
 export const profileSchema = {
   type: 'object',
   additionalProperties: false,
@@ -30,62 +106,27 @@ export const profileSchema = {
         maxPathDepth: { ...nonNegInt, default: 20 },
         maxPathRepetitions: { ...nonNegInt, default: 2 },
         maxUrlLength: { type: 'integer', minimum: 16, default: 2083 },
+        // Where sitemaps come from (src/sitemap/): robots.txt Sitemap lines, also /sitemap.xml of each seed host, or none.
+        sitemaps: { enum: ['robots', 'seeds', 'off'], default: 'robots' },
       },
     },
     limits: {
       type: 'object',
       additionalProperties: false,
       default: {},
-      properties: {
-        maxPages: { ...nonNegInt, default: 0 },
-        maxBytes: { ...nonNegInt, default: 0 },
-        maxDurationSec: { ...nonNegNum, default: 0 },
-        maxBodyBytes: { ...nonNegInt, default: 104857600 },
-        fetchTimeoutMs: { type: 'integer', minimum: 1, default: 30000 },
-        maxFetchDurationMs: { type: 'integer', minimum: 1, default: 1200000 },
-        maxRetries: { ...nonNegInt, default: 30 },
-        retryDelayMs: { ...nonNegInt, default: 900000 },
-        maxRedirects: { ...nonNegInt, default: 20 },
-        maxOutlinks: { type: 'integer', minimum: 1, default: 6000 },
-      },
+      properties: limitsProperties,
     },
     politeness: {
       type: 'object',
       additionalProperties: false,
       default: {},
-      properties: {
-        delayFactor: { ...nonNegNum, default: 5 },
-        minDelayMs: { ...nonNegInt, default: 3000 },
-        maxDelayMs: { ...nonNegInt, default: 30000 },
-        respectCrawlDelayUpToSeconds: { ...nonNegNum, default: 300 },
-        maxConnectionsPerHost: { type: 'integer', minimum: 1, default: 1 },
-        maxPerHostBandwidthKBps: { ...nonNegNum, default: 0 },
-      },
+      properties: politenessProperties,
     },
     robots: {
       type: 'object',
       additionalProperties: false,
       default: {},
-      properties: {
-        policy: {
-          enum: ['obey', 'classic', 'ignore', 'robotsTxtOnly', 'mostFavored', 'mostFavoredSet', 'custom'],
-          default: 'obey',
-        },
-        candidateUserAgents: stringList,
-        masquerade: { type: 'boolean', default: false },
-        custom: { type: 'string', default: '' },
-        // A robots.txt answering 5xx/429 or not at all (src/politeness/host-health.ts).
-        unavailable: {
-          type: 'object',
-          additionalProperties: false,
-          default: {},
-          properties: {
-            policy: { enum: ['disallow', 'allow'], default: 'disallow' },
-            retries: { ...nonNegInt, default: 2 },
-            retryDelayMs: { ...nonNegInt, default: 60000 },
-          },
-        },
-      },
+      properties: robotsProperties,
     },
     frontier: {
       type: 'object',
@@ -119,6 +160,8 @@ export const profileSchema = {
         against: { type: 'array', items: { type: 'string', minLength: 1 }, default: [] },
       },
     },
+    // Per-host and per-prefix settings (src/overrides/), longest match first, field by field.
+    overrides: { type: 'array', items: overrideSchema, default: [] },
     workers: { type: 'integer', minimum: 1, maximum: 1000, default: 25 },
     // Where the crawl keeps its state (src/store/state-backends.ts): one LevelDB per job.
     store: { type: 'string', enum: ['level'], default: 'level' },

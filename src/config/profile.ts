@@ -29,7 +29,12 @@ export interface ScopeOptions {
   maxPathRepetitions: number;
   /** Crawler-trap rule: longest URL accepted. Default 2083. */
   maxUrlLength: number;
+  /** Where sitemaps come from: robots.txt `Sitemap:` lines (default), also `/sitemap.xml` of each seed host, or none. */
+  sitemaps: SitemapsMode;
 }
+
+/** `robots`: robots.txt Sitemap lines (and seeds that are sitemaps); `seeds`: also /sitemap.xml of each seed host; `off`: none. */
+export type SitemapsMode = 'robots' | 'seeds' | 'off';
 
 export interface LimitOptions {
   /** Stop after this many successful fetches (0 = unlimited). */
@@ -108,6 +113,24 @@ export interface UniqOptions {
   memoryKeys: number;
 }
 
+/** The limits an override may set: per fetch, a host's retries, and budgets for what it covers. */
+export type OverrideLimits = Pick<LimitOptions, 'maxBodyBytes' | 'fetchTimeoutMs' | 'maxFetchDurationMs' | 'maxRetries' | 'retryDelayMs' | 'maxPages' | 'maxBytes'>;
+
+/**
+ * One entry of `overrides` (Heritrix's sheets): the settings of what
+ * `match` covers — a host (`example.org`, `127.0.0.1:8080`; subdomains
+ * included) or a SURT prefix (`http://(org,example,)/blog`). Only the fields
+ * named are changed; the longest matching prefix wins, field by field.
+ * `politeness` and `robots` act per host, so only host-level matches carry them.
+ */
+export interface ProfileOverride {
+  match: string;
+  politeness?: Partial<PolitenessOptions>;
+  limits?: Partial<OverrideLimits>;
+  robots?: Partial<Omit<RobotsOptions, 'unavailable'>> & { unavailable?: Partial<RobotsUnavailableOptions> };
+  scope?: { exclude?: readonly string[] };
+}
+
 export interface OutputOptions {
   dir: string;
   prefix: string;
@@ -132,6 +155,8 @@ export interface Profile {
   frontier: FrontierOptions;
   uniq: UniqOptions;
   dedup: DedupOptions;
+  /** Per-host and per-prefix settings, in the order given (src/overrides/). Default none. */
+  overrides: readonly ProfileOverride[];
   workers: number;
   /** State backend name (`level`). */
   store: string;

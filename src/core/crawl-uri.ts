@@ -4,8 +4,13 @@
  * because queued URIs live in LevelDB, not in the heap.
  */
 
-/** Heritrix hop letters: L link, E embed, R redirect, P prerequisite, X speculative. */
-export type Hop = 'L' | 'E' | 'R' | 'P' | 'X';
+/**
+ * Heritrix hop letters: L link, E embed, R redirect, P prerequisite, X
+ * speculative, M manifest (listed in a sitemap, or a sitemap named by
+ * robots.txt or an index). M is scheduled and counted like L, and is never
+ * a transclusion hop.
+ */
+export type Hop = 'L' | 'E' | 'R' | 'P' | 'X' | 'M';
 
 /**
  * Scheduling directive, lower runs first inside a queue (Heritrix's
@@ -39,6 +44,11 @@ export interface CrawlUri {
    * finite number, since it is stored as JSON.
    */
   priority?: number;
+  /**
+   * The `<lastmod>` a sitemap gave this URL, as written (a W3C Datetime);
+   * absent when none did. It also sets `priority` (src/sitemap/lastmod.ts).
+   */
+  lastmod?: string;
 }
 
 /** A URI's priority: its own when it is a finite number, else 0. */
@@ -52,7 +62,7 @@ export function hopCount(uri: Pick<CrawlUri, 'hopPath'>): number {
   return uri.hopPath.length;
 }
 
-/** Directive implied by the last hop: P → prerequisite, E/R → high, L/X → normal. */
+/** Directive implied by the last hop: P → prerequisite, E/R → high, L/X/M → normal. */
 export function directiveForHop(hop: Hop): Directive {
   if (hop === 'P') return Directive.prerequisite;
   if (hop === 'E' || hop === 'R') return Directive.high;

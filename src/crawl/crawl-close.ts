@@ -66,7 +66,8 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
     closedHosts: p.health.closed(),
     seeds: [...p.stats.seeds.values()],
   });
-  await attempt(() => writeReports(p.dirs.reports, p.stats, summary, p.frontier.stats(), p.frontier.queues()));
+  const overrides = { describeHost: (host: string) => p.overrides.describeHost(host), budgets: p.budgets.report() };
+  await attempt(() => writeReports(p.dirs.reports, p.stats, summary, p.frontier.stats(), p.frontier.queues(), overrides));
   await attempt(() => p.frontier.close());
   await attempt(() => p.seen.close());
   await attempt(() => p.refusedSeen.close());

@@ -9,10 +9,12 @@ import { open, stat, truncate } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { CrawlStats } from './crawl-stats.js';
 import { HOST_UNREACHABLE, ROBOTS_UNAVAILABLE } from '../politeness/host-health.js';
+import { BUDGET_EXCEEDED } from '../overrides/budgets.js';
 import { droppedOutlinks, hostOf } from './crawl-ledger.js';
 import { isStatsPage } from './uri-processor.js';
 
-const CLOSED_HOST_ANNOTATIONS: ReadonlySet<string> = new Set([ROBOTS_UNAVAILABLE, HOST_UNREACHABLE]);
+/** Failures logged by no worker (disposed of when found as links), not scope refusals. */
+const CLOSED_HOST_ANNOTATIONS: ReadonlySet<string> = new Set([ROBOTS_UNAVAILABLE, HOST_UNREACHABLE, BUDGET_EXCEEDED]);
 
 /** Cuts a trailing partial line (no final newline) off the log. */
 export async function trimPartialLine(file: string): Promise<void> {
@@ -37,8 +39,8 @@ export async function trimPartialLine(file: string): Promise<void> {
   await truncate(file, lastNewline < 0 ? size - tailSize : size - tailSize + lastNewline + 1);
 }
 
-/** Feeds every line of an existing crawl.log into `stats`; returns the line count. */
-export async function replayCrawlLog(file: string, stats: CrawlStats, seeds: ReadonlySet<string>): Promise<number> {
+/** Feeds every line of an existing crawl.log into `stats` (and each capture to `onCapture`: the overrides' budgets); returns the line count. */
+export async function replayCrawlLog(file: string, stats: CrawlStats, seeds: ReadonlySet<string>, onCapture?: (url: string, bytes: number) => void): Promise<number> {
   let lines = 0;
   let input;
   try {
@@ -63,6 +65,7 @@ export async function replayCrawlLog(file: string, stats: CrawlStats, seeds: Rea
     const host = hostOf(url);
     if (status > 0) {
       stats.captured(host, status, mime, size, annotations.includes('duplicate:digest'), isStatsPage(status, mime));
+      onCapture?.(url, size);
       const capped = droppedOutlinks(annotations);
       if (capped > 0) stats.outlinksCapped(capped);
     }

@@ -23,8 +23,10 @@ import { CaptureJournal, captureJournalPath } from '../job/capture-journal.js';
 import { ensureJobDir, hasState, jobDir, type JobDir } from '../job/job-dir.js';
 import { HostHealth } from '../politeness/host-health.js';
 import { HostHealthJournal } from '../politeness/host-health-journal.js';
+import { Budgets } from '../overrides/budgets.js';
+import { Overrides } from '../overrides/overrides.js';
 import { RobotsJournal } from '../politeness/robots-journal.js';
-import { createRobotsPolicy, type RobotsPolicy } from '../politeness/robots-policy.js';
+import { RobotsPolicies } from '../politeness/robots-policies.js';
 import { RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
 import { RobotsStore } from '../politeness/robots-store.js';
 import { openStateBackend, type StateBackend } from '../store/state-backends.js';
@@ -76,6 +78,9 @@ export interface CrawlParts {
   /** The job's full-text index (indexes/search/). */
   search: SearchIndex;
   ledger: CrawlLedger;
+  /** Each host's and URL's settings under the profile's overrides, and their budgets. */
+  overrides: Overrides;
+  budgets: Budgets;
   health: HostHealth;
   healthJournal: HostHealthJournal;
   digestIndex: LevelDigestIndex;
@@ -85,9 +90,9 @@ export interface CrawlParts {
   job: JobRecords;
   /** Exclusions the operator added while the job ran (kept across runs). */
   exclusions: OperatorExclusions;
-  /** What each origin's robots.txt said, and the policy reading it (for status pages). */
+  /** What each origin's robots.txt said, and the policies reading them (for status pages). */
   robotsStore: RobotsStore;
-  robotsPolicy: RobotsPolicy;
+  robotsPolicies: RobotsPolicies;
   /** Seeds added to this job while it ran (kept across runs). */
   addedSeeds: string[];
   /** Crawl time of the job's earlier runs. */
@@ -119,6 +124,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     earlier = await loadEarlierCaptures(profile.dedup.against, backend.earlier());
   }
   const stats = new CrawlStats(clock.now());
+  const overrides = new Overrides(profile);
+  const budgets = new Budgets(overrides);
   const job = new JobRecords(backend.records('job'));
   const addedSeeds = resuming ? await job.addedSeeds() : [];
   let firstSerial = 0;
@@ -129,7 +136,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     const repaired = await repairOpenWarcs(dirs.warcs);
     firstSerial = await nextWarcSerial(dirs.warcs);
     await trimPartialLine(dirs.crawlLog);
-    const lines = await replayCrawlLog(dirs.crawlLog, stats, new Set([...profile.seeds, ...addedSeeds]));
+    const lines = await replayCrawlLog(dirs.crawlLog, stats, new Set([...profile.seeds, ...addedSeeds]), budgets.any ? (url, bytes) => budgets.captured(url, bytes) : undefined);
     if (!o.quiet) {
       const cut = repaired.filter((r) => r.droppedBytes > 0).length;
       o.log.write(`archiver: resuming ${dirs.root}: ${lines} crawl.log lines, ${repaired.length} open WARC file(s) closed (${cut} cut back)\n`);
@@ -138,7 +145,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   const frontierInit = {
     store: backend.queueStore(),
     options: profile.frontier,
-    maxConnectionsPerHost: profile.politeness.maxConnectionsPerHost,
+    maxConnectionsPerHost: overrides.maxConnectionsCeiling,
+    ...(overrides.any ? { maxConnectionsOf: (host: string) => overrides.forHost(host).politeness.maxConnectionsPerHost } : {}),
     clock,
     onQueueState: (key: string, from: QueueState, to: QueueState) => {
       if (events.has('queue')) events.emit('queue', { key, from, to });
@@ -155,7 +163,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     maxFetchDurationMs: profile.limits.maxFetchDurationMs,
     maxBodyBytes: profile.limits.maxBodyBytes,
     tempDir: dirs.tmp,
-    connectionsPerOrigin: profile.politeness.maxConnectionsPerHost,
+    connectionsPerOrigin: overrides.maxConnectionsCeiling,
     ...(o.lookup ? { lookup: o.lookup } : {}),
   });
   const writer = new WarcWriter({
@@ -189,10 +197,9 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
 
   const healthJournal = new HostHealthJournal(backend.records('health'));
   const health = new HostHealth(
-    {
-      maxRetries: profile.limits.maxRetries,
-      retryDelayMs: profile.limits.retryDelayMs,
-      robots: { policy: profile.robots.unavailable.policy, retries: profile.robots.unavailable.retries, retryDelayMs: profile.robots.unavailable.retryDelayMs },
+    (host) => {
+      const h = overrides.forHost(host);
+      return { maxRetries: h.maxRetries, retryDelayMs: h.retryDelayMs, robots: h.robots.unavailable };
     },
     (host, record) => {
       healthJournal.save(host, record);
@@ -204,7 +211,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
           reason: record.cause,
           until: record.untilMs,
           retry: robots ? record.robotsFailures : record.rounds,
-          of: robots ? profile.robots.unavailable.retries : profile.limits.maxRetries,
+          of: robots ? overrides.forHost(host).robots.unavailable.retries : overrides.forHost(host).maxRetries,
         });
       }
     },
@@ -215,8 +222,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     await robotsJournal.restore(robotsStore);
     await healthJournal.restore(health);
   }
-  const policy = createRobotsPolicy(profile.robots, profile.userAgent);
-  const scope = new Scope(profile.scope);
+  const policies = new RobotsPolicies((host) => overrides.forHost(host).robots, profile.userAgent);
+  const scope = new Scope(profile.scope, overrides.any ? (url) => overrides.excludesFor(url) : undefined);
   if (scope.hostsFromSeeds) for (const seed of addedSeeds) scope.addHost(new URL(seed).host);
   const exclusions = new OperatorExclusions();
   if (resuming) {
@@ -230,7 +237,9 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     refusedSeen,
     frontier,
     maxRedirects: profile.limits.maxRedirects,
+    sitemaps: profile.scope.sitemaps,
     health,
+    budgets,
     onRefused: (uri, status, reason) => ledger.refused(uri, status, reason),
     onClosedHost: (uri, status, annotation) => ledger.failed(uri, status, null, [annotation]),
   });
@@ -243,21 +252,32 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     journal,
     search,
     ledger,
-    policy,
+    overrides,
+    budgets,
     links,
     stats,
     clock,
     health,
-    robots: new RobotsPrerequisites({ store: robotsStore, journal: robotsJournal, policy, health, schedulePrerequisite: (uri) => links.schedulePrerequisite(uri), clock }),
+    robots: new RobotsPrerequisites({
+      store: robotsStore,
+      journal: robotsJournal,
+      policyOf: (host) => policies.of(host),
+      // Sitemap lines are followed for hosts in scope only: a sitemap cannot widen the crawl.
+      wantsSitemaps: (origin) => profile.scope.sitemaps !== 'off' && scope.coversHost(origin),
+      health,
+      schedulePrerequisite: (uri) => links.schedulePrerequisite(uri),
+      clock,
+    }),
     extractHtml: htmlThread.extract,
     dedup: new PayloadDedup(digestIndex, earlier),
     exclusions,
     abortSignal: o.abortSignal,
+    ...(o.quiet ? {} : { notice: (line: string) => void o.log.write(`${line}\n`) }),
   });
   const priorCrawlMs = resuming ? await job.crawlTimeMs() : 0;
   return {
     dirs, resuming, backend, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal, search,
-    ledger, health, healthJournal, digestIndex, earlier, htmlThread, processor, job, exclusions, robotsStore, robotsPolicy: policy,
+    ledger, overrides, budgets, health, healthJournal, digestIndex, earlier, htmlThread, processor, job, exclusions, robotsStore, robotsPolicies: policies,
     addedSeeds, priorCrawlMs,
   };
 }

@@ -21,6 +21,7 @@ import { ArchiverError, isFatalCrawlError } from '../core/errors.js';
 import type { Profile } from '../config/profile.js';
 import type { Claim, QueueReport, QueueState } from '../frontier/frontier.js';
 import { urlHostOf, type ClosedHost, type WaitingHost } from '../politeness/host-health.js';
+import type { HostOverrides } from '../overrides/overrides.js';
 import { CrawlEvents } from './crawl-events.js';
 import { buildCrawlParts, type CrawlParts } from './crawl-parts.js';
 import { closeCrawl } from './crawl-close.js';
@@ -67,6 +68,8 @@ export interface HostReport {
   robots: HostRobots;
   waiting: WaitingHost | null;
   closed: ClosedHost | null;
+  /** The profile's overrides that apply to the host and the settings they change; null when none. */
+  overrides: HostOverrides | null;
 }
 
 export interface ExcludeResult {
@@ -168,7 +171,7 @@ export class Crawl {
     const waiting = new Map(this.#p.health.waiting(now).map((w) => [urlHostOf(w.host), w]));
     const closed = new Map(this.#p.health.closed().map((c) => [urlHostOf(c.host), c]));
     const reports = new Map<string, HostReport>();
-    const empty = (host: string): HostReport => ({ host, fetched: 0, bytes: 0, errors: 0, robotsBlocked: 0, delayMs: null, robots: 'unknown', waiting: null, closed: null });
+    const empty = (host: string): HostReport => ({ host, fetched: 0, bytes: 0, errors: 0, robotsBlocked: 0, delayMs: null, robots: 'unknown', waiting: null, closed: null, overrides: null });
     for (const [host, h] of this.#p.stats.byHost) {
       reports.set(host, { ...empty(host), fetched: h.urls, bytes: h.bytes, errors: h.errors, robotsBlocked: h.robotsBlocked });
     }
@@ -179,9 +182,11 @@ export class Crawl {
       r.waiting = waiting.get(r.host) ?? null;
       r.closed = closed.get(r.host) ?? null;
       r.delayMs = this.#delays.get(r.host) ?? null;
-      r.robots = hostRobots(r.host, this.#p.robotsStore, this.#p.robotsPolicy, now);
+      r.robots = hostRobots(r.host, this.#p.robotsStore, (hostPort) => this.#p.robotsPolicies.of(hostPort), now);
     }
-    return page([...reports.values()].sort((a, b) => (a.host < b.host ? -1 : 1)), (r) => r.host, q);
+    const shown = page([...reports.values()].sort((a, b) => (a.host < b.host ? -1 : 1)), (r) => r.host, q);
+    for (const r of shown) r.overrides = this.#p.overrides.describeHost(r.host);
+    return shown;
   }
 
   /** Full-text search over the pages captured so far (a page is searchable within about a second of its capture). */

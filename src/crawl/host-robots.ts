@@ -5,6 +5,7 @@
  */
 import type { RobotsPolicy } from '../politeness/robots-policy.js';
 import type { RobotsStore } from '../politeness/robots-store.js';
+import { hostOfOrigin } from '../politeness/robots-prerequisite.js';
 import { originOf } from '../politeness/robots-url.js';
 
 /**
@@ -15,8 +16,8 @@ import { originOf } from '../politeness/robots-url.js';
  */
 export type HostRobots = 'ignored' | 'unknown' | 'pending' | 'rules' | 'allowAll' | 'disallowAll' | 'unavailable';
 
-export function hostRobots(host: string, store: RobotsStore, policy: RobotsPolicy, now: number): HostRobots {
-  if (!policy.needsRobotsTxt) return 'ignored';
+/** `policyOf` gives the robots policy for a host as `host:port` (overrides may differ per host). */
+export function hostRobots(host: string, store: RobotsStore, policyOf: (hostPort: string) => RobotsPolicy, now: number): HostRobots {
   for (const scheme of ['http:', 'https:']) {
     let origin: string;
     try {
@@ -24,6 +25,7 @@ export function hostRobots(host: string, store: RobotsStore, policy: RobotsPolic
     } catch {
       return 'unknown';
     }
+    if (!policyOf(hostOfOrigin(origin)).needsRobotsTxt) return 'ignored';
     const status = store.status(origin, now);
     if (status === 'missing') continue;
     if (status === 'pending') return 'pending';

@@ -2,19 +2,27 @@
  * Turns extracted links into scheduled URIs: scope decision, the seen filter
  * (one batched put-if-absent per page), then the frontier. Scope refusals are
  * logged to crawl.log once per URL (a second seen filter remembers which).
+ * Links to a closed host, or into an override whose budget is spent, are
+ * disposed of at once (logged once each, never queued).
  */
 import { childUri, type CrawlUri, type Hop } from '../core/crawl-uri.js';
 import type { Frontier } from '../frontier/frontier.js';
 import { hostPortOf } from '../frontier/host-gate.js';
 import type { HostHealth } from '../politeness/host-health.js';
+import { BUDGET_EXCEEDED, BUDGET_EXCEEDED_STATUS, type Budgets } from '../overrides/budgets.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
 import { canonicalizeForSeen } from '../url/canonicalize.js';
 import type { Scope } from './scope.js';
+import type { SitemapsMode } from '../config/profile.js';
+import { guessedSitemapUrl, namesSitemap, SITEMAP_FROM_SEED, SITEMAP_GUESSED } from '../sitemap/sitemap-uri.js';
 
 export interface DiscoveredLink {
   url: string;
   hop: Hop;
   context: string;
+  /** A sitemap's `<lastmod>` for the URL, and the priority it gives (sitemap-outlinks.ts). */
+  lastmod?: string;
+  priority?: number;
 }
 
 export interface LinkSchedulerDeps {
@@ -24,11 +32,15 @@ export interface LinkSchedulerDeps {
   refusedSeen: UriUniqFilter;
   frontier: Frontier;
   maxRedirects: number;
+  /** scope.sitemaps: seeds named as sitemaps are read as such (unless `off`), `/sitemap.xml` of each seed host is tried (`seeds`). */
+  sitemaps?: SitemapsMode;
   /** Called once per refused URL with its crawl.log status and the rule that refused it. */
   onRefused(uri: CrawlUri, status: number, reason: string): void;
   /** Hosts closed after their robots.txt or their server failed: their URLs are disposed of at once. */
   health?: HostHealth;
-  /** Called once per URL of a closed host, with the host's crawl.log status and annotation. */
+  /** The overrides' budgets: a link into a spent one is disposed of like one to a closed host. */
+  budgets?: Budgets;
+  /** Called once per URL of a closed host (or a spent budget), with its crawl.log status and annotation. */
   onClosedHost?(uri: CrawlUri, status: number, annotation: string): void;
 }
 
@@ -39,9 +51,28 @@ export class LinkScheduler {
     this.#d = deps;
   }
 
-  /** Seeds are scheduled like links from nowhere; returns those that were new. */
+  /**
+   * Seeds are scheduled like links from nowhere; returns those that were
+   * new. Under scope.sitemaps a seed named as a sitemap is queued as one,
+   * and under `seeds` each seed host's `/sitemap.xml` goes with it (scoped
+   * and seen-checked like a link, refused silently: it is a guess).
+   */
   async scheduleSeeds(seeds: readonly CrawlUri[]): Promise<CrawlUri[]> {
-    return this.#scheduleNew(seeds);
+    const mode = this.#d.sitemaps ?? 'off';
+    const marked = mode === 'off' ? seeds : seeds.map((s) => (namesSitemap(s.url) ? { ...s, context: SITEMAP_FROM_SEED } : s));
+    const guesses: CrawlUri[] = [];
+    if (mode === 'seeds') {
+      const guessed = new Set(seeds.map((s) => s.url));
+      for (const seed of marked) {
+        const url = guessedSitemapUrl(seed.url);
+        if (guessed.has(url)) continue;
+        guessed.add(url);
+        const guess = childUri(seed, url, 'M', SITEMAP_GUESSED);
+        if (this.#d.scope.decide(guess).accept) guesses.push(guess);
+      }
+    }
+    const chosen = await this.#scheduleNew([...marked, ...guesses]);
+    return chosen.filter((u) => u.seed);
   }
 
   /**
@@ -75,10 +106,13 @@ export class LinkScheduler {
     const refusedReason: string[] = [];
     const closed: Array<{ uri: CrawlUri; status: number; annotation: string }> = [];
     const health = this.#d.health?.anyClosed ? this.#d.health : null;
+    const budgets = this.#d.budgets?.any ? this.#d.budgets : null;
     const forced: CrawlUri[] = [];
     const parentKey = links.some((l) => l.hop === 'R') ? canonicalizeForSeen(parent.url) : '';
     for (const link of links) {
       const child = childUri(parent, link.url, link.hop, link.context);
+      if (link.lastmod !== undefined) child.lastmod = link.lastmod;
+      if (link.priority !== undefined && link.priority !== 0) child.priority = link.priority;
       if (link.hop === 'R' && child.redirects > this.#d.maxRedirects) {
         refused.push(child);
         refusedStatus.push(-4001);
@@ -98,6 +132,10 @@ export class LinkScheduler {
           closed.push({ uri: child, status: verdict.status, annotation: verdict.annotation });
           continue;
         }
+      }
+      if (budgets?.spent(child.url)) {
+        closed.push({ uri: child, status: BUDGET_EXCEEDED_STATUS, annotation: BUDGET_EXCEEDED });
+        continue;
       }
       // A redirect to a URL that canonicalizes like its source (www., session
       // id…) would be dropped as already seen, and replay would then loop on

@@ -1,9 +1,11 @@
 /**
  * What a capture links to: decode the stored body for extraction only (the
- * archive keeps the bytes as received), pick the extractor by media type,
- * add the redirect target of a 3xx, and apply meta robots / X-Robots-Tag when
- * the robots policy honours them (nofollow drops hyperlinks, embeds stay so
- * the archived page still renders).
+ * archive keeps the bytes as received), pick the extractor by what the
+ * response is — a sitemap when the URI is read as one (sitemap-outlinks.ts),
+ * else by media type — add the redirect target of a 3xx (a sitemap's keeps
+ * its sitemap context), and apply meta robots / X-Robots-Tag when the
+ * robots policy honours them (nofollow drops hyperlinks, embeds stay so the
+ * archived page still renders).
  */
 import type { Hop } from '../core/crawl-uri.js';
 import type { HttpExchange } from '../core/exchange.js';
@@ -12,6 +14,7 @@ import type { HtmlExtractFn } from '../fetch/html-extract-thread.js';
 import { extractCss, extractHtml, robotsDirectivesFromHeaders } from '../fetch/link-extractor.js';
 import { redirectTarget } from '../fetch/link-resolution.js';
 import type { DiscoveredLink } from './link-scheduler.js';
+import { sitemapOutlinks, type SitemapRole } from './sitemap-outlinks.js';
 
 /** Decoded bytes beyond this are not looked at for links (gzip bombs, huge pages). */
 export const MAX_DECODED_BYTES = 32 * 1024 * 1024;
@@ -25,6 +28,8 @@ export interface Outlinks {
   page?: { title: string | null; text: string; noindex: boolean };
   /** Links the HTML extractor met past its own cap (not taken). */
   linksBeyondCap: number;
+  /** A line for the operator (a sitemap past the protocol's limits). */
+  notice?: string;
 }
 
 /** Extraction in this thread, for callers without an HtmlExtractThread. */
@@ -36,9 +41,22 @@ export const MAX_OUTLINKS_ANNOTATION = 'maxOutlinks';
 /**
  * A page's links, cut at `maxOutlinks` in document order (Heritrix keeps the
  * first N too): a page with 300,000 links must not queue 300,000 URIs.
+ * A sitemap (`sitemap` given and the body one) has the protocol's own
+ * limit, 50,000, instead.
  */
-export async function extractOutlinks(ex: HttpExchange, mime: string, obeyMetaRobots: boolean, extract: HtmlExtractFn = extractHere, maxOutlinks = Infinity): Promise<Outlinks> {
-  const found = await extractAll(ex, mime, obeyMetaRobots, extract);
+export async function extractOutlinks(
+  ex: HttpExchange,
+  mime: string,
+  obeyMetaRobots: boolean,
+  extract: HtmlExtractFn = extractHere,
+  maxOutlinks = Infinity,
+  sitemap: SitemapRole | null = null,
+): Promise<Outlinks> {
+  if (sitemap !== null) {
+    const listed = await sitemapOutlinks(ex, sitemap);
+    if (listed !== null) return { links: listed.links, annotations: listed.annotations, linksBeyondCap: 0, ...(listed.notice ? { notice: listed.notice } : {}) };
+  }
+  const found = await extractAll(ex, mime, obeyMetaRobots, extract, sitemap?.context ?? 'location');
   // The extractor may have stopped at the cap itself and counted what it met beyond.
   const beyond = Math.max(0, found.links.length - maxOutlinks) + found.linksBeyondCap;
   if (found.links.length > maxOutlinks) found.links.length = maxOutlinks;
@@ -46,11 +64,11 @@ export async function extractOutlinks(ex: HttpExchange, mime: string, obeyMetaRo
   return found;
 }
 
-async function extractAll(ex: HttpExchange, mime: string, obeyMetaRobots: boolean, extract: HtmlExtractFn): Promise<Outlinks> {
+async function extractAll(ex: HttpExchange, mime: string, obeyMetaRobots: boolean, extract: HtmlExtractFn, redirectContext: string): Promise<Outlinks> {
   const links: DiscoveredLink[] = [];
   const annotations: string[] = [];
   const target = redirectTarget(ex);
-  if (target) links.push({ url: target, hop: 'R', context: 'location' });
+  if (target) links.push({ url: target, hop: 'R', context: redirectContext });
   const isHtml = HTML_TYPES.has(mime);
   const isCss = mime === 'text/css';
   if ((!isHtml && !isCss) || ex.body.size === 0) return { links, annotations, linksBeyondCap: 0 };

@@ -7,6 +7,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FrontierStats, QueueReport } from '../frontier/frontier.js';
 import { urlHostOf, type ClosedHost } from '../politeness/host-health.js';
+import type { BudgetReport } from '../overrides/budgets.js';
+import type { HostOverrides } from '../overrides/overrides.js';
 import type { CrawlStats, SeedStatus } from './crawl-stats.js';
 import type { CrawlStatus } from './crawl-status.js';
 
@@ -96,7 +98,16 @@ export function formatSummary(s: CrawlSummary): string {
   ].join('\n');
 }
 
-export async function writeReports(dir: string, stats: CrawlStats, summary: CrawlSummary, frontier: FrontierStats, queues: QueueReport[]): Promise<void> {
+/** What the reports show of the profile's overrides. */
+export interface OverridesShown {
+  /** The overrides that apply to a host (as URLs write it); null when none. */
+  describeHost(host: string): HostOverrides | null;
+  budgets: BudgetReport[];
+}
+
+const NO_OVERRIDES: OverridesShown = { describeHost: () => null, budgets: [] };
+
+export async function writeReports(dir: string, stats: CrawlStats, summary: CrawlSummary, frontier: FrontierStats, queues: QueueReport[], overrides: OverridesShown = NO_OVERRIDES): Promise<void> {
   const hosts = [...stats.byHost.entries()].sort((a, b) => b[1].urls - a[1].urls);
   // Closed hosts are keyed `host:port`; the report's hosts as URLs write them.
   const closed = new Map(summary.closedHosts.map((c) => [urlHostOf(c.host), c]));
@@ -126,8 +137,21 @@ export async function writeReports(dir: string, stats: CrawlStats, summary: Craw
         `Novel URIs: ${stats.novelUrls} (${stats.novelBytes} bytes)`,
         `Duplicate-by-hash URIs: ${stats.dupUrls} (${stats.dupBytes} bytes)`,
         `Links Not Followed (limits.maxOutlinks): ${stats.outlinksDropped} from ${stats.pagesCapped} page(s)`,
+        ...overrides.budgets.map(budgetText),
       ].join('\n'),
-      json: { ...summary, elapsedSec: summary.durationMs / 1000, runElapsedSec: summary.runDurationMs / 1000, novelUrls: stats.novelUrls, novelBytes: stats.novelBytes, dupUrls: stats.dupUrls, dupBytes: stats.dupBytes, retries: stats.retries, outlinksDropped: stats.outlinksDropped, pagesCapped: stats.pagesCapped },
+      json: {
+        ...summary,
+        elapsedSec: summary.durationMs / 1000,
+        runElapsedSec: summary.runDurationMs / 1000,
+        novelUrls: stats.novelUrls,
+        novelBytes: stats.novelBytes,
+        dupUrls: stats.dupUrls,
+        dupBytes: stats.dupBytes,
+        retries: stats.retries,
+        outlinksDropped: stats.outlinksDropped,
+        pagesCapped: stats.pagesCapped,
+        budgets: overrides.budgets,
+      },
     },
     'seeds-report': {
       text: table(['[code]', '[status]', '[seed]', '[redirect]'], [...stats.seeds.values()].map((s) => [String(s.status ?? '-'), s.status !== null && s.status > 0 ? 'CRAWLED' : 'NOTCRAWLED', s.url, s.redirect ?? ''])),
@@ -135,10 +159,14 @@ export async function writeReports(dir: string, stats: CrawlStats, summary: Craw
     },
     'hosts-report': {
       text: table(
-        ['[#urls]', '[#bytes]', '[host]', '[#robots]', '[#remaining]', '[#novel-urls]', '[#novel-bytes]', '[#dup-by-hash-urls]', '[#dup-by-hash-bytes]', '[closed]'],
-        hosts.map(([host, h]) => [...[h.urls, h.bytes, host, h.robotsBlocked, remaining.get(host) ?? 0, h.novelUrls, h.novelBytes, h.dupUrls, h.dupBytes].map(String), closedText(closed.get(host))]),
+        ['[#urls]', '[#bytes]', '[host]', '[#robots]', '[#remaining]', '[#novel-urls]', '[#novel-bytes]', '[#dup-by-hash-urls]', '[#dup-by-hash-bytes]', '[closed]', '[overrides]'],
+        hosts.map(([host, h]) => [
+          ...[h.urls, h.bytes, host, h.robotsBlocked, remaining.get(host) ?? 0, h.novelUrls, h.novelBytes, h.dupUrls, h.dupBytes].map(String),
+          closedText(closed.get(host)),
+          overridesText(overrides.describeHost(host)),
+        ]),
       ),
-      json: hosts.map(([host, h]) => ({ host, ...h, remaining: remaining.get(host) ?? 0, closed: closed.get(host) ?? null })),
+      json: hosts.map(([host, h]) => ({ host, ...h, remaining: remaining.get(host) ?? 0, closed: closed.get(host) ?? null, overrides: overrides.describeHost(host) })),
     },
     'mimetype-report': {
       text: table(['[#urls]', '[#bytes]', '[mime-types]'], [...stats.byMime.entries()].sort((a, b) => b[1].urls - a[1].urls).map(([m, v]) => [String(v.urls), String(v.bytes), m])),
@@ -173,6 +201,18 @@ export function hostOfQueueKey(key: string): string | null {
 
 function closedText(c: ClosedHost | undefined): string {
   return c === undefined ? '-' : `${c.status}:${c.cause.replaceAll(' ', '_')}`;
+}
+
+/** `politeness.minDelayMs=400,robots.policy=ignore`, or `-` when no override applies. */
+function overridesText(o: HostOverrides | null): string {
+  if (o === null) return '-';
+  const fields = Object.entries(o.settings).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`.replaceAll(' ', '_'));
+  return fields.length > 0 ? fields.join(',') : `matched:${o.matches.join('|')}`;
+}
+
+/** `Budget: http://(org,example,)/blog maxPages 3 maxBytes 0: 3 pages, 4521 bytes, reached` */
+function budgetText(b: BudgetReport): string {
+  return `Budget: ${b.match} maxPages ${b.maxPages} maxBytes ${b.maxBytes}: ${b.pages} pages, ${b.bytes} bytes${b.reached ? ', reached' : ''}`;
 }
 
 function table(header: string[], rows: string[][]): string {

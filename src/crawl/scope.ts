@@ -8,6 +8,7 @@
  * wherever it leads; seeds are exempt, as from every other rule.
  */
 import type { CrawlUri } from '../core/crawl-uri.js';
+import { isSitemapUri } from '../sitemap/sitemap-uri.js';
 import type { ScopeOptions } from '../config/profile.js';
 import { plainHttpParts, type HttpUrlParts } from '../url/canonicalize.js';
 
@@ -21,9 +22,12 @@ export class Scope {
   readonly #include: RegExp[];
   readonly #exclude: RegExp[];
   readonly #opts: ScopeOptions;
+  /** The excludes the profile's overrides add for a URL. */
+  readonly #overrideExcludes: ((url: string) => readonly RegExp[]) | undefined;
 
-  constructor(opts: ScopeOptions) {
+  constructor(opts: ScopeOptions, overrideExcludes?: (url: string) => readonly RegExp[]) {
     this.#opts = opts;
+    this.#overrideExcludes = overrideExcludes;
     for (const entry of opts.hosts) this.addHost(entry);
     this.#include = opts.include.map((r) => new RegExp(r));
     this.#exclude = opts.exclude.map((r) => new RegExp(r));
@@ -61,13 +65,28 @@ export class Scope {
     const trap = trapRule(url, uri.url, this.#opts);
     if (trap !== null) return { accept: false, status: -5000, reason: trap };
     if (this.#exclude.some((re) => re.test(uri.url))) return { accept: false, status: -5000, reason: 'excluded' };
+    if (this.#overrideExcludes?.(uri.url).some((re) => re.test(uri.url))) return { accept: false, status: -5000, reason: 'excluded' };
     if (uri.hopPath.length > this.#opts.maxHops) return { accept: false, status: -4001, reason: 'maxHops' };
     if (this.#inFocus(url, uri.url)) return ACCEPT;
     // Transclusion: embeds (and redirects) of in-scope pages are fetched even
-    // off-scope, up to transclusionHops trailing non-link hops.
+    // off-scope, up to transclusionHops trailing non-link hops. Never a
+    // sitemap (a redirect off-scope included): it cannot pull in a host.
     const trailing = trailingTransclusionHops(uri.hopPath);
-    if (trailing > 0 && trailing <= this.#opts.transclusionHops) return ACCEPT;
+    if (trailing > 0 && trailing <= this.#opts.transclusionHops && !isSitemapUri(uri)) return ACCEPT;
     return { accept: false, status: -5000, reason: 'outOfScope' };
+  }
+
+  /** Whether the URL's host is one of the scope's (its robots.txt Sitemap lines are then followed). */
+  coversHost(url: string): boolean {
+    let parsed: HttpUrlParts | null = plainHttpParts(url);
+    if (parsed === null) {
+      try {
+        parsed = new URL(url);
+      } catch {
+        return false;
+      }
+    }
+    return this.#hostMatches(parsed);
   }
 
   #inFocus(url: HttpUrlParts, raw: string): boolean {
@@ -107,10 +126,10 @@ function asciiHost(host: string): string {
   }
 }
 
-/** Count of trailing hops that are not plain links (E, R, X); P never reaches scope. */
+/** Count of trailing hops that are not plain links or manifest entries (E, R, X); P never reaches scope. */
 export function trailingTransclusionHops(hopPath: string): number {
   let n = 0;
-  for (let i = hopPath.length - 1; i >= 0 && hopPath[i] !== 'L'; i--) n++;
+  for (let i = hopPath.length - 1; i >= 0 && hopPath[i] !== 'L' && hopPath[i] !== 'M'; i--) n++;
   return n;
 }
 

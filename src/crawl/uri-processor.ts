@@ -14,8 +14,9 @@ import type { Fetcher } from '../fetch/fetcher.js';
 import type { HtmlExtractFn } from '../fetch/html-extract-thread.js';
 import { delayWithRetryAfterMs, politenessDelayMs } from '../politeness/delay.js';
 import type { HostHealth } from '../politeness/host-health.js';
-import type { RobotsPolicy } from '../politeness/robots-policy.js';
 import type { RobotsAnswered, RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
+import { BUDGET_EXCEEDED, BUDGET_EXCEEDED_STATUS, type Budgets } from '../overrides/budgets.js';
+import type { Overrides } from '../overrides/overrides.js';
 import type { WarcWriter } from '../writer/warc-writer.js';
 import { warcDate } from '../writer/warc-naming.js';
 import { isPageCapture, type CaptureJournal, type JournaledCapture } from '../job/capture-journal.js';
@@ -24,6 +25,8 @@ import type { SearchIndex } from '../search/search-index.js';
 import type { CrawlLedger } from './crawl-ledger.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { extractOutlinks, type Outlinks } from './outlinks.js';
+import { sitemapRole } from './sitemap-outlinks.js';
+import { SITEMAP_FROM_ROBOTS } from '../sitemap/sitemap-uri.js';
 import type { LinkScheduler } from './link-scheduler.js';
 import type { PayloadDedup } from '../dedup/payload-dedup.js';
 import { DELETED_BY_OPERATOR, DELETED_BY_OPERATOR_STATUS, type OperatorExclusions } from './operator-exclusions.js';
@@ -42,9 +45,12 @@ export interface UriProcessorDeps {
   /** crawl.log, statistics and events: where each URI's disposition is entered. */
   ledger: CrawlLedger;
   dedup: PayloadDedup;
-  /** robots.txt as a prerequisite: what to do before a fetch, and where a robots.txt's answer goes. */
+  /** robots.txt as a prerequisite: what to do before a fetch, and where a robots.txt's answer goes; each host's robots policy. */
   robots: RobotsPrerequisites;
-  policy: RobotsPolicy;
+  /** Each host's and URL's settings under the profile's overrides. */
+  overrides: Overrides;
+  /** The overrides' page and byte budgets. */
+  budgets: Budgets;
   /** Per-host waits and closures after robots.txt or transport failures. */
   health: HostHealth;
   links: LinkScheduler;
@@ -56,6 +62,8 @@ export interface UriProcessorDeps {
   exclusions?: OperatorExclusions;
   /** Aborts in-flight fetches (a hard stop). */
   abortSignal: AbortSignal;
+  /** Where a line for the operator goes (a sitemap past the protocol's limits); nowhere when absent. */
+  notice?: (line: string) => void;
 }
 
 export class UriProcessor {
@@ -82,6 +90,24 @@ export class UriProcessor {
       return DONE;
     }
     const prerequisite = d.robots.isPrerequisite(uri);
+    // A robots.txt is never held back by a budget: the URIs waiting on it would wait for ever.
+    const budget = prerequisite || !d.budgets.any ? null : d.budgets.take(uri.url);
+    if (budget?.kind === 'spent') {
+      d.ledger.failed(uri, BUDGET_EXCEEDED_STATUS, worker, [BUDGET_EXCEEDED]);
+      return DONE;
+    }
+    // Only fetches under way fill the budget: one may fail and free its place.
+    if (budget?.kind === 'wait') return { kind: 'defer', delayMs: BUDGET_WAIT_MS };
+    try {
+      return await this.#process(claim, worker, prerequisite, release);
+    } finally {
+      if (budget?.kind === 'go') budget.release();
+    }
+  }
+
+  async #process(claim: Claim, worker: number, prerequisite: boolean, release: (delayMs: number) => Promise<void>): Promise<Outcome> {
+    const uri = claim.uri;
+    const d = this.#d;
     // A robots.txt is never dropped: the URIs of its host wait for its answer.
     if (!prerequisite && d.exclusions !== undefined && d.exclusions.size > 0 && d.exclusions.matches(uri.url)) {
       d.ledger.failed(uri, DELETED_BY_OPERATOR_STATUS, worker, [DELETED_BY_OPERATOR]);
@@ -102,16 +128,17 @@ export class UriProcessor {
         return DONE;
     }
     const userAgent = robots.userAgent;
+    const limits = d.overrides.forUrl(uri.url).limits;
 
     let exchange: HttpExchange;
     try {
-      exchange = await d.fetcher.fetch(uri.url, userAgent ? { signal: d.abortSignal, userAgent } : { signal: d.abortSignal });
+      exchange = await d.fetcher.fetch(uri.url, { signal: d.abortSignal, limits, ...(userAgent ? { userAgent } : {}) });
     } catch (err) {
-      return this.#fetchFailed(claim, err, worker, prerequisite, origin);
+      return this.#fetchFailed(claim, err, worker, prerequisite, origin, limits.maxRetries);
     }
     d.health.answered(claim.host);
     try {
-      return await this.#captured(uri, exchange, worker, prerequisite, origin, release);
+      return await this.#captured(uri, exchange, worker, prerequisite, origin, claim.host, release);
     } finally {
       await exchange.body.dispose();
     }
@@ -123,14 +150,19 @@ export class UriProcessor {
     worker: number,
     prerequisite: boolean,
     origin: string,
+    host: string,
     release: (delayMs: number) => Promise<void>,
   ): Promise<Outcome> {
     const d = this.#d;
     const mime = mimeOf(ex);
-    const delayMs = prerequisite ? 0 : this.#delayAfter(ex, origin);
+    const delayMs = prerequisite ? 0 : this.#delayAfter(ex, origin, host);
     if (!prerequisite) await release(delayMs);
     const answered = prerequisite ? await d.robots.fetched(uri, ex, origin) : null;
-    const found: Outlinks = prerequisite ? { links: [], annotations: [], linksBeyondCap: 0 } : await extractOutlinks(ex, mime, d.policy.obeysMetaRobots, d.extractHtml, d.profile.limits.maxOutlinks);
+    const found: Outlinks =
+      answered !== null
+        ? { links: answered.sitemaps.map((url) => ({ url, hop: 'M' as const, context: SITEMAP_FROM_ROBOTS })), annotations: [], linksBeyondCap: 0 }
+        : await extractOutlinks(ex, mime, d.robots.policyFor(origin).obeysMetaRobots, d.extractHtml, d.profile.limits.maxOutlinks, sitemapRole(uri, mime, d.profile.scope.sitemaps));
+    if (found.notice !== undefined) d.notice?.(found.notice);
     // The capture's WARC-Date, exactly as written: what revisits of it refer to.
     const date = warcDate(ex.startedAt, d.profile.output.warcVersion);
     let revisitOf: { url: string; date: string } | undefined;
@@ -189,8 +221,9 @@ export class UriProcessor {
       page: isStatsPage(ex.status, mime),
       redirect: ex.status >= 300 && ex.status < 400 ? (headerValue(ex.responseHeaders, 'location') ?? null) : null,
     });
+    if (d.budgets.any) d.budgets.captured(uri.url, ex.body.size);
     await scheduling;
-    if (answered !== null) return this.#afterRobots(answered, this.#delayAfter(ex, origin));
+    if (answered !== null) return this.#afterRobots(answered, this.#delayAfter(ex, origin, host));
     return { kind: 'done', delayMs };
   }
 
@@ -200,15 +233,19 @@ export class UriProcessor {
     return { kind: 'done', delayMs: Math.max(delayMs, answered.holdUntilMs - this.#d.clock.now()), hostHeld: true };
   }
 
-  #delayAfter(ex: HttpExchange, origin: string): number {
+  /** The politeness delay of `host` (`host:port`, the frontier's unit) after this answer, by the host's own settings. */
+  #delayAfter(ex: HttpExchange, origin: string, host: string): number {
     const d = this.#d;
-    const p = d.profile.politeness;
-    const crawlDelaySec = d.policy.crawlDelaySec(d.robots.rules(origin));
+    const p = d.overrides.forHost(host).politeness;
+    const crawlDelaySec = d.robots.policyFor(origin).crawlDelaySec(d.robots.rules(origin));
     const delay = politenessDelayMs({ durationMs: ex.durationMs, bodyBytes: ex.body.size }, crawlDelaySec, p);
-    return delayWithRetryAfterMs(delay, { status: ex.status, retryAfter: headerValue(ex.responseHeaders, 'retry-after') }, d.clock, p);
+    const ms = delayWithRetryAfterMs(delay, { status: ex.status, retryAfter: headerValue(ex.responseHeaders, 'retry-after') }, d.clock, p);
+    // The frontier times delays on Date.now(), whole milliseconds: one more keeps the gap
+    // at least the delay when the fetch ended just before a millisecond's tick.
+    return ms > 0 ? ms + 1 : 0;
   }
 
-  async #fetchFailed(claim: Claim, err: unknown, worker: number, prerequisite: boolean, origin: string): Promise<Outcome> {
+  async #fetchFailed(claim: Claim, err: unknown, worker: number, prerequisite: boolean, origin: string, maxRetries: number): Promise<Outcome> {
     const d = this.#d;
     const uri = claim.uri;
     // Abandoned by a hard stop: not the URI's failure; it stays queued for the resume.
@@ -231,7 +268,7 @@ export class UriProcessor {
       return DONE;
     }
     const holdMs = Math.max(0, decision.untilMs - d.clock.now());
-    if (uri.retries < d.profile.limits.maxRetries) {
+    if (uri.retries < maxRetries) {
       d.stats.retries++;
       return { kind: 'retry', delayMs: holdMs, hostHeld: true };
     }
@@ -241,6 +278,8 @@ export class UriProcessor {
 }
 
 const DONE: Outcome = Object.freeze({ kind: 'done', delayMs: 0 });
+/** How long a URI waits when fetches under way fill its budget. */
+const BUDGET_WAIT_MS = 250;
 
 /** What the statistics count as a page: a 2xx HTML response (robots.txt, images, errors are URIs, not pages). */
 export function isStatsPage(status: number, mime: string): boolean {

@@ -27,14 +27,30 @@ export async function decodeContentEncoding(
   contentEncoding: string | undefined,
   maxDecodedBytes: number,
 ): Promise<DecodedBytes> {
+  const decoded = await decodingStream(body, contentEncoding);
+  if (decoded === null) {
+    const raw = await collect(body, maxDecodedBytes);
+    return { ...raw, complete: false };
+  }
+  const out = await collect(decoded.stream, maxDecodedBytes).catch(markBrokenPartial);
+  return { bytes: out.bytes, capped: out.capped, complete: !decoded.broken() && out.complete };
+}
+
+/**
+ * `body` with its Content-Encoding undone, as a stream (the reader sets the
+ * pace: stopping early inflates nothing more); null when a coding is
+ * unknown. `broken()` tells, once the stream ended, whether it was corrupt
+ * or truncated (it then ends quietly with what could be decoded).
+ */
+export async function decodingStream(
+  body: AsyncIterable<Uint8Array>,
+  contentEncoding: string | undefined,
+): Promise<{ stream: AsyncIterable<Uint8Array>; broken: () => boolean } | null> {
   const codings = (contentEncoding ?? '')
     .split(',')
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c !== '' && c !== 'identity');
-  if (codings.some((c) => !KNOWN.has(c))) {
-    const raw = await collect(body, maxDecodedBytes);
-    return { ...raw, complete: false };
-  }
+  if (codings.some((c) => !KNOWN.has(c))) return null;
   // Codings are listed in the order applied, so they are undone last first.
   let stream: AsyncIterable<Uint8Array> = body;
   let ok = true;
@@ -42,8 +58,7 @@ export async function decodeContentEncoding(
     ok = false;
   };
   for (const coding of codings.reverse()) stream = await decoderFor(coding, stream, markBroken);
-  const out = await collect(stream, maxDecodedBytes).catch(markBrokenPartial);
-  return { bytes: out.bytes, capped: out.capped, complete: ok && out.complete };
+  return { stream, broken: () => !ok };
 }
 
 const KNOWN = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
@@ -127,7 +142,7 @@ async function* silentEnd(transform: Readable, onBroken: () => void): AsyncItera
 }
 
 /** The first two bytes of a stream, and a stream that still yields everything. */
-async function peek(source: Readable): Promise<[Buffer, Readable]> {
+export async function peek(source: Readable): Promise<[Buffer, Readable]> {
   const it = source[Symbol.asyncIterator]();
   const seen: Buffer[] = [];
   let len = 0;

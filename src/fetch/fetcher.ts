@@ -46,7 +46,12 @@ export interface FetchCallOptions {
   signal?: AbortSignal;
   /** Overrides the User-Agent for this request (robots masquerade). */
   userAgent?: string;
+  /** This URL's own limits (a profile override); the fetcher's options otherwise. */
+  limits?: FetchLimits;
 }
+
+/** Limits of one fetch, as FetcherOptions names them. */
+export type FetchLimits = Partial<Pick<FetcherOptions, 'maxBodyBytes' | 'fetchTimeoutMs' | 'maxFetchDurationMs'>>;
 
 const DEFAULT_MEMORY_BODY_LIMIT_BYTES = 1024 * 1024;
 const DEFAULT_DURATION_PER_TIMEOUT = 10;
@@ -56,7 +61,8 @@ const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 export class Fetcher {
   readonly #opts: Readonly<FetcherOptions> & { memoryBodyLimitBytes: number; maxFetchDurationMs: number };
-  readonly #agent: Agent;
+  /** One pool per fetch timeout: undici sets the connect timeout per pool. The options' own is made at once. */
+  readonly #agents = new Map<number, Agent>();
   readonly #heads = new RequestHeadRecorder();
   #closed = false;
 
@@ -67,20 +73,27 @@ export class Fetcher {
       memoryBodyLimitBytes: opts.memoryBodyLimitBytes ?? DEFAULT_MEMORY_BODY_LIMIT_BYTES,
       maxFetchDurationMs: opts.maxFetchDurationMs ?? DEFAULT_DURATION_PER_TIMEOUT * opts.fetchTimeoutMs,
     };
-    const timeoutMs = opts.fetchTimeoutMs;
-    this.#agent = new Agent({
-      connections: opts.connectionsPerOrigin,
+    this.#agentFor(opts.fetchTimeoutMs);
+  }
+
+  #agentFor(timeoutMs: number): Agent {
+    let agent = this.#agents.get(timeoutMs);
+    if (agent !== undefined) return agent;
+    agent = new Agent({
+      connections: this.#opts.connectionsPerOrigin,
       pipelining: 1,
       allowH2: false,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       connect: {
         timeout: timeoutMs,
-        lookup: dnsFailuresTagged(opts.lookup ?? (dnsLookup as LookupFunction)),
+        lookup: dnsFailuresTagged(this.#opts.lookup ?? (dnsLookup as LookupFunction)),
         // An archive records what the server serves, certificate or not (as Heritrix does).
         rejectUnauthorized: false,
       },
     });
+    this.#agents.set(timeoutMs, agent);
+    return agent;
   }
 
   async fetch(url: string, call: FetchCallOptions = {}): Promise<HttpExchange> {
@@ -89,17 +102,19 @@ export class Fetcher {
     if (call.signal?.aborted) throw fetchError('aborted', `fetch of ${url} aborted`, call.signal.reason);
     const headers = this.#requestHeaders(call.userAgent);
     const sink = new BodySink({ tempDir: this.#opts.tempDir, memoryLimitBytes: this.#opts.memoryBodyLimitBytes });
+    const limits = call.limits;
     const handler = new ExchangeHandler({
       url: target,
       sink,
-      maxBodyBytes: this.#opts.maxBodyBytes,
+      maxBodyBytes: limits?.maxBodyBytes ?? this.#opts.maxBodyBytes,
       recorder: this.#heads,
       signal: call.signal,
-      maxDurationMs: this.#opts.maxFetchDurationMs,
+      maxDurationMs: limits?.maxFetchDurationMs ?? this.#opts.maxFetchDurationMs,
     });
+    const agent = this.#agentFor(limits?.fetchTimeoutMs ?? this.#opts.fetchTimeoutMs);
     const startedAt = new Date();
     const t0 = performance.now();
-    this.#agent.dispatch(
+    agent.dispatch(
       { origin: target.origin, path: handler.path, method: 'GET', headers: headers.flat() },
       handler,
     );
@@ -124,7 +139,7 @@ export class Fetcher {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#agent.close();
+    await Promise.all([...this.#agents.values()].map((a) => a.close()));
     this.#heads.close();
   }
 

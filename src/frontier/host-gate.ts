@@ -1,7 +1,8 @@
 /**
  * The host gate: politeness per server, independent of queue assignment.
  * Whatever queue a URL sits in (ELF hash spreads one host over many), no
- * host gets more than `maxConnectionsPerHost` fetches in flight, and after a
+ * host gets more than `maxConnectionsPerHost` fetches in flight (one number
+ * for all, or a host's own under the profile's overrides), and after a
  * fetch of a host completes with delay d no new fetch of it starts before d
  * has passed. Queues whose head is blocked on a full host park here and are
  * handed back when a connection frees up.
@@ -26,18 +27,22 @@ interface HostState<T> {
 /** Result of asking whether a host may be fetched now. */
 export type GateAnswer = { kind: 'open' } | { kind: 'full' } | { kind: 'later'; at: number };
 
+/** Fetches in flight allowed per host: one number, or a function of the host (`hostname:port`). */
+export type ConnectionLimit = number | ((host: string) => number);
+
 export class HostGate<T> {
-  readonly #maxConnections: number;
+  readonly #maxConnections: (host: string) => number;
   readonly #hosts = new Map<string, HostState<T>>();
 
-  constructor(maxConnectionsPerHost: number) {
-    this.#maxConnections = maxConnectionsPerHost;
+  constructor(maxConnectionsPerHost: ConnectionLimit) {
+    const max = maxConnectionsPerHost;
+    this.#maxConnections = typeof max === 'number' ? () => max : max;
   }
 
   check(host: string, now: number): GateAnswer {
     const state = this.#hosts.get(host);
     if (state === undefined) return { kind: 'open' };
-    if (state.inFlight >= this.#maxConnections) return { kind: 'full' };
+    if (state.inFlight >= this.#maxConnections(host)) return { kind: 'full' };
     if (state.openAt > now) return { kind: 'later', at: state.openAt };
     if (state.inFlight === 0 && state.parked.length === 0) this.#hosts.delete(host); // forget idle hosts
     return { kind: 'open' };

@@ -36,7 +36,7 @@ import { ChangeSignal } from './change-signal.js';
 import { DelayHeap } from './delay-heap.js';
 import { FrontierError, FrontierErrorCode } from './errors.js';
 import type { Claim, Frontier, FrontierStats, Outcome, QueueQuery, QueueReport, QueueState } from './frontier.js';
-import { HostGate, hostPortOf } from './host-gate.js';
+import { HostGate, hostPortOf, type ConnectionLimit } from './host-gate.js';
 import { readyQueuesFor, type ReadyQueues } from './precedence.js';
 import { QueueList } from './queue-list.js';
 import type { QueueMeta } from './queue-meta.js';
@@ -56,6 +56,8 @@ export interface FrontierInitOptions {
   options: FrontierOptions;
   /** Fetches in flight per host (`politeness.maxConnectionsPerHost`), also the per-queue limit. */
   maxConnectionsPerHost: number;
+  /** A host's own limit (profile overrides), at most `maxConnectionsPerHost`; default that number for every host. */
+  maxConnectionsOf?: ConnectionLimit;
   /** Epoch ms. Default systemClock. */
   clock?: Clock;
   /** URIs kept in memory at the head of each active queue. Default 16. */
@@ -130,7 +132,7 @@ export class WorkQueueFrontier implements Frontier {
     this.#sessionBudget = init.options.balanceReplenishAmount;
     this.#totalBudget = init.options.queueTotalBudget;
     this.#headSize = Math.max(1, init.headBufferSize ?? 16);
-    this.#gate = new HostGate(max);
+    this.#gate = new HostGate(init.maxConnectionsOf ?? max);
     this.#aside = this.#assign.oneHostPerQueue ? null : new SetAside();
     this.#queues = new QueueTable(init.onQueueState);
   }

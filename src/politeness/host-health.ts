@@ -17,7 +17,9 @@
  * are waited out, the next failure closes the host; any HTTP answer resets
  * the count. This module only decides: the frontier's host gate does the
  * waiting (a hold until `untilMs`), the URI processor does the disposing.
- * Hosts are `host:port`, the frontier's unit of politeness.
+ * Hosts are `host:port`, the frontier's unit of politeness. The options
+ * may differ by host (the profile's overrides): they are then a function
+ * of the host.
  */
 
 export interface HostHealthOptions {
@@ -96,14 +98,14 @@ export const HOST_UNREACHABLE = 'hostUnreachable';
 const TRANSPORT_NAMES: Readonly<Record<number, string>> = Object.freeze({ [-1]: 'DNS lookup failed', [-2]: 'connect failed', [-3]: 'connection lost', [-4]: 'timeout' });
 
 export class HostHealth {
-  readonly #o: HostHealthOptions;
+  readonly #o: (host: string) => HostHealthOptions;
   readonly #hosts = new Map<string, HostRecord>();
   readonly #onChange: (host: string, record: HostRecord) => void;
   #closedCount = 0;
 
   /** `onChange` sees every record that changed (to persist it, or to tell the operator). */
-  constructor(opts: HostHealthOptions, onChange: (host: string, record: HostRecord) => void = () => {}) {
-    this.#o = opts;
+  constructor(opts: HostHealthOptions | ((host: string) => HostHealthOptions), onChange: (host: string, record: HostRecord) => void = () => {}) {
+    this.#o = typeof opts === 'function' ? opts : () => opts;
     this.#onChange = onChange;
   }
 
@@ -124,9 +126,10 @@ export class HostHealth {
     // A failure that lands while the host already waits (several connections in flight) is the same round.
     if (r.waitingOn === 'transport' && now < r.untilMs) return { kind: 'wait', untilMs: r.untilMs };
     r.cause = `${status} ${TRANSPORT_NAMES[status] ?? 'failed'}`;
-    if (r.rounds >= this.#o.maxRetries) return this.#close(host, r, status, HOST_UNREACHABLE);
+    const o = this.#o(host);
+    if (r.rounds >= o.maxRetries) return this.#close(host, r, status, HOST_UNREACHABLE);
     r.rounds++;
-    r.untilMs = now + this.#o.retryDelayMs;
+    r.untilMs = now + o.retryDelayMs;
     r.waitingOn = 'transport';
     this.#onChange(host, r);
     return { kind: 'wait', untilMs: r.untilMs };
@@ -149,7 +152,7 @@ export class HostHealth {
     const r = this.#record(host);
     if (r.closed) return { kind: 'closed', ...r.closed };
     r.cause = status === null ? 'robots.txt unreachable' : `robots.txt ${status}`;
-    const { retries, retryDelayMs, policy } = this.#o.robots;
+    const { retries, retryDelayMs, policy } = this.#o(host).robots;
     if (r.robotsFailures >= retries) {
       if (policy === 'disallow') return this.#close(host, r, ROBOTS_UNAVAILABLE_STATUS, ROBOTS_UNAVAILABLE);
       r.robotsFailures = 0;
@@ -183,7 +186,8 @@ export class HostHealth {
     for (const [host, r] of this.#hosts) {
       if (r.closed || r.waitingOn === null || r.untilMs <= now) continue;
       const robots = r.waitingOn === 'robots';
-      out.push({ host, reason: r.cause, untilMs: r.untilMs, retry: robots ? r.robotsFailures : r.rounds, of: robots ? this.#o.robots.retries : this.#o.maxRetries });
+      const o = this.#o(host);
+      out.push({ host, reason: r.cause, untilMs: r.untilMs, retry: robots ? r.robotsFailures : r.rounds, of: robots ? o.robots.retries : o.maxRetries });
     }
     return out.sort((a, b) => a.untilMs - b.untilMs || (a.host < b.host ? -1 : 1));
   }

@@ -11,6 +11,12 @@
  * unavailable (5xx, 429, no answer) is HostHealth's to judge, per host: the
  * host is held until a re-fetch, crawled as allowed, or closed; this class
  * records the decision for the origin and says how long the host is held.
+ *
+ * The policy is the host's own (the profile's overrides may differ per
+ * host). A host whose policy reads no robots.txt (`ignore`, `custom`) still
+ * has it fetched when its `Sitemap:` lines are wanted (scope.sitemaps): then
+ * its rules are recorded but never applied, and an unavailable robots.txt
+ * just has no sitemaps — the host is neither held nor closed for it.
  */
 import type { Clock } from '../core/clock.js';
 import { childUri, Directive, type CrawlUri } from '../core/crawl-uri.js';
@@ -52,12 +58,17 @@ export type RobotsCheck =
 /** After a prerequisite's answer: hold the host until `holdUntilMs` (robots.txt unavailable), or not (null). */
 export interface RobotsAnswered {
   holdUntilMs: number | null;
+  /** Absolute `Sitemap:` URLs of the file, when its sitemaps are wanted ([] otherwise). */
+  sitemaps: readonly string[];
 }
 
 export interface RobotsPrerequisitesDeps {
   store: RobotsStore;
   journal: RobotsJournal;
-  policy: RobotsPolicy;
+  /** The robots policy of a host (`host:port`). */
+  policyOf: (host: string) => RobotsPolicy;
+  /** Whether the `Sitemap:` lines of an origin's robots.txt are followed (scope.sitemaps, the host in scope). Default never. */
+  wantsSitemaps?: (origin: string) => boolean;
   /** Decides, per host, what an unavailable robots.txt means. */
   health: HostHealth;
   /** Queues a redirected robots.txt whatever the seen filter says (LinkScheduler.schedulePrerequisite). */
@@ -87,10 +98,16 @@ export class RobotsPrerequisites {
     return uri.context.startsWith(`${ROBOTS_CONTEXT} `) ? uri.context.slice(ROBOTS_CONTEXT.length + 1) : originOf(uri.url);
   }
 
+  /** The robots policy `origin`'s URIs are judged by. */
+  policyFor(origin: string): RobotsPolicy {
+    return this.#d.policyOf(hostOfOrigin(origin));
+  }
+
   check(uri: CrawlUri, origin: string): RobotsCheck {
     const d = this.#d;
     if (this.isPrerequisite(uri)) return d.store.status(origin, d.clock.now()) === 'ready' ? { kind: 'known' } : { kind: 'fetch' };
-    if (d.policy.needsRobotsTxt) {
+    const policy = this.policyFor(origin);
+    if (policy.needsRobotsTxt || this.#wantsSitemaps(origin)) {
       const state = d.store.status(origin, d.clock.now());
       if (state === 'missing') {
         d.store.markPending(origin);
@@ -99,15 +116,18 @@ export class RobotsPrerequisites {
       if (state === 'pending') return { kind: 'defer', delayMs: ROBOTS_PENDING_WAIT_MS };
       if (state === 'waiting') return { kind: 'wait', untilMs: d.store.waitingUntil(origin, d.clock.now()) ?? 0 };
     }
-    const rules = this.rules(origin);
-    const verdict = d.policy.allows(uri.url, rules);
+    const verdict = policy.allows(uri.url, this.rules(origin));
     if (!verdict.allowed) return { kind: 'excluded' };
     return verdict.userAgentToSend ? { kind: 'fetch', userAgent: verdict.userAgentToSend } : { kind: 'fetch' };
   }
 
   /** The rules the policy judges the origin's URIs by (null when the policy needs no robots.txt). */
   rules(origin: string): RobotsRules | null {
-    return this.#d.policy.needsRobotsTxt ? this.#d.store.rules(origin) : null;
+    return this.policyFor(origin).needsRobotsTxt ? this.#d.store.rules(origin) : null;
+  }
+
+  #wantsSitemaps(origin: string): boolean {
+    return this.#d.wantsSitemaps?.(origin) === true;
   }
 
   /**
@@ -126,10 +146,11 @@ export class RobotsPrerequisites {
     const result: RobotsFetchResult = { kind: 'fetched', status: ex.status, body: await robotsBody(ex) };
     if (isUnavailable(result)) return this.#unavailable(origin, ex.status);
     const at = this.#d.clock.now();
-    this.#d.store.record(origin, result, at);
+    const rules = this.#d.store.record(origin, result, at);
     this.#d.health.robotsAvailable(hostOfOrigin(origin));
     await this.#d.journal.saveFetched(origin, result, at);
-    return NO_HOLD;
+    if (rules === null || !this.#wantsSitemaps(origin)) return NO_HOLD;
+    return { holdUntilMs: null, sitemaps: absoluteUrls(rules.sitemaps(), ex.url) };
   }
 
   /** A prerequisite that got no answer at all (DNS, connect, reset, timeout). */
@@ -140,7 +161,8 @@ export class RobotsPrerequisites {
   async #unavailable(origin: string, status: number | null): Promise<RobotsAnswered> {
     const d = this.#d;
     const at = d.clock.now();
-    const decision = d.health.robotsUnavailable(hostOfOrigin(origin), status, at);
+    // Fetched for its sitemaps only: the host's policy has no use for its rules, nor for their absence.
+    const decision = this.policyFor(origin).needsRobotsTxt ? d.health.robotsUnavailable(hostOfOrigin(origin), status, at) : ALLOW;
     if (decision.kind === 'allow') {
       d.store.allowAll(origin, at);
       await d.journal.saveAllowAll(origin, at);
@@ -150,11 +172,26 @@ export class RobotsPrerequisites {
     const until = decision.kind === 'wait' ? decision.untilMs : Infinity;
     d.store.retryAt(origin, until);
     await d.journal.saveWaiting(origin, until, at);
-    return { holdUntilMs: decision.kind === 'wait' ? until : null };
+    return { holdUntilMs: decision.kind === 'wait' ? until : null, sitemaps: [] };
   }
 }
 
-const NO_HOLD: RobotsAnswered = Object.freeze({ holdUntilMs: null });
+const NO_HOLD: RobotsAnswered = Object.freeze({ holdUntilMs: null, sitemaps: Object.freeze([]) });
+const ALLOW = Object.freeze({ kind: 'allow' as const });
+
+/** `Sitemap:` values resolved against the robots.txt URL (the protocol wants them absolute; some are not), http(s) only. */
+function absoluteUrls(values: readonly string[], base: string): string[] {
+  const out: string[] = [];
+  for (const value of values) {
+    try {
+      const url = new URL(value, base);
+      if (url.protocol === 'http:' || url.protocol === 'https:') out.push(url.href);
+    } catch {
+      // Not a URL: nothing to follow.
+    }
+  }
+  return out;
+}
 
 /** `host:port` of an origin `scheme://host:port`: HostHealth's and the frontier's unit. */
 export function hostOfOrigin(origin: string): string {

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 interface ParsedRobots {
   isAllowed(url: string, ua?: string): boolean | undefined;
   getCrawlDelay(ua?: string): number | undefined;
+  getSitemaps(): string[];
 }
 
 /*
@@ -30,6 +31,8 @@ export interface RobotsRules {
   crawlDelay(agent: string): number | null;
   /** User-agent names the file mentions, as written, first mention wins, `*` included. */
   agents(): readonly string[];
+  /** The file's `Sitemap:` URLs, as written (agent groups play no part in them). */
+  sitemaps(): readonly string[];
 }
 
 /**
@@ -48,6 +51,7 @@ export const ALLOW_ALL: RobotsRules = Object.freeze({
   isAllowed: () => true,
   crawlDelay: () => null,
   agents: () => [],
+  sitemaps: () => [],
 });
 
 export const DISALLOW_ALL: RobotsRules = Object.freeze({
@@ -55,6 +59,7 @@ export const DISALLOW_ALL: RobotsRules = Object.freeze({
   isAllowed: () => false,
   crawlDelay: () => null,
   agents: () => [],
+  sitemaps: () => [],
 });
 
 /*
@@ -68,6 +73,7 @@ const NEUTRAL_ORIGIN = 'http://robots.invalid';
 export function parseRobotsTxt(text: string): RobotsRules {
   const robot = robotsParser(`${NEUTRAL_ORIGIN}/robots.txt`, text);
   const named = scanAgents(text);
+  const sitemaps = Object.freeze(robot.getSitemaps().map((s) => s.trim()).filter((s) => s !== ''));
   return Object.freeze({
     kind: 'parsed' as const,
     isAllowed(url: string, agent: string): boolean {
@@ -80,6 +86,7 @@ export function parseRobotsTxt(text: string): RobotsRules {
       return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
     },
     agents: () => named,
+    sitemaps: () => sitemaps,
   });
 }
 

@@ -74,3 +74,26 @@ export function surtAuthorityOf(parsed: URL): string {
 
 /** Heritrix's key for URIs no policy can place. */
 export const DEFAULT_CLASS_KEY = 'default...';
+
+/**
+ * Heritrix's SURT with its scheme, as SURT prefixes are written in a
+ * profile's overrides: `http://(org,example,www,:8080)/path?q`. Host labels
+ * reversed each with a trailing comma, a dotted-quad IP (or `[v6]`) kept as
+ * it is, the port inside the parentheses when it is not 80 or 443, path and
+ * query as written. https is read as http, as Heritrix compares SURT
+ * prefixes (SurtPrefixSet.coerceFromHttpsForComparison): a prefix covers a
+ * site whichever scheme serves it. Null for what is not http(s).
+ */
+export function schemeSurt(url: string): string | null {
+  const parsed = parseHttp(url);
+  if (parsed === null || parsed.hostname === '') return null;
+  return `${surtAuthorityPrefix(parsed.hostname, parsed.port)})${parsed.pathname}${parsed.search}`;
+}
+
+/** `http://(org,example,www,` (+ `:port` unless 80/443), the authority part of `schemeSurt` before its `)`. */
+export function surtAuthorityPrefix(hostname: string, port: string | null): string {
+  const host = hostname.toLowerCase();
+  const reversed = DOTTED_QUAD.test(host) || host.startsWith('[') ? host : `${host.split('.').reverse().join(',')},`;
+  const shown = port === null || port === '' || port === '80' || port === '443' ? '' : `:${port}`;
+  return `http://(${reversed}${shown}`;
+}

@@ -228,10 +228,11 @@ describe('politeness measured by the server', () => {
 });
 
 describe('robots policies end to end', () => {
-  test('ignore fetches what robots.txt disallows, without fetching robots.txt', async () => {
+  test('ignore fetches what robots.txt disallows, without fetching robots.txt (sitemaps off)', async () => {
     const web = await FixtureWeb.start({ hosts: 2, pagesPerHost: 2, port: 0 });
     try {
-      await crawl(web, 'ignore', { robots: { policy: 'ignore' } });
+      // With scope.sitemaps on (the default), robots.txt is still read for its Sitemap lines (sitemap-crawl.test.ts).
+      await crawl(web, 'ignore', { robots: { policy: 'ignore' }, scope: { sitemaps: 'off' } });
       const asked = requestedUrls(web.requests);
       assert.ok(web.expectedUrls().disallowed.some((u) => asked.has(u)), 'a disallowed URL was fetched');
       assert.equal([...asked].some((u) => u.endsWith('/robots.txt')), false);

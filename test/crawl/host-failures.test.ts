@@ -140,8 +140,9 @@ describe('a host whose robots.txt fails', () => {
 describe('a host that refuses every connection', () => {
   it('with 300 queued URIs: the host waits maxRetries times, not per URI, then every URI is logged -2 once', async () => {
     web = await FailingHostsWeb.start({ flakyPages: 0, deadPages: 300, robotsFailures: 0 });
-    // robots ignored: the dead host's URIs themselves meet the refusals.
-    const p = profile('deadHost', web, { robots: { policy: 'ignore' }, limits: { fetchTimeoutMs: 2000, maxRetries: 3, retryDelayMs: 200 } });
+    // robots ignored, and not read for sitemaps either: the dead host's URIs themselves meet the refusals.
+    const hosts = [web.healthy, web.flaky, web.dead].map(FailingHostsWeb.hostOf);
+    const p = profile('deadHost', web, { robots: { policy: 'ignore' }, scope: { hosts, sitemaps: 'off' }, limits: { fetchTimeoutMs: 2000, maxRetries: 3, retryDelayMs: 200 } });
     const summary = await runCrawl({ profile: p, stderr: captureIo().stderr, quiet: true });
     assert.equal(summary.status, 'FINISHED');
     const dead = (await crawlLog(p.output.dir)).filter((l) => l.url.startsWith(web!.dead));

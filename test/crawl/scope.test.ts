@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { childUri, seedUri } from '../../src/core/crawl-uri.js';
 import { longestRepetition, Scope, trailingTransclusionHops } from '../../src/crawl/scope.js';
 
-const opts = { hosts: ['example.org', '127.0.0.2:8421'], include: [], exclude: ['/private/'], maxHops: 3, transclusionHops: 1, maxPathDepth: 20, maxPathRepetitions: 2, maxUrlLength: 2083 };
+const opts = { hosts: ['example.org', '127.0.0.2:8421'], include: [], exclude: ['/private/'], maxHops: 3, transclusionHops: 1, maxPathDepth: 20, maxPathRepetitions: 2, maxUrlLength: 2083, sitemaps: 'robots' as const };
 
 test('hosts: subdomains yes, ports only when given', () => {
   const scope = new Scope(opts);

@@ -1,0 +1,166 @@
+/**
+ * Overrides in a crawl, checked from the servers' side: two hosts crawled
+ * together, one overridden to minDelayMs 400 and one connection, the other
+ * left at the profile's 0 ms and four connections; a robots policy
+ * overridden for one host only; budgets that stop one prefix or one host
+ * while the crawl goes on.
+ */
+import { after, afterEach, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { validateProfile } from '../../src/config/load-profile.js';
+import { Crawl } from '../../src/crawl/crawl.js';
+import { captureIo } from '../helpers/capture.js';
+import { crawlLogLines as crawlLog } from '../helpers/crawl-log-lines.js';
+import { testProfileJson } from '../helpers/test-profile.js';
+import { page, RecordingSite, text, type Route } from '../fixtures/recording-site.js';
+
+let tmp: string;
+let sites: RecordingSite[] = [];
+before(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-overrides-'));
+});
+afterEach(async () => {
+  for (const s of sites) await s.close();
+  sites = [];
+});
+after(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+/** A home page linking `pages` pages and as many under /private/, which robots.txt disallows. */
+function routes(pages: number, extra: Record<string, Route> = {}): (origin: string) => Record<string, Route> {
+  return () => {
+    const r: Record<string, Route> = {
+      '/robots.txt': text('User-agent: *\nDisallow: /private/\n'),
+      '/': page('home', [...Array.from({ length: pages }, (_, i) => `/p/${i}`), ...Array.from({ length: pages }, (_, i) => `/private/${i}`)]),
+      ...extra,
+    };
+    for (let i = 0; i < pages; i++) {
+      r[`/p/${i}`] = page(`page ${i}`);
+      r[`/private/${i}`] = page(`private ${i}`);
+    }
+    return r;
+  };
+}
+
+async function twoSites(pages: number, answerDelayMs = 0): Promise<[RecordingSite, RecordingSite]> {
+  const a = await RecordingSite.start('127.0.0.51', routes(pages), answerDelayMs);
+  const b = await RecordingSite.start('127.0.0.52', routes(pages), answerDelayMs);
+  sites.push(a, b);
+  return [a, b];
+}
+
+function profile(name: string, seeds: string[], extra: Record<string, unknown>) {
+  return validateProfile(testProfileJson(name, seeds, path.join(tmp, name), { workers: 8, ...extra }), name);
+}
+
+
+describe('per-host politeness overrides', () => {
+  it('the overridden host sees ≥ 400 ms between requests and one at a time; the other host is crawled at the profile\'s 0 ms', async () => {
+    // Each answer takes 30 ms, so the host left at 4 connections has requests overlapping.
+    const [slow, fast] = await twoSites(6, 30);
+    const p = profile('politeness', [`${slow.origin}/`, `${fast.origin}/`], {
+      politeness: { delayFactor: 0, minDelayMs: 0, maxDelayMs: 0, maxConnectionsPerHost: 4 },
+      overrides: [{ match: slow.host, politeness: { minDelayMs: 400, maxConnectionsPerHost: 1 } }],
+    });
+    const crawl = await Crawl.start(p, { log: captureIo().stderr, quiet: true });
+    const summary = await crawl.done;
+    assert.equal(summary.status, 'FINISHED');
+    for (const site of [slow, fast]) assert.equal(site.paths().filter((x) => x.startsWith('/p/')).length, 6, site.origin);
+    const slowGaps = slow.gapsMs();
+    assert.equal(slowGaps.length, 7, 'robots.txt, home and six pages');
+    assert.ok(Math.min(...slowGaps) >= 400, `gaps between requests to the overridden host: ${slowGaps.map((g) => g.toFixed(1)).join(' ')}`);
+    assert.equal(slow.maxInFlight, 1);
+    const fastGaps = fast.gapsMs();
+    assert.ok(Math.min(...fastGaps) < 400, `the other host is not held to 400 ms: ${fastGaps.map((g) => g.toFixed(1)).join(' ')}`);
+    assert.ok(fast.maxInFlight > 1, 'the other host had several connections at once');
+    const shown = crawl.hosts().find((h) => h.host === slow.host)!;
+    assert.deepEqual(shown.overrides, {
+      matches: [slow.host],
+      settings: { 'politeness.minDelayMs': 400, 'politeness.maxDelayMs': 400, 'politeness.maxConnectionsPerHost': 1 },
+    });
+    assert.equal(crawl.hosts().find((h) => h.host === fast.host)!.overrides, null);
+    const report = JSON.parse(await readFile(path.join(p.output.dir, 'reports', 'hosts-report.json'), 'utf8')) as Array<{ host: string; overrides: unknown }>;
+    assert.deepEqual(report.find((r) => r.host === slow.host)!.overrides, shown.overrides);
+    const textReport = await readFile(path.join(p.output.dir, 'reports', 'hosts-report.txt'), 'utf8');
+    assert.match(textReport, /\[overrides\]/);
+    assert.ok(textReport.split('\n').some((l) => l.includes(` ${slow.host} `) && l.endsWith('politeness.minDelayMs=400,politeness.maxDelayMs=400,politeness.maxConnectionsPerHost=1')), textReport);
+  });
+
+  it('robots.policy ignore for one host only: its disallowed pages are fetched, the other host\'s are not', async () => {
+    const [obeyed, ignored] = await twoSites(3);
+    const p = profile('robotsOverride', [`${obeyed.origin}/`, `${ignored.origin}/`], {
+      // A SURT prefix ending at the host is host-level: it may carry robots.
+      overrides: [{ match: `http://(${ignored.host})/`, robots: { policy: 'ignore' } }],
+    });
+    await (await Crawl.start(p, { log: captureIo().stderr, quiet: true })).done;
+    assert.deepEqual(obeyed.paths().filter((x) => x.startsWith('/private/')), []);
+    assert.equal(ignored.paths().filter((x) => x.startsWith('/private/')).length, 3);
+    // robots.txt is still read there, for its Sitemap lines (scope.sitemaps "robots"), not for its rules.
+    assert.ok(ignored.paths().includes('/robots.txt'));
+    const lines = await crawlLog(p.output.dir);
+    assert.equal(lines.filter((l) => l.status === -9998).length, 3);
+    assert.ok(lines.filter((l) => l.status === -9998).every((l) => l.url.startsWith(obeyed.origin)));
+  });
+});
+
+describe('budgets', () => {
+  it('a prefix budget stops that prefix; the rest of the host and the other host go on', async () => {
+    const [a, b] = await twoSites(6);
+    const p = profile('prefixBudget', [`${a.origin}/`, `${b.origin}/`], {
+      robots: { policy: 'ignore' },
+      scope: { sitemaps: 'off' },
+      overrides: [{ match: `http://(${a.host})/p/`, limits: { maxPages: 2 } }],
+    });
+    const summary = await (await Crawl.start(p, { log: captureIo().stderr, quiet: true })).done;
+    assert.equal(summary.status, 'FINISHED');
+    assert.equal(a.paths().filter((x) => x.startsWith('/p/')).length, 2, 'two pages of the prefix');
+    assert.equal(a.paths().filter((x) => x.startsWith('/private/')).length, 6, 'the rest of the host');
+    assert.equal(b.paths().filter((x) => x.startsWith('/p/')).length, 6, 'the other host');
+    const spent = (await crawlLog(p.output.dir)).filter((l) => l.status === -5003);
+    assert.equal(spent.length, 4);
+    assert.ok(spent.every((l) => l.url.startsWith(`${a.origin}/p/`) && l.annotations[0] === 'budgetExceeded'));
+    const report = JSON.parse(await readFile(path.join(p.output.dir, 'reports', 'crawl-report.json'), 'utf8')) as { budgets: unknown };
+    assert.deepEqual(report.budgets, [{ match: `http://(${a.host})/p/`, maxPages: 2, maxBytes: 0, pages: 2, bytes: (report.budgets as Array<{ bytes: number }>)[0]!.bytes, reached: true }]);
+    assert.match(await readFile(path.join(p.output.dir, 'reports', 'crawl-report.txt'), 'utf8'), /Budget: http:\/\/\(127\.0\.0\.51:\d+\)\/p\/ maxPages 2 maxBytes 0: 2 pages, \d+ bytes, reached/);
+  });
+
+  it('a host budget counts every capture of the host, across several connections, exactly', async () => {
+    const [a, b] = await twoSites(8);
+    const p = profile('hostBudget', [`${a.origin}/`, `${b.origin}/`], {
+      politeness: { delayFactor: 0, minDelayMs: 0, maxDelayMs: 0, maxConnectionsPerHost: 4 },
+      overrides: [{ match: a.host, limits: { maxPages: 5 } }],
+    });
+    const summary = await (await Crawl.start(p, { log: captureIo().stderr, quiet: true })).done;
+    assert.equal(summary.status, 'FINISHED');
+    assert.equal(a.arrivals.length, 5, `robots.txt, home and three pages: ${a.paths().join(' ')}`);
+    assert.equal(b.paths().filter((x) => x.startsWith('/p/')).length, 8);
+    const lines = await crawlLog(p.output.dir);
+    const ofA = lines.filter((l) => l.url.startsWith(a.origin));
+    // Every URL of the host found is logged once: captured, robots-excluded, or over budget.
+    assert.equal(new Set(ofA.map((l) => l.url)).size, ofA.length);
+    assert.equal(ofA.filter((l) => l.status === -5003).length, 16 - 3 - ofA.filter((l) => l.status === -9998 && l.annotations[0] === 'robotExcluded').length);
+  });
+});
+
+describe('budgets across a resume', () => {
+  it('what the first run captured still counts: the budget is not spent twice', async () => {
+    const [a] = await twoSites(8);
+    const json = (maxPages: number) => testProfileJson('resumeBudget', [`${a.origin}/`], path.join(tmp, 'resumeBudget'), {
+      robots: { policy: 'ignore' },
+      scope: { sitemaps: 'off' },
+      limits: { maxPages, fetchTimeoutMs: 5000, maxRetries: 1, retryDelayMs: 10 },
+      workers: 1,
+      overrides: [{ match: a.host, limits: { maxPages: 5 } }],
+    });
+    const first = await (await Crawl.start(validateProfile(json(2), 'first'), { log: captureIo().stderr, quiet: true })).done;
+    assert.equal(first.status, 'FINISHED_DOCUMENT_LIMIT');
+    assert.equal(a.arrivals.length, 2);
+    const second = await (await Crawl.start(validateProfile(json(0), 'second'), { log: captureIo().stderr, quiet: true })).done;
+    assert.equal(second.status, 'FINISHED');
+    assert.equal(a.arrivals.length, 5, `five captures in all: ${a.paths().join(' ')}`);
+  });
+});
