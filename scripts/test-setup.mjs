@@ -18,6 +18,7 @@ const PROGRAMS = [
   { program: 'chromium', pkg: 'chromium', tests: 'the browser tests (replay, console)' },
   { program: 'nginx', pkg: 'nginx', tests: 'the crawl of a site served by nginx' },
   { program: 'python3', pkg: 'python3', tests: "the crawl of a site served by Python's http.server" },
+  { program: 'redis-server', pkg: 'redis-server', tests: 'the Redis backend (seen filter, frontier, several nodes)' },
 ];
 
 function has(program) {

@@ -1,0 +1,62 @@
+/**
+ * The Redis seen filter runs the shared conformance suite against a
+ * redis-server of its own; and what only a shared filter must do: two
+ * nodes agree on what is new, and a dead node's reservations are void.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CrawlKeys } from '../../src/store/redis/crawl-keys.js';
+import { RedisLink } from '../../src/store/redis/redis-link.js';
+import { parseRedisSpec } from '../../src/store/redis/redis-spec.js';
+import { RedisUriUniqFilter } from '../../src/uniq/redis-uniq-filter.js';
+import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { uniqFilterConformance } from './conformance.js';
+
+describe('Redis seen filter', needsRedis(), () => {
+  let redis: TestRedis;
+  let link: RedisLink;
+  let crawls = 0;
+  before(async () => {
+    redis = await startRedis();
+    link = await RedisLink.open(parseRedisSpec(redis.spec()), { log: null });
+  });
+  after(async () => {
+    await link?.close();
+    await redis?.dispose();
+  });
+  const filter = (crawl: string, token: string, live?: () => string[], memoryKeys = 1000) =>
+    new RedisUriUniqFilter({ link, keys: new CrawlKeys(crawl), name: 'seen', token, memoryKeys, ...(live ? { liveTokens: live } : {}) });
+
+  // Each test gets a crawl of its own in the one server; a tiny local table makes most answers come from Redis.
+  uniqFilterConformance('redis', async () => filter(`c${++crawls}`, 'n1', undefined, 4));
+
+  it('two nodes of one crawl agree: a URL is new for one of them only', async () => {
+    const a = filter('shared', 'a');
+    const b = filter('shared', 'b', () => ['a', 'b']);
+    const urls = Array.from({ length: 300 }, (_, i) => `http://h${i % 5}.test/${i % 120}`);
+    const [ra, rb] = await Promise.all([a.addMany(urls), b.addMany([...urls].reverse())]);
+    const wins = new Map<string, number>();
+    ra.forEach((n, i) => n && wins.set(urls[i]!, (wins.get(urls[i]!) ?? 0) + 1));
+    rb.forEach((n, i) => n && wins.set(urls[urls.length - 1 - i]!, (wins.get(urls[urls.length - 1 - i]!) ?? 0) + 1));
+    assert.equal(wins.size, 120);
+    assert.ok([...wins.values()].every((w) => w === 1));
+    assert.equal(await b.count(), 120);
+  });
+
+  it("a dead node's reservation is void: the URL is new again for a live node", async () => {
+    const dead = filter('resv', 'dead');
+    let reserved!: () => void;
+    const hang = new Promise<void>((r) => (reserved = r));
+    // The node reserves, then "dies" inside beforeCommit (never records).
+    void dead.addMany(['http://x.test/a'], async () => {
+      reserved();
+      await new Promise(() => {});
+    });
+    await hang;
+    const alive = filter('resv', 'alive', () => ['alive', 'dead']);
+    assert.deepEqual(await alive.addMany(['http://x.test/a']), [false], 'taken while its node lives');
+    const after = filter('resv', 'alive', () => ['alive']);
+    assert.deepEqual(await after.addMany(['http://x.test/a']), [true], 'new once its node is gone');
+    assert.equal(await after.count(), 1);
+  });
+});
