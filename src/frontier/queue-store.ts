@@ -85,3 +85,20 @@ export interface QueueStore {
 export function refId(queueKey: string, sortKey: Buffer): string {
   return `${queueKey}\0${sortKey.toString('hex')}`;
 }
+
+/**
+ * A store shared by the frontiers of several processes (Redis): each queue
+ * belongs to one frontier at a time (a lease), and URIs scheduled into a
+ * queue another frontier holds are handed to that one (`arrive()` there).
+ */
+export interface SharedQueueStore extends QueueStore {
+  /** Store new URIs as add() does, and say which of their queues are this frontier's. */
+  addShared(entries: readonly QueueEntry[]): Promise<SharedAddResult>;
+}
+
+export interface SharedAddResult {
+  /** Queues whose URIs went to another frontier (or wait for one): none of this frontier's business. */
+  foreign: ReadonlySet<string>;
+  /** Queues this frontier took on with this add, as stored before it (URIs and figures). */
+  adopted: ReadonlyMap<string, StoredQueue>;
+}

@@ -1,6 +1,6 @@
 /**
  * The frontier's work queues by key: made on first use and never dropped
- * (a queue's figures outlive its URIs), how many are in each state, a
+ * (a queue's figures outlive its URIs) unless handed to another process, how many are in each state, a
  * listener told of every change of state, and pages of them in key order
  * for a console or the crawl handle.
  */
@@ -30,6 +30,19 @@ export class QueueTable {
       this.#byState[queue.state]++;
     }
     return queue;
+  }
+
+  /** The queue of `key` if this table has it. */
+  peek(key: string): WorkQueue | undefined {
+    return this.#queues.get(key);
+  }
+
+  /** Forget a queue (handed to another process: see WorkQueueFrontier.lose()). */
+  drop(queue: WorkQueue): void {
+    if (this.#queues.get(queue.key) !== queue) return;
+    this.#queues.delete(queue.key);
+    this.#keys.delete(queue.key);
+    this.#byState[queue.state]--;
   }
 
   /** Every queue, in the order they were made. */

@@ -3,7 +3,8 @@
  * web console, the crawl handle). Keys are only ever added; new ones wait
  * unsorted until the next read sorts and merges them in, so creating a
  * queue costs a push and a read of n keys after k new ones costs
- * O(k log k + n) — no sort of every key per page.
+ * O(k log k + n) — no sort of every key per page. A key is deleted only
+ * when a frontier shares its queues with other processes and hands one on.
  */
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -13,6 +14,13 @@ export class SortedKeys {
 
   add(key: string): void {
     this.#added.push(key);
+  }
+
+  /** Remove a key (a queue handed to another process). */
+  delete(key: string): void {
+    this.#merge();
+    const at = this.#sorted.indexOf(key);
+    if (at >= 0) this.#sorted.splice(at, 1);
   }
 
   /** Keys in order, from the first one after `after` (from the start when undefined). */

@@ -27,6 +27,15 @@
  *
  * All state changes run one at a time (`#exclusive`): the store's writes and
  * the in-memory head buffers must change together.
+ *
+ * Shared (`init.shared`, the Redis backend): several processes crawl one
+ * frontier, each holding some of its queues (a lease per queue, kept by the
+ * store). This frontier then knows only its own queues: a URI scheduled
+ * into another's queue goes to that one (SharedQueueStore.addShared), URIs
+ * others schedule into its queues come in through `arrive()`, queues taken
+ * over come in through `adopt()` and lost ones leave through `lose()`.
+ * Having nothing to do here no longer ends the crawl: next() waits until
+ * `finishShared()` says the whole crawl is over (the owner decides that).
  */
 import type { FrontierOptions } from '../config/profile.js';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -41,7 +50,7 @@ import { readyQueuesFor, type ReadyQueues } from './precedence.js';
 import { QueueList } from './queue-list.js';
 import type { QueueMeta } from './queue-meta.js';
 import { queueOrderFor, type QueueOrder } from './queue-order.js';
-import { refId, type QueueEntry, type QueueStore } from './queue-store.js';
+import { refId, type QueueEntry, type QueueStore, type SharedAddResult, type SharedQueueStore, type StoredQueue } from './queue-store.js';
 import { QueueTable, type QueueStateListener } from './queue-table.js';
 import { SetAside } from './set-aside.js';
 import { WorkQueue, type HeadItem } from './work-queue.js';
@@ -50,7 +59,24 @@ import { WriteBehind, type MetaSnapshot } from './write-behind.js';
 export type WorkQueueFrontierInit = FrontierInitOptions & {
   /** Where the URIs are kept; one frontier at a time (the state backend's queue store in a crawl). */
   store: QueueStore;
+  /** Queues shared with other processes through `store` (see the file's comment). */
+  shared?: SharedFrontierHooks;
 };
+
+export interface SharedFrontierHooks {
+  store: SharedQueueStore;
+  /**
+   * Discovery ordinals are `n × stride + tag` (n counting up from the
+   * store's `ordinal`), so sort keys made by different processes never
+   * collide within a queue.
+   */
+  ordinalStride: number;
+  ordinalTag: number;
+  /** next() found nothing queued here and nothing in process: time to ask whether the crawl is over. */
+  onLocalIdle(): void;
+  /** A queue reached its total budget (it keeps its URIs, none is handed out). */
+  onRetired(queueKey: string): void;
+}
 
 export interface FrontierInitOptions {
   options: FrontierOptions;
@@ -117,6 +143,9 @@ export class WorkQueueFrontier implements Frontier {
   #finished = 0;
   #closed = false;
   #lock: Promise<unknown> = Promise.resolve();
+  readonly #shared: SharedFrontierHooks | undefined;
+  /** (shared) The crawl is over everywhere: next() resolves null once nothing is left here. */
+  #sharedFinished = false;
 
   /** A frontier over an empty store; use `open()` to resume from a non-empty one. */
   constructor(init: WorkQueueFrontierInit) {
@@ -135,6 +164,7 @@ export class WorkQueueFrontier implements Frontier {
     this.#gate = new HostGate(init.maxConnectionsOf ?? max);
     this.#aside = this.#assign.oneHostPerQueue ? null : new SetAside();
     this.#queues = new QueueTable(init.onQueueState);
+    this.#shared = init.shared;
   }
 
   /**
@@ -194,30 +224,123 @@ export class WorkQueueFrontier implements Frontier {
   async schedule(uris: readonly CrawlUri[]): Promise<void> {
     const { items, keys } = await this.#exclusive(async () => {
       this.#checkOpen();
-      const made = uris.map((uri) => this.#item(uri, undefined));
-      const ids = made.map(([queue, item]) => refId(queue.key, item.key));
+      const made = uris.map((uri) => this.#itemFor(uri));
+      const ids = made.map(([queueKey, item]) => refId(queueKey, item.key));
       for (const id of ids) this.#arriving.add(id);
       return { items: made, keys: ids };
     });
     let stored = false;
+    let shared: SharedAddResult | null = null;
     try {
-      await this.#store.add(items.map(([queue, item]) => entryOf(queue, item)));
+      const entries = items.map(([queueKey, item]) => ({ queueKey, sortKey: item.key, value: item.stored }));
+      if (this.#shared === undefined) await this.#store.add(entries);
+      else shared = await this.#shared.store.addShared(entries);
       stored = true;
     } finally {
       await this.#exclusive(async () => {
         for (const key of keys) this.#arriving.delete(key);
         if (!stored) return;
+        const now = this.#clock.now();
+        if (shared !== null) for (const [key, queue] of shared.adopted) this.#adoptQueue(key, queue, now);
         const touched = new Set<WorkQueue>();
-        for (const [queue, item] of items) {
+        for (const [queueKey, item] of items) {
+          if (shared !== null && shared.foreign.has(queueKey)) continue;
+          const queue = this.#queues.get(queueKey);
           // A refill may have read it meanwhile and skipped it: it is in no head, and never in flight.
           this.#add(queue, item);
           touched.add(queue);
         }
-        const now = this.#clock.now();
         for (const queue of touched) this.#settle(queue, now);
+        if (touched.size > 0) this.#sharedFinished = false;
         this.#changes.notifyOne();
       });
     }
+  }
+
+  /**
+   * (shared) URIs another process scheduled into queues this frontier
+   * holds, already in the store: queue them here.
+   */
+  arrive(entries: readonly QueueEntry[]): Promise<void> {
+    return this.#exclusive(async () => {
+      if (this.#closed) return;
+      const now = this.#clock.now();
+      const touched = new Set<WorkQueue>();
+      for (const e of entries) {
+        const queue = this.#queues.peek(e.queueKey);
+        if (queue === undefined || queue.lost) continue;
+        this.#add(queue, { key: e.sortKey, stored: e.value, host: hostPortOf(new URL(e.value.u.url)) });
+        touched.add(queue);
+      }
+      for (const queue of touched) this.#settle(queue, now);
+      if (touched.size > 0) {
+        this.#sharedFinished = false;
+        this.#changes.notify();
+      }
+    });
+  }
+
+  /** (shared) Queues taken over from the store (unheld, or a dead process's): as on resume, with their figures. */
+  adopt(queues: ReadonlyMap<string, StoredQueue>): Promise<void> {
+    return this.#exclusive(async () => {
+      if (this.#closed) return;
+      const now = this.#clock.now();
+      for (const [key, queue] of queues) this.#adoptQueue(key, queue, now);
+      if (queues.size > 0) {
+        this.#sharedFinished = false;
+        this.#changes.notify();
+      }
+    });
+  }
+
+  /**
+   * (shared) Queues no longer this frontier's (their lease went to another
+   * process): forgotten; URIs of theirs in process finish without touching
+   * the store.
+   */
+  lose(queueKeys: Iterable<string>): Promise<void> {
+    return this.#exclusive(async () => {
+      for (const key of queueKeys) {
+        const queue = this.#queues.peek(key);
+        if (queue === undefined) continue;
+        queue.lost = true;
+        this.#stored -= queue.count;
+        this.#retired.delete(queue);
+        this.#dirty.delete(queue);
+        queue.seq++;
+        this.#queues.drop(queue);
+      }
+      this.#changes.notify();
+    });
+  }
+
+  /** (shared) The whole crawl is over: waiting next() calls resolve null once nothing is in process here. */
+  finishShared(): void {
+    this.#sharedFinished = true;
+    this.#changes.notify();
+  }
+
+  /** Nothing queued here outside retired queues, nothing in process, nothing arriving. */
+  get idle(): boolean {
+    return this.#localDone();
+  }
+
+  /** Queues held here that hold URIs (retired ones left out). */
+  get busyQueues(): number {
+    let n = 0;
+    for (const queue of this.#queues.values()) if (queue.count > 0 && !queue.retired) n++;
+    return n;
+  }
+
+  #adoptQueue(key: string, stored: StoredQueue, now: number): void {
+    const existing = this.#queues.peek(key);
+    if (existing !== undefined && !existing.lost) return;
+    const queue = this.#queues.get(key);
+    if (stored.meta !== null) this.#restore(queue, stored.meta);
+    queue.count = stored.count;
+    queue.allLoaded = stored.count === 0;
+    this.#stored += stored.count;
+    this.#settle(queue, now);
   }
 
   async next(signal?: AbortSignal): Promise<Claim | null> {
@@ -249,7 +372,7 @@ export class WorkQueueFrontier implements Frontier {
     return this.#exclusive(async () => {
       if (this.#closed) return;
       const state = this.#outstanding(claim);
-      if (state.released) return;
+      if (state.released || state.queue.lost) return;
       state.released = true;
       this.#releaseFetch(state, this.#clock.now(), Math.max(0, delayMs));
     });
@@ -262,6 +385,13 @@ export class WorkQueueFrontier implements Frontier {
       const state = this.#outstanding(claim);
       const { queue, item } = state;
       const now = this.#clock.now();
+      if (queue.lost) {
+        // Its queue went to another process meanwhile: that one decides what becomes of the URI.
+        this.#claims.delete(claim);
+        if (!state.released) this.#gate.release(item.host, now, 0);
+        this.#changes.notifyOne();
+        return null;
+      }
       const held = outcome.hostHeld === true;
       // After released(), a 'done' URI's politeness delay already runs from the end of its fetch.
       const delayMs = state.released && outcome.kind === 'done' && !held ? 0 : Math.max(0, outcome.delayMs);
@@ -498,7 +628,10 @@ export class WorkQueueFrontier implements Frontier {
       queue.listedWakeAt = queue.wakeAt;
       this.#snoozed.push(queue.wakeAt, { queue, seq: queue.seq });
     }
-    if (state === 'retired') this.#retired.add(queue);
+    if (state === 'retired') {
+      this.#retired.add(queue);
+      this.#shared?.onRetired(queue.key);
+    }
     // Idle queues keep no URIs in memory; active ones reload their head on demand.
     if (state === 'inactive' || state === 'retired' || state === 'exhausted') queue.dropHead();
   }
@@ -543,17 +676,23 @@ export class WorkQueueFrontier implements Frontier {
     queue.listedWakeAt = Number.NaN;
   }
 
-  #item(uri: CrawlUri, into: WorkQueue | undefined): [WorkQueue, HeadItem] {
+  /** A prerequisite's item, in the queue of the URI that needs it. */
+  #item(uri: CrawlUri, into: WorkQueue): [WorkQueue, HeadItem] {
+    return [into, this.#itemFor(uri)[1]];
+  }
+
+  /** The queue key a URI belongs in, and its item (the queue itself is made only when the URI joins it). */
+  #itemFor(uri: CrawlUri): [string, HeadItem] {
     let url: URL;
     try {
       url = new URL(uri.url);
     } catch (cause) {
       throw new FrontierError(FrontierErrorCode.badUri, `cannot queue unparsable URL ${JSON.stringify(uri.url)}`, { cause });
     }
-    const queue = into ?? this.#queues.get(this.#assign.keyFor(url));
-    const ordinal = ++this.#ordinal;
+    const n = ++this.#ordinal;
+    const ordinal = this.#shared === undefined ? n : n * this.#shared.ordinalStride + this.#shared.ordinalTag;
     const key = this.#order.sortKey(uri, ordinal);
-    return [queue, { key, stored: { o: ordinal, u: uri }, host: hostPortOf(url) }];
+    return [this.#assign.keyFor(url), { key, stored: { o: ordinal, u: uri }, host: hostPortOf(url) }];
   }
 
   #add(queue: WorkQueue, item: HeadItem): void {
@@ -562,8 +701,15 @@ export class WorkQueueFrontier implements Frontier {
     queue.offer(item, this.#headSize);
   }
 
-  /** Crawl over: nothing in process and nothing queued outside retired queues. */
+  /** Crawl over: nothing in process and nothing queued outside retired queues (shared: anywhere). */
   #done(): boolean {
+    if (!this.#localDone()) return false;
+    if (this.#shared === undefined || this.#sharedFinished) return true;
+    this.#shared.onLocalIdle();
+    return false;
+  }
+
+  #localDone(): boolean {
     if (this.#claims.size > 0 || this.#arriving.size > 0) return false;
     let inRetired = 0;
     for (const queue of this.#retired) inRetired += queue.count;

@@ -61,6 +61,8 @@ export class WorkQueue {
   readonly asideKeys = new Set<string>();
   /** Entries rewritten (retries, prerequisites) whose write has not landed: a head reload waits for them. */
   rewrites = 0;
+  /** Handed to another process (a shared frontier lost its lease): no longer this frontier's. */
+  lost = false;
 
   constructor(key: string) {
     this.key = key;

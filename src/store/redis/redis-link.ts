@@ -11,7 +11,7 @@
  * actively released; ioredis is in best-effort maintenance.
  */
 import { createHash } from 'node:crypto';
-import { createClient, type RedisClientType } from 'redis';
+import { createClient, RESP_TYPES, type RedisClientType } from 'redis';
 import { FatalCrawlError } from '../../core/errors.js';
 import type { RedisSpec } from './redis-spec.js';
 
@@ -41,6 +41,8 @@ const MAX_BACKOFF_MS = 2000;
 export class RedisLink {
   readonly spec: RedisSpec;
   readonly #client: RedisClientType;
+  /** The same connection answering bulk strings as Buffers (binary members). */
+  readonly #binary: RedisClientType;
   readonly #log: NodeJS.WritableStream | null;
   readonly #giveUpAfterMs: number;
   #downSince: number | null = null;
@@ -54,6 +56,7 @@ export class RedisLink {
       url: spec.url,
       socket: { connectTimeout: 5000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 10), MAX_BACKOFF_MS) },
     }) as RedisClientType;
+    this.#binary = this.#client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer }) as unknown as RedisClientType;
     this.#client.on('error', (err: unknown) => this.#down(err));
     this.#client.on('ready', () => this.#up());
   }
@@ -77,15 +80,17 @@ export class RedisLink {
     return link;
   }
 
-  /** One command; sent again if the connection broke under it. */
-  command<T = unknown>(args: readonly RedisArg[]): Promise<T> {
-    return this.#retrying(() => this.#client.sendCommand(args.map(toArg)) as Promise<T>);
+  /** One command; sent again if the connection broke under it. `binary`: bulk strings come back as Buffers. */
+  command<T = unknown>(args: readonly RedisArg[], binary = false): Promise<T> {
+    const client = binary ? this.#binary : this.#client;
+    return this.#retrying(() => client.sendCommand(args.map(toArg)) as Promise<T>);
   }
 
-  /** A script by EVALSHA, loading it first when Redis does not know it. */
-  eval<T = unknown>(script: RedisScript, keys: readonly RedisArg[], args: readonly RedisArg[]): Promise<T> {
+  /** A script by EVALSHA, loading it first when Redis does not know it; `binary`: bulk strings come back as Buffers. */
+  eval<T = unknown>(script: RedisScript, keys: readonly RedisArg[], args: readonly RedisArg[], binary = false): Promise<T> {
+    const client = binary ? this.#binary : this.#client;
     const send = (op: 'EVALSHA' | 'EVAL'): Promise<T> =>
-      this.#client.sendCommand([op, op === 'EVALSHA' ? script.sha : script.source, String(keys.length), ...keys.map(toArg), ...args.map(toArg)]) as Promise<T>;
+      client.sendCommand([op, op === 'EVALSHA' ? script.sha : script.source, String(keys.length), ...keys.map(toArg), ...args.map(toArg)]) as Promise<T>;
     return this.#retrying(async () => {
       try {
         return await send('EVALSHA');

@@ -1,0 +1,225 @@
+/**
+ * One node's view of a frontier shared by several processes through Redis:
+ * Heritrix's work-queue state machine (WorkQueueFrontier, shared mode) over
+ * the queues this node holds a lease on (RedisQueueStore), and a tick that
+ * keeps the node in the crawl — URIs other nodes scheduled into its queues
+ * come in, its leases are renewed, expired or dead nodes' leases are
+ * released, queues waiting for a node are taken on while this node has
+ * less than its share, and, once nothing is left here, the whole crawl is
+ * checked for the end. next() resolves null only when the crawl is over
+ * everywhere (or on abort or close).
+ *
+ * The conformance suite (test/frontier/conformance.ts) runs against it with
+ * one node: its manual clock drives the state machine; leases run on Redis
+ * TIME, untouched by that clock.
+ */
+import type { CrawlUri } from '../core/crawl-uri.js';
+import type { CrawlKeys } from '../store/redis/crawl-keys.js';
+import type { RedisLink } from '../store/redis/redis-link.js';
+import { FrontierError, FrontierErrorCode } from './errors.js';
+import type { Claim, Frontier, FrontierStats, Outcome, QueueQuery, QueueReport } from './frontier.js';
+import { RedisQueueStore, type CrawlQueueFigures } from './redis-queue-store.js';
+import { WorkQueueFrontier, type FrontierInitOptions } from './work-queue-frontier.js';
+
+/** What a node knows of the crawl's other nodes (crawl coordination keeps it up to date). */
+export interface NodeView {
+  /** Ids of live nodes, this one included. */
+  live(): readonly string[];
+  /** Ids of nodes whose heartbeat stopped: their leases and inboxes are released. */
+  dead(): readonly string[];
+  /** Every node id the crawl has seen. */
+  all(): readonly string[];
+  /** Queues holding URIs per live node, as each last said. */
+  busyQueues(): ReadonlyMap<string, number>;
+  /** The crawl may end (its seeds are in). */
+  mayFinish(): boolean;
+}
+
+/** A view for one node alone. */
+export function soleNodeView(node: string): NodeView {
+  return { live: () => [node], dead: () => [], all: () => [node], busyQueues: () => new Map(), mayFinish: () => true };
+}
+
+export interface RedisFrontierInit extends FrontierInitOptions {
+  link: RedisLink;
+  keys: CrawlKeys;
+  /** This node's id. */
+  node: string;
+  /** Tells sort keys of this process apart (0-65535; the node's incarnation number). */
+  ordinalTag: number;
+  /** Counter the process's discovery ordinals start from (rough first-come order across nodes). */
+  ordinalBase: number;
+  view: NodeView;
+  /** Lease lifetime (default 10 s); renewed every `renewMs` (default 1 s). */
+  leaseMs?: number;
+  renewMs?: number;
+  /** How often the inbox is read (default 100 ms). */
+  tickMs?: number;
+}
+
+const STRIDE = 65536;
+
+export class RedisFrontier implements Frontier {
+  readonly #local: WorkQueueFrontier;
+  readonly #store: RedisQueueStore;
+  readonly #view: NodeView;
+  readonly #renewMs: number;
+  readonly #timer: NodeJS.Timeout;
+  #lastRenew = 0;
+  #pending = 0;
+  #ticking: Promise<void> | null = null;
+  #checking = false;
+  #closed = false;
+  /** The last error of a tick (Redis trouble is retried inside the link; this is anything else). */
+  #failure: unknown = null;
+
+  private constructor(local: WorkQueueFrontier, store: RedisQueueStore, init: RedisFrontierInit) {
+    this.#local = local;
+    this.#store = store;
+    this.#view = init.view;
+    this.#renewMs = init.renewMs ?? 1000;
+    this.#timer = setInterval(() => this.#tick(), init.tickMs ?? 100);
+    this.#timer.unref();
+  }
+
+  static async open(init: RedisFrontierInit): Promise<RedisFrontier> {
+    const ref: { self: RedisFrontier | null } = { self: null };
+    const store = new RedisQueueStore({
+      link: init.link,
+      keys: init.keys,
+      node: init.node,
+      leaseMs: init.leaseMs ?? 10_000,
+      ordinalBase: init.ordinalBase,
+      room: () => (ref.self === null ? 1e9 : ref.self.#room()),
+    });
+    const local = await WorkQueueFrontier.open({
+      ...init,
+      store,
+      shared: {
+        store,
+        ordinalStride: STRIDE,
+        ordinalTag: init.ordinalTag % STRIDE,
+        onLocalIdle: () => ref.self?.checkFinished(),
+        onRetired: (key) => void store.retire(key).catch((err: unknown) => ref.self?.fail(err)),
+      },
+    });
+    ref.self = new RedisFrontier(local, store, init);
+    return ref.self;
+  }
+
+  schedule(uris: readonly CrawlUri[]): Promise<void> {
+    this.#throwIfFailed();
+    return this.#local.schedule(uris);
+  }
+
+  next(signal?: AbortSignal): Promise<Claim | null> {
+    this.#throwIfFailed();
+    return this.#local.next(signal);
+  }
+
+  /** A background step failed: the next schedule() or next() throws it. */
+  fail(err: unknown): void {
+    this.#failure ??= err;
+  }
+
+  #throwIfFailed(): void {
+    if (this.#failure !== null) throw new FrontierError(FrontierErrorCode.storeFailed, 'the shared frontier failed in the background', { cause: this.#failure });
+  }
+
+  released(claim: Claim, delayMs: number): Promise<void> {
+    return this.#local.released(claim, delayMs);
+  }
+
+  finished(claim: Claim, outcome: Outcome): Promise<void> {
+    return this.#local.finished(claim, outcome);
+  }
+
+  stats(): FrontierStats {
+    return this.#local.stats();
+  }
+
+  queues(query?: QueueQuery): QueueReport[] {
+    return this.#local.queues(query);
+  }
+
+  /** The crawl's queues over all nodes (for status pages). */
+  figures(): Promise<CrawlQueueFigures> {
+    return this.#store.figures();
+  }
+
+  /** Queues holding URIs on this node. */
+  get busyQueues(): number {
+    return this.#local.busyQueues;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#timer);
+    await this.#ticking;
+    await this.#local.close();
+  }
+
+  /** How many queues without a node an add may take on now: this node's share less what it holds. */
+  #room(): number {
+    const live = this.#view.live().length;
+    if (live <= 1) return 1e9;
+    return Math.max(0, this.#share() - this.#local.busyQueues);
+  }
+
+  #share(): number {
+    const live = Math.max(1, this.#view.live().length);
+    let busy = 0;
+    for (const n of this.#view.busyQueues().values()) busy += n;
+    return Math.max(1, Math.ceil((this.#pending + busy) / live));
+  }
+
+  #tick(): void {
+    if (this.#closed || this.#ticking !== null) return;
+    this.#ticking = this.#tickOnce()
+      .catch((err: unknown) => {
+        this.#failure ??= err;
+      })
+      .finally(() => {
+        this.#ticking = null;
+      });
+  }
+
+  async #tickOnce(): Promise<void> {
+    const arrived = await this.#store.drain();
+    if (arrived.length > 0) await this.#local.arrive(arrived);
+    const now = Date.now();
+    if (now - this.#lastRenew >= this.#renewMs) {
+      this.#lastRenew = now;
+      const { lost, pending } = await this.#store.renew(this.#view.dead());
+      this.#pending = pending;
+      if (lost.length > 0) await this.#local.lose(lost);
+    }
+    if (this.#pending > 0) {
+      const want = this.#local.idle ? Math.max(1, this.#share()) : this.#share() - this.#local.busyQueues;
+      if (want > 0) {
+        const adopted = await this.#store.adopt(Math.min(want, this.#pending));
+        this.#pending = Math.max(0, this.#pending - adopted.size);
+        if (adopted.size > 0) await this.#local.adopt(adopted);
+      }
+    }
+    if (this.#local.idle) this.checkFinished();
+  }
+
+  /** Nothing left here: is the crawl over everywhere? (one check at a time) */
+  checkFinished(): void {
+    if (this.#checking || this.#closed || !this.#view.mayFinish()) return;
+    this.#checking = true;
+    void (async () => {
+      try {
+        const arrived = await this.#store.drain();
+        if (arrived.length > 0) return void (await this.#local.arrive(arrived));
+        if (this.#local.idle && (await this.#store.idle(this.#view.all())) && this.#local.idle) this.#local.finishShared();
+      } catch (err) {
+        this.#failure ??= err;
+      } finally {
+        this.#checking = false;
+      }
+    })();
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The Redis frontier runs the shared conformance suite with one node (a
+ * crawl of its own per test in one redis-server); and what only a shared
+ * frontier does: two nodes split the queues, each host is held by one node
+ * at a time, and a dead node's queues are taken over.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CrawlKeys } from '../../src/store/redis/crawl-keys.js';
+import { RedisLink } from '../../src/store/redis/redis-link.js';
+import { parseRedisSpec } from '../../src/store/redis/redis-spec.js';
+import { RedisFrontier, soleNodeView, type NodeView } from '../../src/frontier/redis-frontier.js';
+import type { Claim } from '../../src/frontier/frontier.js';
+import { systemClock } from '../../src/core/clock.js';
+import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { frontierConformance, DEFAULT_TEST_OPTIONS, uri } from './conformance.js';
+import { sleep } from './harness.js';
+
+describe('Redis frontier', needsRedis(), () => {
+  let redis: TestRedis;
+  let link: RedisLink;
+  let crawls = 0;
+  before(async () => {
+    redis = await startRedis();
+    link = await RedisLink.open(parseRedisSpec(redis.spec()), { log: null });
+  });
+  after(async () => {
+    await link?.close();
+    await redis?.dispose();
+  });
+
+  frontierConformance('redis', async (setup) => {
+    const keys = new CrawlKeys(`conf${++crawls}`);
+    const open = () => RedisFrontier.open({ ...setup, link, keys, node: 'n1', ordinalTag: 1, ordinalBase: 0, view: soleNodeView('n1') });
+    return { frontier: await open(), reopen: open, dispose: async () => {} };
+  });
+
+  const twoNodes = (started = ['a', 'b']): { view: (me: string) => NodeView; kill: (n: string) => void; start: (n: string) => void } => {
+    const dead = new Set<string>();
+    const up = new Set(started);
+    return {
+      kill: (n) => void dead.add(n),
+      start: (n) => void up.add(n),
+      view: (me) => ({
+        live: () => [...up].filter((n) => !dead.has(n) || n === me),
+        dead: () => [...dead].filter((n) => n !== me),
+        all: () => ['a', 'b'],
+        busyQueues: () => new Map(),
+        mayFinish: () => true,
+      }),
+    };
+  };
+
+  it('two nodes crawl one frontier: every URI once, one node per host at a time, both end', { timeout: 20_000 }, async () => {
+    const keys = new CrawlKeys('two');
+    const nodes = twoNodes();
+    const open = (node: string, tag: number) =>
+      RedisFrontier.open({ options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link, keys, node, ordinalTag: tag, ordinalBase: 0, view: nodes.view(node) });
+    const a = await open('a', 1);
+    const b = await open('b', 2);
+    const urls = Array.from({ length: 60 }, (_, i) => `http://h${i % 6}.test/${i}`);
+    // Half the URIs scheduled by each node: hosts end up split between them.
+    await a.schedule(urls.slice(0, 30).map((u) => uri(u)));
+    await b.schedule(urls.slice(30).map((u) => uri(u)));
+    const inFlight = new Map<string, number>();
+    let overlaps = 0;
+    const got: string[] = [];
+    const byNode = new Map<string, Set<string>>();
+    const worker = async (f: RedisFrontier, name: string) => {
+      for (let c = await f.next(); c !== null; c = await f.next()) {
+        if ((inFlight.get(c.host) ?? 0) > 0) overlaps++;
+        inFlight.set(c.host, (inFlight.get(c.host) ?? 0) + 1);
+        got.push(c.uri.url);
+        (byNode.get(name) ?? byNode.set(name, new Set()).get(name)!).add(c.host);
+        await sleep(2);
+        inFlight.set(c.host, inFlight.get(c.host)! - 1);
+        await f.finished(c, { kind: 'done', delayMs: 0 });
+      }
+    };
+    await Promise.all([worker(a, 'a'), worker(a, 'a'), worker(b, 'b'), worker(b, 'b')]);
+    assert.deepEqual([...got].sort(), [...urls].sort());
+    assert.equal(overlaps, 0);
+    assert.ok((byNode.get('a')?.size ?? 0) > 0 && (byNode.get('b')?.size ?? 0) > 0, 'both nodes crawled');
+    await a.close();
+    await b.close();
+  });
+
+  it("a dead node's queues are taken over, its URIs in flight handed out again", { timeout: 30_000 }, async () => {
+    const keys = new CrawlKeys('takeover');
+    const nodes = twoNodes(['a']);
+    const open = (node: string, tag: number) =>
+      RedisFrontier.open({
+        options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link, keys, node, ordinalTag: tag, ordinalBase: 0, view: nodes.view(node), leaseMs: 1500, renewMs: 200,
+      });
+    const a = await open('a', 1);
+    const urls = Array.from({ length: 10 }, (_, i) => `http://x${i % 2}.test/${i}`);
+    await a.schedule(urls.map((u) => uri(u)));
+    const held: Claim[] = [(await a.next())!, (await a.next())!];
+    // a "dies": it stops renewing (closed without handing over) and b is told so.
+    await a.close();
+    nodes.kill('a');
+    nodes.start('b');
+    const b = await open('b', 2);
+    const got: string[] = [];
+    for (let c = await b.next(); c !== null; c = await b.next()) {
+      got.push(c.uri.url);
+      await b.finished(c, { kind: 'done', delayMs: 0 });
+    }
+    assert.deepEqual([...got].sort(), [...urls].sort(), `every URI, the two in flight on a again (${held.map((c) => c.uri.url)})`);
+    await b.close();
+  });
+});
