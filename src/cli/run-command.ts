@@ -15,6 +15,7 @@ import { consoleSearch } from '../console/search-engine.js';
 import type { Crawl } from '../crawl/crawl.js';
 import { runCrawl, type CrawlerOptions } from '../crawl/crawler.js';
 import { hasState, jobDir, moveAside } from '../job/job-dir.js';
+import { checkNodeId, defaultNodeId, isSharedStore, resetStateBackend } from '../store/state-backends.js';
 import type { CrawlSummary } from '../crawl/reports.js';
 import { runHelp } from './help.js';
 import type { CliIo } from './io.js';
@@ -48,6 +49,8 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
     'console-port': { type: 'string' },
     'console-host': { type: 'string' },
     'keep-console': { type: 'boolean' },
+    store: { type: 'string' },
+    node: { type: 'string' },
   });
   if (values.help) {
     io.stdout.write(runHelp);
@@ -66,9 +69,15 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
       json['limits'] = limits;
     }
   };
-  const profile = await loadProfile(file, process.cwd(), (line) => void io.stderr.write(`${line}\n`), patch);
+  const loaded = await loadProfile(file, process.cwd(), (line) => void io.stderr.write(`${line}\n`), patch);
+  // --store overrides the profile's `store` (level, or redis://HOST:PORT/DB for a crawl of several processes).
+  const profile = values.store !== undefined ? { ...loaded, store: values.store } : loaded;
+  const shared = isSharedStore(profile.store);
+  if (values.node !== undefined && !shared) throw new UsageError('--node goes with a shared store (--store redis://HOST:PORT/DB)');
+  const node = shared ? checkNodeId(values.node ?? defaultNodeId()) : undefined;
   // A job that ran to its end is left as it is: running it again would only rewrite its reports.
-  if (values.fresh !== true && (await lastEndOf(profile.output.dir)) === 'FINISHED') {
+  // (A node of a shared crawl rejoins instead: on a finished crawl it repairs its files and packages the job again.)
+  if (!shared && values.fresh !== true && (await lastEndOf(profile.output.dir)) === 'FINISHED') {
     io.stderr.write(`archiver: ${profile.output.dir} is a finished crawl (nothing left to crawl); run with --fresh to start over (the old job is moved aside)\n`);
     return ExitCode.ok;
   }
@@ -77,7 +86,7 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
     throw new UsageError('--console-port, --console-host and --keep-console go with --console');
   }
   if (!wantsConsole) {
-    const summary = await crawlWithSignals(profile, io, { fresh: values.fresh === true, quiet: values.quiet === true });
+    const summary = await crawlWithSignals(profile, io, { fresh: values.fresh === true, quiet: values.quiet === true, ...(node !== undefined ? { node } : {}) });
     return summary.status === 'ABORTED' ? ExitCode.interrupted : reportSeeds(summary, io);
   }
   // The console listens before the crawl starts: a port in use stops the run before it crawls.
@@ -92,6 +101,7 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
     const summary = await crawlWithSignals(profile, io, {
       fresh: values.fresh === true,
       quiet: values.quiet === true,
+      ...(node !== undefined ? { node } : {}),
       // The address is printed once the crawl is there to be seen.
       onStart: (crawl: Crawl) => {
         catalog.attach(new LiveJob({ name, dir, crawl }));
@@ -166,10 +176,16 @@ const FETCH_STATUS_NAMES: Readonly<Record<number, string>> = Object.freeze({
 export async function crawlWithSignals(
   profile: Profile,
   io: CliIo,
-  opts: { fresh: boolean; quiet: boolean } & Pick<CrawlerOptions, 'lookup' | 'onStart'>,
+  opts: { fresh: boolean; quiet: boolean } & Pick<CrawlerOptions, 'lookup' | 'onStart' | 'node'>,
 ): Promise<CrawlSummary> {
   const dirs = jobDir(profile.output.dir);
-  if (opts.fresh && (await hasState(dirs))) {
+  if (opts.fresh && isSharedStore(profile.store)) {
+    // Refused while a node of the crawl is alive; then the job directory goes aside and the crawl's keys go.
+    await resetStateBackend(profile.store, profile.name);
+    const moved = await moveAside(dirs, new Date());
+    if (moved !== null) io.stderr.write(`archiver: moved the earlier crawl aside to ${moved}\n`);
+    io.stderr.write(`archiver: deleted crawl ${JSON.stringify(profile.name)} from ${profile.store}\n`);
+  } else if (opts.fresh && (await hasState(dirs))) {
     const moved = await moveAside(dirs, new Date());
     io.stderr.write(`archiver: moved the earlier crawl aside to ${moved}\n`);
   }
@@ -195,6 +211,7 @@ export async function crawlWithSignals(
       stopSignal: stop.signal,
       abortSignal: abort.signal,
       quiet: opts.quiet,
+      ...(opts.node !== undefined ? { node: opts.node } : {}),
       ...(opts.lookup ? { lookup: opts.lookup } : {}),
       ...(opts.onStart ? { onStart: opts.onStart } : {}),
     });

@@ -163,8 +163,8 @@ export const profileSchema = {
     // Per-host and per-prefix settings (src/overrides/), longest match first, field by field.
     overrides: { type: 'array', items: overrideSchema, default: [] },
     workers: { type: 'integer', minimum: 1, maximum: 1000, default: 25 },
-    // Where the crawl keeps its state (src/store/state-backends.ts): one LevelDB per job.
-    store: { type: 'string', enum: ['level'], default: 'level' },
+    // Where the crawl keeps its state (src/store/state-backends.ts): one LevelDB per job, or Redis shared by several processes.
+    store: { type: 'string', pattern: '^(level|redis://[^/\\s]+(/\\d{1,2})?)$', default: 'level' },
     output: {
       type: 'object',
       additionalProperties: false,

@@ -4,11 +4,19 @@
  * close the state. It goes on through failures — a full disk fails several
  * steps at once — and throws the first one, in the words an operator can act
  * on (a full disk says so, with how to resume).
+ *
+ * A node of a crawl of several processes leaves the crawl instead; only
+ * the last node to leave a finished one packages it — over every node's
+ * WARCs, with reports summing every node's crawl.log, and
+ * `reports/nodes.txt|json` — and notes in the store that it did.
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Profile } from '../config/profile.js';
 import { finalizeJob } from '../wacz/finalize-job.js';
+import { buildJobSearchIndex } from '../search/build-search-index.js';
+import type { NodeFigures } from '../store/crawl-coordination.js';
+import { sumNodeLogs, writeNodesReport } from './node-reports.js';
 import type { CrawlStatus } from './crawl-status.js';
 import { SOFTWARE, type CrawlParts } from './crawl-parts.js';
 import { asFatal } from './crawl-failure.js';
@@ -48,15 +56,35 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
   await attempt(() => p.htmlThread.close());
   await attempt(() => p.healthJournal.flush());
   await attempt(() => p.job.saveCrawlTimeMs(c.crawlTimeMs()));
-  // The CDXJ index and the WACZ cover the whole job (every run of a resumed one).
+  const shared = p.backend.shared;
+  const seeds = [...c.profile.seeds, ...p.addedSeeds];
+  let stats = p.stats;
+  let packages = !shared;
+  let nodes: NodeFigures[] | null = null;
+  if (shared) {
+    // The frontier's last writes land before the node leaves; its queues then go to the others.
+    await attempt(() => p.frontier.close());
+    const finished = failures.length === 0 && c.endReason === 'FINISHED';
+    packages = (await attempt(() => p.backend.coordination.leave(finished))) === true;
+    if (packages) {
+      stats = (await attempt(() => sumNodeLogs(p.dirs.root, seeds, p.stats.startedAt))) ?? p.stats;
+      nodes = await attempt(() => p.backend.coordination.nodes());
+    }
+  }
+  // The CDXJ index and the WACZ cover the whole job (every run of a resumed one; every node's WARCs).
   const packaged =
-    failures.length === 0 && (runWarcFiles.length > 0 || p.resuming)
-      ? await attempt(() => finalizeJob({ jobDir: p.dirs.root, name: c.profile.name, software: SOFTWARE, seeds: [...c.profile.seeds, ...p.addedSeeds] }))
+    packages && failures.length === 0 && (runWarcFiles.length > 0 || p.resuming || shared)
+      ? await attempt(() => finalizeJob({ jobDir: p.dirs.root, name: c.profile.name, software: SOFTWARE, seeds, ...(shared ? { ignoreJournal: true } : {}) }))
       : null;
+  if (shared && packaged !== null) {
+    await attempt(() => buildJobSearchIndex(p.dirs.root, { ignoreJournal: true }));
+    await attempt(() => p.backend.coordination.packaged());
+  }
   const warcFiles = (await attempt(() => jobWarcFiles(p.dirs.warcs))) ?? runWarcFiles;
-  const status = c.status();
+  const own = c.status();
+  const status = stats === p.stats ? own : { ...own, uris: stats.succeeded, pages: stats.pages, bytes: stats.bytes, errors: stats.failed, disregarded: stats.disregarded, retries: stats.retries };
   const endReason = failures.length > 0 && c.endReason === 'FINISHED' ? 'ABORTED_FATAL' : c.endReason;
-  const summary = summarize({ ...status, endReason }, p.stats.byHost.size, {
+  const summary = summarize({ ...status, endReason }, stats.byHost.size, {
     warcFiles,
     runWarcFiles,
     warcDir: p.dirs.warcs,
@@ -64,10 +92,11 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
     cdxj: packaged?.cdxj ?? null,
     wacz: packaged?.wacz ?? null,
     closedHosts: p.health.closed(),
-    seeds: [...p.stats.seeds.values()],
+    seeds: [...stats.seeds.values()],
   });
   const overrides = { describeHost: (host: string) => p.overrides.describeHost(host), budgets: p.budgets.report() };
-  await attempt(() => writeReports(p.dirs.reports, p.stats, summary, p.frontier.stats(), p.frontier.queues(), overrides));
+  if (packages) await attempt(() => writeReports(p.dirs.reports, stats, summary, p.frontier.stats(), p.frontier.queues(), overrides));
+  if (nodes !== null) await attempt(() => writeNodesReport(p.dirs.reports, nodes));
   await attempt(() => p.frontier.close());
   await attempt(() => p.seen.close());
   await attempt(() => p.refusedSeen.close());

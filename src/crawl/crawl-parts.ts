@@ -6,7 +6,10 @@
  * writer, crawl.log, capture journal, robots, host health, dedup, and the
  * URI processor that drives them. `Crawl` (crawl.ts) runs what this builds.
  */
+import { createHash } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import type { LookupFunction } from 'node:net';
 import type { Clock } from '../core/clock.js';
 import { packageVersion } from '../core/package-root.js';
@@ -17,8 +20,7 @@ import { LevelDigestIndex } from '../dedup/digest-index.js';
 import { PayloadDedup } from '../dedup/payload-dedup.js';
 import { Fetcher } from '../fetch/fetcher.js';
 import { HtmlExtractThread } from '../fetch/html-extract-thread.js';
-import type { QueueState } from '../frontier/frontier.js';
-import { WorkQueueFrontier } from '../frontier/work-queue-frontier.js';
+import type { Frontier, QueueState } from '../frontier/frontier.js';
 import { CaptureJournal, captureJournalPath } from '../job/capture-journal.js';
 import { ensureJobDir, hasState, jobDir, type JobDir } from '../job/job-dir.js';
 import { HostHealth } from '../politeness/host-health.js';
@@ -29,11 +31,12 @@ import { RobotsJournal } from '../politeness/robots-journal.js';
 import { RobotsPolicies } from '../politeness/robots-policies.js';
 import { RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
 import { RobotsStore } from '../politeness/robots-store.js';
-import { openStateBackend, type StateBackend } from '../store/state-backends.js';
+import { checkNodeId, defaultNodeId, isSharedStore, openStateBackend, type StateBackend } from '../store/state-backends.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
 import { jobSearchDir, SearchIndex } from '../search/search-index.js';
 import { CrawlLog } from '../writer/crawl-log.js';
 import { nextWarcSerial, repairOpenWarcs } from '../writer/warc-repair.js';
+import { nodeWarcPattern, OPEN_SUFFIX } from '../writer/warc-naming.js';
 import { WarcWriter } from '../writer/warc-writer.js';
 import type { CrawlEvents } from './crawl-events.js';
 import { CrawlLedger } from './crawl-ledger.js';
@@ -55,6 +58,8 @@ export interface PartsOptions {
   clock: Clock;
   /** State backend name; the profile's `store` when absent. */
   store?: string;
+  /** This process's node id in a crawl of several processes (a shared store); default the hostname. */
+  node?: string;
   lookup?: LookupFunction;
   events: CrawlEvents;
   /** Aborts in-flight fetches (a hard stop). */
@@ -65,8 +70,10 @@ export interface CrawlParts {
   dirs: JobDir;
   resuming: boolean;
   backend: StateBackend;
+  /** The crawl's clock (a shared backend's, in step with Redis; else the one given). */
+  clock: Clock;
   stats: CrawlStats;
-  frontier: WorkQueueFrontier;
+  frontier: Frontier;
   seen: UriUniqFilter;
   refusedSeen: UriUniqFilter;
   scope: Scope;
@@ -92,6 +99,7 @@ export interface CrawlParts {
   exclusions: OperatorExclusions;
   /** What each origin's robots.txt said, and the policies reading them (for status pages). */
   robotsStore: RobotsStore;
+  robotsJournal: RobotsJournal;
   robotsPolicies: RobotsPolicies;
   /** Seeds added to this job while it ran (kept across runs). */
   addedSeeds: string[];
@@ -101,12 +109,21 @@ export interface CrawlParts {
 
 /** Opens the state and builds the parts; on failure, whatever was opened is closed again. */
 export async function buildCrawlParts(profile: Profile, o: PartsOptions): Promise<CrawlParts> {
-  const dirs = jobDir(profile.output.dir);
-  const resuming = await hasState(dirs);
+  const spec = o.store ?? profile.store;
+  // A node of a shared crawl keeps its own files in the job directory, named by its id.
+  const node = isSharedStore(spec) ? checkNodeId(o.node ?? defaultNodeId()) : null;
+  const dirs = jobDir(profile.output.dir, node);
+  const resuming = node === null ? await hasState(dirs) : (await nonEmpty(dirs.crawlLog)) || (await hasOpenWarcs(dirs.warcs, node));
   await ensureJobDir(dirs);
-  const backend = await openStateBackend(o.store ?? profile.store, { stateDir: dirs.state });
+  const backend = await openStateBackend(spec, {
+    stateDir: dirs.state,
+    crawl: profile.name,
+    ...(node !== null ? { node } : {}),
+    profileHash: profileHash(profile),
+    log: o.quiet ? null : o.log,
+  });
   try {
-    return await build(profile, o, dirs, resuming, backend);
+    return await build(profile, { ...o, clock: backend.clock ?? o.clock }, dirs, resuming, backend);
   } catch (err) {
     await backend.close().catch(() => undefined);
     // A disk that is full before the crawl starts says so as plainly as one filling up during it.
@@ -133,8 +150,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     // Whatever the last run left — a kill -9 included — becomes valid first:
     // .open WARCs cut back to their last complete record and closed, a cut
     // crawl.log line removed; then the statistics are rebuilt from the log.
-    const repaired = await repairOpenWarcs(dirs.warcs);
-    firstSerial = await nextWarcSerial(dirs.warcs);
+    const repaired = await repairOpenWarcs(dirs.warcs, dirs.node ?? undefined);
+    firstSerial = await nextWarcSerial(dirs.warcs, dirs.node ?? undefined);
     await trimPartialLine(dirs.crawlLog);
     const lines = await replayCrawlLog(dirs.crawlLog, stats, new Set([...profile.seeds, ...addedSeeds]), budgets.any ? (url, bytes) => budgets.captured(url, bytes) : undefined);
     if (!o.quiet) {
@@ -143,7 +160,6 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     }
   }
   const frontierInit = {
-    store: backend.queueStore(),
     options: profile.frontier,
     maxConnectionsPerHost: overrides.maxConnectionsCeiling,
     ...(overrides.any ? { maxConnectionsOf: (host: string) => overrides.forHost(host).politeness.maxConnectionsPerHost } : {}),
@@ -152,7 +168,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
       if (events.has('queue')) events.emit('queue', { key, from, to });
     },
   };
-  const frontier = resuming ? await WorkQueueFrontier.open(frontierInit) : new WorkQueueFrontier(frontierInit);
+  const frontier = await backend.frontier(frontierInit, resuming);
   // The same memory cap for both: in-scope URLs, and refused ones logged once.
   const seen = backend.seenFilter('seen', profile.uniq.memoryKeys);
   const refusedSeen = backend.seenFilter('refused', profile.uniq.memoryKeys);
@@ -174,6 +190,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     rotateBytes: profile.output.rotateBytes,
     software: SOFTWARE,
     hostname: os.hostname(),
+    ...(dirs.node !== null ? { node: dirs.node } : {}),
     clock,
     info: {
       userAgent: profile.userAgent,
@@ -184,11 +201,12 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     },
   });
   const crawlLog = await CrawlLog.open(dirs.crawlLog);
-  const journal = await CaptureJournal.open(captureJournalPath(dirs.root));
-  const search = await SearchIndex.open(jobSearchDir(dirs.root));
+  const journal = await CaptureJournal.open(captureJournalPath(dirs.root, dirs.node));
+  // A node's pages go to an index of its own; the node that packages the crawl builds the job's from every WARC.
+  const search = await SearchIndex.open(dirs.node === null ? jobSearchDir(dirs.root) : path.join(dirs.root, 'indexes', `search-${dirs.node}`));
   try {
     // Pages journaled but not committed to the index when the last run stopped.
-    if (resuming) await search.catchUp(dirs.root);
+    if (resuming && dirs.node === null) await search.catchUp(dirs.root);
   } catch (err) {
     await search.close().catch(() => undefined);
     throw err;
@@ -218,10 +236,9 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   );
   const robotsStore = new RobotsStore();
   const robotsJournal = new RobotsJournal(backend.records('robots'));
-  if (resuming) {
-    await robotsJournal.restore(robotsStore);
-    await healthJournal.restore(health);
-  }
+  // A shared crawl's robots.txt results are everyone's: what other nodes fetched is taken in now and as it comes.
+  if (resuming || backend.shared) await robotsJournal.restore(robotsStore);
+  if (resuming) await healthJournal.restore(health);
   const policies = new RobotsPolicies((host) => overrides.forHost(host).robots, profile.userAgent);
   const scope = new Scope(profile.scope, overrides.any ? (url) => overrides.excludesFor(url) : undefined);
   if (scope.hostsFromSeeds) for (const seed of addedSeeds) scope.addHost(new URL(seed).host);
@@ -243,7 +260,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     onRefused: (uri, status, reason) => ledger.refused(uri, status, reason),
     onClosedHost: (uri, status, annotation) => ledger.failed(uri, status, null, [annotation]),
   });
-  const digestIndex = new LevelDigestIndex(backend.digests());
+  // Shared: another node may have archived a payload since, so every miss is asked of the store.
+  const digestIndex = new LevelDigestIndex(backend.digests(), backend.shared ? { memoryDigests: 0 } : {});
   const htmlThread = new HtmlExtractThread({ maxLinks: profile.limits.maxOutlinks });
   const processor = new UriProcessor({
     profile,
@@ -276,8 +294,30 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   });
   const priorCrawlMs = resuming ? await job.crawlTimeMs() : 0;
   return {
-    dirs, resuming, backend, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal, search,
-    ledger, overrides, budgets, health, healthJournal, digestIndex, earlier, htmlThread, processor, job, exclusions, robotsStore, robotsPolicies: policies,
+    dirs, resuming, backend, clock, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal, search,
+    ledger, overrides, budgets, health, healthJournal, digestIndex, earlier, htmlThread, processor, job, exclusions, robotsStore, robotsJournal, robotsPolicies: policies,
     addedSeeds, priorCrawlMs,
   };
+}
+
+/** The profile as a hash: every node of a shared crawl must run the same one. */
+export function profileHash(profile: Profile): string {
+  return createHash('sha256').update(JSON.stringify(profile)).digest('hex').slice(0, 16);
+}
+
+async function hasOpenWarcs(dir: string, node: string): Promise<boolean> {
+  const mine = nodeWarcPattern(node);
+  try {
+    return (await readdir(dir)).some((n) => n.endsWith(OPEN_SUFFIX) && mine.test(n));
+  } catch {
+    return false;
+  }
+}
+
+async function nonEmpty(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).size > 0;
+  } catch {
+    return false;
+  }
 }

@@ -38,7 +38,9 @@ export interface CrawlStartOptions {
   log: NodeJS.WritableStream & { isTTY?: boolean };
   /** State backend name; default the profile's `store`. */
   store?: string;
-  /** Epoch ms. Default the system clock. */
+  /** Node id in a crawl of several processes (a shared store); default the hostname. */
+  node?: string;
+  /** Epoch ms. Default the system clock (a shared store's clock, in step with Redis, when it has one). */
   clock?: Clock;
   /** Custom DNS (tests, demo). */
   lookup?: LookupFunction;
@@ -140,9 +142,10 @@ export class Crawl {
       events,
       abortSignal: abort.signal,
       ...(opts.store !== undefined ? { store: opts.store } : {}),
+      ...(opts.node !== undefined ? { node: opts.node } : {}),
       ...(opts.lookup ? { lookup: opts.lookup } : {}),
     });
-    return new Crawl(profile, parts, events, abort, clock, opts);
+    return new Crawl(profile, parts, events, abort, parts.clock, opts);
   }
 
   status(): CrawlStatus {
@@ -194,8 +197,31 @@ export class Crawl {
     return this.#p.search.search(query, opts);
   }
 
-  /** Stop claiming URIs; fetches in flight finish. */
+  /** Stop claiming URIs; fetches in flight finish. A crawl of several processes pauses on every node. */
   pause(): CrawlState {
+    this.#shareFlag('paused', true);
+    return this.#pauseHere();
+  }
+
+  resume(): CrawlState {
+    this.#shareFlag('paused', false);
+    return this.#resumeHere();
+  }
+
+  /**
+   * End the crawl (ABORTED): no new URIs; in-flight fetches finish, or are
+   * abandoned (they stay queued for a resume). A crawl of several processes
+   * stops on every node (`archiver stop` does the same from outside), or
+   * with `thisNodeOnly` (Ctrl-C) on this one, whose queues go to the others.
+   */
+  stop(opts: { abandonInFlight?: boolean; thisNodeOnly?: boolean } = {}): CrawlState {
+    if (opts.thisNodeOnly !== true) this.#shareFlag('stopped', true);
+    this.#halt('ABORTED');
+    if (opts.abandonInFlight) this.#abort.abort();
+    return this.#state;
+  }
+
+  #pauseHere(): CrawlState {
     if (this.#state === 'running') {
       this.#pool.pause();
       this.#setState('paused');
@@ -203,7 +229,7 @@ export class Crawl {
     return this.#state;
   }
 
-  resume(): CrawlState {
+  #resumeHere(): CrawlState {
     if (this.#state === 'paused') {
       this.#pool.resume();
       this.#setState('running');
@@ -211,11 +237,20 @@ export class Crawl {
     return this.#state;
   }
 
-  /** End the crawl (ABORTED): no new URIs; in-flight fetches finish, or are abandoned (they stay queued for a resume). */
-  stop(opts: { abandonInFlight?: boolean } = {}): CrawlState {
-    this.#halt('ABORTED');
-    if (opts.abandonInFlight) this.#abort.abort();
-    return this.#state;
+  /** Tell the crawl's other nodes (nothing to tell in a crawl of one process). */
+  #shareFlag(flag: 'paused' | 'stopped', on: boolean): void {
+    if (!this.#p.backend.shared || this.#state === 'finished') return;
+    this.#p.backend.coordination.setFlag(flag, on).catch(() => undefined);
+  }
+
+  /** The crawl's flags changed (another node, or `archiver stop`). */
+  #onFlags(flags: { paused: boolean; stopped: boolean }): void {
+    if (flags.stopped) {
+      this.#halt('ABORTED');
+      return;
+    }
+    if (flags.paused) this.#pauseHere();
+    else this.#resumeHere();
   }
 
   /**
@@ -286,8 +321,16 @@ export class Crawl {
     });
     const progress = new Progress({ out: opts.log, ...(opts.progressIntervalMs ? { intervalMs: opts.progressIntervalMs } : {}) });
     if (opts.quiet !== true) progress.start(() => this.status());
+    const { backend } = this.#p;
+    if (backend.shared) {
+      // Robots.txt results other nodes fetched, taken in as they come; this node's figures and the crawl's flags with each heartbeat.
+      every(1000, () => void this.#p.robotsJournal.follow(this.#p.robotsStore).catch(() => undefined));
+      backend.coordination.start(() => this.#nodeFigures(), (flags) => this.#onFlags(flags));
+    }
     try {
       await this.#scheduleSeeds([...this.#profile.seeds, ...this.#p.addedSeeds]);
+      // Every node runs the seeds through the shared seen filter (the first one queues them); then the crawl may end.
+      await backend.coordination.seeded();
       await this.#pool.run();
     } catch (err) {
       this.#fatal ??= err;
@@ -351,6 +394,19 @@ export class Crawl {
         this.#halt('ABORTED_FATAL');
       }
     }
+  }
+
+  #nodeFigures() {
+    const s = this.status();
+    const f = this.#p.frontier as { busyQueues?: number };
+    return {
+      pages: s.uris,
+      bytes: s.bytes,
+      pagesPerSec: s.urisPerSec,
+      inFlight: s.inProcess,
+      busyQueues: f.busyQueues ?? 0,
+      elapsedMs: Math.round(s.elapsedSec * 1000),
+    };
   }
 
   #checkLimits(): void {

@@ -25,6 +25,8 @@ export interface CrawlerOptions {
   clock?: Clock;
   /** State backend name; default the profile's `store`. */
   store?: string;
+  /** Node id in a crawl of several processes (a shared store). */
+  node?: string;
   /** Progress interval override (tests). */
   progressIntervalMs?: number;
   quiet?: boolean;
@@ -38,12 +40,14 @@ export async function runCrawl(opts: CrawlerOptions): Promise<CrawlSummary> {
     ...(opts.lookup ? { lookup: opts.lookup } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.store !== undefined ? { store: opts.store } : {}),
+    ...(opts.node !== undefined ? { node: opts.node } : {}),
     ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
     ...(opts.quiet !== undefined ? { quiet: opts.quiet } : {}),
   });
   opts.onStart?.(crawl);
-  const stop = (): void => void crawl.stop();
-  const abandon = (): void => void crawl.stop({ abandonInFlight: true });
+  // Signals stop this process; in a crawl of several processes the other nodes go on.
+  const stop = (): void => void crawl.stop({ thisNodeOnly: true });
+  const abandon = (): void => void crawl.stop({ abandonInFlight: true, thisNodeOnly: true });
   opts.stopSignal?.addEventListener('abort', stop, { once: true });
   opts.abortSignal?.addEventListener('abort', abandon, { once: true });
   if (opts.stopSignal?.aborted) stop();

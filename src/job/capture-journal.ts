@@ -27,9 +27,9 @@ import { ArchiverError } from '../core/errors.js';
 import { fileLines } from '../core/file-lines.js';
 import { AppendFile } from '../writer/append-file.js';
 
-/** Where the journal of a job lives. */
-export function captureJournalPath(jobDir: string): string {
-  return path.join(jobDir, 'indexes', 'captures.jsonl');
+/** Where the journal of a job lives (a node of a crawl of several processes keeps its own). */
+export function captureJournalPath(jobDir: string, node: string | null = null): string {
+  return path.join(jobDir, 'indexes', node === null ? 'captures.jsonl' : `captures-${node}.jsonl`);
 }
 
 /** Cap on the text kept per page, in characters (the same cap as the WARC-read path). */

@@ -2,6 +2,11 @@
  * The layout of a job directory: warcs/, logs/crawl.log, reports/, state/
  * (LevelDB), indexes/index.cdxj. One place that knows the names (the
  * capture journal's is beside it, in capture-journal.ts).
+ *
+ * A node of a crawl run by several processes (Redis) writes its own files
+ * beside the others' in one job directory: `logs/crawl-<node>.log`,
+ * `tmp/<node>/`, `indexes/captures-<node>.jsonl`, `indexes/search-<node>/`
+ * (WARC names carry the node too, warc-naming.ts); it keeps no `state/`.
  */
 import { mkdir, readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,18 +19,33 @@ export interface JobDir {
   reports: string;
   state: string;
   tmp: string;
+  /** The node whose files these are (a crawl of several processes), or null. */
+  node: string | null;
 }
 
-export function jobDir(root: string): JobDir {
+export function jobDir(root: string, node: string | null = null): JobDir {
   return {
     root,
     warcs: path.join(root, 'warcs'),
     logs: path.join(root, 'logs'),
-    crawlLog: path.join(root, 'logs', 'crawl.log'),
+    crawlLog: path.join(root, 'logs', node === null ? 'crawl.log' : `crawl-${node}.log`),
     reports: path.join(root, 'reports'),
     state: path.join(root, 'state'),
-    tmp: path.join(root, 'tmp'),
+    tmp: node === null ? path.join(root, 'tmp') : path.join(root, 'tmp', node),
+    node,
   };
+}
+
+/** Every node's crawl.log of a job (crawl.log itself first when there is one). */
+export async function jobCrawlLogs(root: string): Promise<string[]> {
+  const logs = path.join(root, 'logs');
+  let names: string[];
+  try {
+    names = await readdir(logs);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => n === 'crawl.log' || /^crawl-[A-Za-z0-9._-]+\.log$/.test(n)).sort().map((n) => path.join(logs, n));
 }
 
 /** Where the CDXJ index of a job lives (written at the end of every crawl). */
@@ -45,7 +65,7 @@ export async function jobWaczName(dir: string): Promise<string | null> {
 }
 
 export async function ensureJobDir(dir: JobDir): Promise<void> {
-  for (const d of [dir.warcs, dir.logs, dir.reports, dir.state, dir.tmp]) await mkdir(d, { recursive: true });
+  for (const d of [dir.warcs, dir.logs, dir.reports, dir.node === null ? dir.state : null, dir.tmp]) if (d !== null) await mkdir(d, { recursive: true });
 }
 
 /** True when the job directory holds the state of an earlier crawl. */

@@ -9,7 +9,7 @@ import { open, readdir, rename, truncate, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { WARCParser } from 'warcio';
-import { OPEN_SUFFIX, WARC_FILE_NAME_PATTERN } from './warc-naming.js';
+import { nodeWarcPattern, OPEN_SUFFIX, WARC_FILE_NAME_PATTERN } from './warc-naming.js';
 
 export interface RepairedWarc {
   /** The closed file's path. */
@@ -19,11 +19,16 @@ export interface RepairedWarc {
   droppedBytes: number;
 }
 
-/** Repairs and closes every `.open` WARC in `dir`. */
-export async function repairOpenWarcs(dir: string): Promise<RepairedWarc[]> {
+/**
+ * Repairs and closes every `.open` WARC in `dir`; with `node`, only that
+ * node's (other nodes of the crawl may be writing theirs).
+ */
+export async function repairOpenWarcs(dir: string, node?: string): Promise<RepairedWarc[]> {
   const repaired: RepairedWarc[] = [];
+  const mine = node === undefined ? null : nodeWarcPattern(node);
   for (const name of (await readdir(dir)).sort()) {
     if (!name.endsWith(OPEN_SUFFIX)) continue;
+    if (mine !== null && !mine.test(name)) continue;
     const openPath = path.join(dir, name);
     const ends = await recordEnds(openPath);
     const size = (await open(openPath, 'r').then(async (fh) => {
@@ -50,11 +55,12 @@ export async function repairOpenWarcs(dir: string): Promise<RepairedWarc[]> {
   return repaired;
 }
 
-/** The serial after the highest one used by the WARCs in `dir` (0 when none). */
-export async function nextWarcSerial(dir: string): Promise<number> {
+/** The serial after the highest one used by the WARCs in `dir` (0 when none); with `node`, by that node's. */
+export async function nextWarcSerial(dir: string, node?: string): Promise<number> {
   let next = 0;
+  const mine = node === undefined ? null : nodeWarcPattern(node);
   for (const name of await readdir(dir)) {
-    const m = WARC_FILE_NAME_PATTERN.exec(name.endsWith(OPEN_SUFFIX) ? name.slice(0, -OPEN_SUFFIX.length) : name);
+    const m = mine !== null ? mine.exec(name) : WARC_FILE_NAME_PATTERN.exec(name.endsWith(OPEN_SUFFIX) ? name.slice(0, -OPEN_SUFFIX.length) : name);
     if (m?.[3]) next = Math.max(next, Number(m[3]) + 1);
   }
   return next;

@@ -42,6 +42,8 @@ export interface WarcWriterOptions {
   software: string;
   /** Default: os.hostname(). */
   hostname?: string;
+  /** A node of a crawl of several processes: its id goes into the file names (warc-naming.ts). */
+  node?: string;
   info: { userAgent: string; from?: string; robotsPolicy: string; operator?: string; description?: string; jobName: string };
   /** Serial of the first file (a resumed crawl continues numbering). Default 0. */
   firstSerial?: number;
@@ -236,7 +238,7 @@ export class WarcWriter {
   async #open(): Promise<WarcFile> {
     const o = this.#opts;
     const openedAt = new Date(this.#clock.now());
-    const name = warcFileName({ prefix: o.prefix, openedAt, serial: this.#nextSerial, pid: process.pid, hostname: this.#hostname });
+    const name = warcFileName({ prefix: o.prefix, openedAt, serial: this.#nextSerial, pid: process.pid, hostname: this.#hostname, ...(o.node !== undefined ? { node: o.node } : {}) });
     await mkdir(o.dir, { recursive: true });
     const file = await WarcFile.create(o.dir, name);
     this.#nextSerial++;

@@ -1,0 +1,233 @@
+/**
+ * The nodes of one crawl on Redis (CrawlCoordination): registration,
+ * heartbeats every second, liveness (a node whose heartbeat is older than
+ * NODE_TTL_MS is dead: its leases and inbox are released by any live node),
+ * the crawl's run flags (paused, stopped), the end (the last node to leave
+ * a finished crawl packages it) — all in the crawl-wide hash tag, times
+ * from Redis `TIME`. It also keeps the process's clock in step with Redis
+ * (RedisClock), so the times a node stores mean the same on every machine.
+ */
+import type { Clock } from '../../core/clock.js';
+import { UsageError } from '../../core/errors.js';
+import type { NodeView } from '../../frontier/redis-frontier.js';
+import type { CrawlCoordination, JoinResult, NodeFigures, RunFlags } from '../crawl-coordination.js';
+import type { CrawlKeys } from './crawl-keys.js';
+import { redisScript, type RedisLink } from './redis-link.js';
+
+/** A node silent this long is dead (the same as a lease's lifetime). */
+export const NODE_TTL_MS = 10_000;
+const HEARTBEAT_MS = 1000;
+
+const NOW = `local function now() local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end`;
+
+/** KEYS: meta, nodes; ARGV: id, profile hash, ttl → {ok, incarnation, finished, time} | {profile} | {alive}. */
+const JOIN = redisScript(
+  'crawl-join',
+  `${NOW}
+local t, ttl = now(), tonumber(ARGV[3])
+local p = redis.call('HGET', KEYS[1], 'profile')
+if p and p ~= ARGV[2] then return {'profile'} end
+local hb = redis.call('ZSCORE', KEYS[2], ARGV[1])
+if hb and tonumber(hb) > t - ttl then return {'alive'} end
+redis.call('HSET', KEYS[1], 'profile', ARGV[2])
+if redis.call('ZCOUNT', KEYS[2], '(' .. (t - ttl), '+inf') == 0 then redis.call('HDEL', KEYS[1], 'stopped', 'paused') end
+redis.call('ZADD', KEYS[2], t, ARGV[1])
+local inc = redis.call('HINCRBY', KEYS[1], 'incarnations', 1)
+return {'ok', inc, redis.call('HGET', KEYS[1], 'finished') or '', t}`,
+);
+
+/** KEYS: meta, nodes, nodestats; ARGV: id, figures JSON → {time, paused, stopped, seeded, {id, beat, …}, {id, json, …}}. */
+const BEAT = redisScript(
+  'crawl-beat',
+  `${NOW}
+local t = now()
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) ~= '0' then redis.call('ZADD', KEYS[2], t, ARGV[1]) end
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+local m = redis.call('HMGET', KEYS[1], 'paused', 'stopped', 'seeded')
+return {t, m[1] or '', m[2] or '', m[3] or '', redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES'), redis.call('HGETALL', KEYS[3])}`,
+);
+
+/** KEYS: meta, nodes, done; ARGV: id, finished (1|0), ttl → 1 when this node packages the crawl. */
+const LEAVE = redisScript(
+  'crawl-leave',
+  `${NOW}
+local t, ttl = now(), tonumber(ARGV[3])
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+if ARGV[2] ~= '1' then return 0 end
+redis.call('HSETNX', KEYS[1], 'finished', t)
+redis.call('SADD', KEYS[3], ARGV[1])
+for _, n in ipairs(redis.call('ZRANGE', KEYS[2], '(' .. (t - ttl), '+inf', 'BYSCORE')) do
+  if redis.call('SISMEMBER', KEYS[3], n) == 0 then return 0 end
+end
+if redis.call('HSETNX', KEYS[1], 'packager', ARGV[1]) == 1 then return 1 end
+return 0`,
+);
+
+/** A clock that reads the local clock plus the offset to Redis's, measured at every heartbeat. */
+export class RedisClock implements Clock {
+  #offset = 0;
+
+  now(): number {
+    return Date.now() + this.#offset;
+  }
+
+  /** Redis said `redisMs` between `sentAt` and `gotAt` (local ms). */
+  sync(redisMs: number, sentAt: number, gotAt: number): void {
+    this.#offset = redisMs - Math.round((sentAt + gotAt) / 2);
+  }
+}
+
+export class RedisCoordination implements CrawlCoordination {
+  readonly node: string;
+  readonly clock = new RedisClock();
+  /** `node.incarnation`, once joined: what this process's seen-filter reservations are marked with. */
+  token = '';
+  readonly #link: RedisLink;
+  readonly #keys: CrawlKeys;
+  #timer: NodeJS.Timeout | null = null;
+  #beating: Promise<void> | null = null;
+  #live: string[] = [];
+  #dead: string[] = [];
+  #all: string[] = [];
+  #busy = new Map<string, number>();
+  #figures = new Map<string, NodeFigures>();
+  #seeded = false;
+  #flags: RunFlags = { paused: false, stopped: false };
+  #startedAt = 0;
+  #left = false;
+
+  constructor(link: RedisLink, keys: CrawlKeys, node: string) {
+    this.#link = link;
+    this.#keys = keys;
+    this.node = node;
+  }
+
+  async join(profileHash: string): Promise<JoinResult> {
+    const sent = Date.now();
+    const r = await this.#link.eval<(string | number)[]>(JOIN, [this.#keys.meta, this.#keys.nodes], [this.node, profileHash, NODE_TTL_MS]);
+    if (r[0] === 'profile') throw new UsageError(`crawl ${JSON.stringify(this.#keys.crawl)} in ${this.#link.spec.text} was started with a different profile (its hash differs); use the same profile, or --fresh`);
+    if (r[0] === 'alive') throw new UsageError(`node ${JSON.stringify(this.node)} is alive in crawl ${JSON.stringify(this.#keys.crawl)}; give this process another --node`);
+    const at = Number(r[3]);
+    this.clock.sync(at, sent, Date.now());
+    this.#startedAt = at;
+    this.token = `${this.node}.${Number(r[1])}`;
+    this.#live = [this.node];
+    this.#all = [this.node];
+    return { finished: String(r[2]) !== '', incarnation: Number(r[1]), at };
+  }
+
+  view(): NodeView {
+    return {
+      live: () => this.#live,
+      dead: () => this.#dead,
+      all: () => this.#all,
+      busyQueues: () => this.#busy,
+      mayFinish: () => this.#seeded,
+    };
+  }
+
+  async seeded(): Promise<void> {
+    await this.#link.command(['HSET', this.#keys.meta, 'seeded', '1']);
+    this.#seeded = true;
+  }
+
+  start(figures: () => Omit<NodeFigures, 'node' | 'alive' | 'lastHeartbeat' | 'startedAt'>, onFlags: (flags: RunFlags) => void): void {
+    const beat = async (): Promise<void> => {
+      const sent = Date.now();
+      const mine = { ...figures(), node: this.node, token: this.token, startedAt: this.#startedAt, lastHeartbeat: this.clock.now() };
+      const r = await this.#link.eval<[number, string, string, string, string[], string[]]>(
+        BEAT,
+        [this.#keys.meta, this.#keys.nodes, this.#keys.nodeStats],
+        [this.node, JSON.stringify(mine)],
+      );
+      const t = Number(r[0]);
+      this.clock.sync(t, sent, Date.now());
+      this.#seeded ||= r[3] !== '';
+      this.#read(t, r[4], r[5]);
+      const flags = { paused: r[1] === '1', stopped: r[2] === '1' };
+      if (flags.paused !== this.#flags.paused || flags.stopped !== this.#flags.stopped) {
+        this.#flags = flags;
+        onFlags(flags);
+      }
+    };
+    const tick = (): void => {
+      if (this.#beating !== null || this.#left) return;
+      this.#beating = beat()
+        .catch(() => undefined)
+        .finally(() => {
+          this.#beating = null;
+        });
+    };
+    tick();
+    this.#timer = setInterval(tick, HEARTBEAT_MS);
+    this.#timer.unref();
+  }
+
+  async setFlag(flag: keyof RunFlags, on: boolean): Promise<void> {
+    await this.#link.command(on ? ['HSET', this.#keys.meta, flag, '1'] : ['HDEL', this.#keys.meta, flag]);
+  }
+
+  async leave(finished: boolean): Promise<boolean> {
+    this.#stop();
+    this.#left = true;
+    await this.#beating;
+    const r = await this.#link.eval<number>(LEAVE, [this.#keys.meta, this.#keys.nodes, this.#keys.doneNodes], [this.node, finished ? '1' : '0', NODE_TTL_MS]);
+    return Number(r) === 1;
+  }
+
+  async packaged(): Promise<void> {
+    await this.#link.command(['HSET', this.#keys.meta, 'packaged', `${this.node} ${new Date(this.clock.now()).toISOString()}`]);
+  }
+
+  async nodes(): Promise<NodeFigures[]> {
+    const t = await this.#link.time();
+    const [beats, stats] = await Promise.all([
+      this.#link.command<string[]>(['ZRANGE', this.#keys.nodes, '0', '-1', 'WITHSCORES']),
+      this.#link.command<string[]>(['HGETALL', this.#keys.nodeStats]),
+    ]);
+    this.#read(t, beats, stats);
+    return [...this.#figures.values()].sort((a, b) => (a.node < b.node ? -1 : 1));
+  }
+
+  /** The seen-filter tokens of a node, as its heartbeats said. */
+  tokensOf(node: string): string[] {
+    const t = (this.#figures.get(node) as { token?: string } | undefined)?.token;
+    return t ? [t] : [];
+  }
+
+  async close(): Promise<void> {
+    this.#stop();
+    await this.#beating;
+  }
+
+  #stop(): void {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+  }
+
+  #read(t: number, beats: readonly string[], stats: readonly string[]): void {
+    const live: string[] = [];
+    const dead: string[] = [];
+    const all: string[] = [];
+    const beatOf = new Map<string, number>();
+    for (let i = 0; i < beats.length; i += 2) {
+      const node = beats[i]!;
+      const at = Number(beats[i + 1]);
+      beatOf.set(node, at);
+      all.push(node);
+      (at > t - NODE_TTL_MS ? live : dead).push(node);
+    }
+    if (!this.#left && !live.includes(this.node)) live.push(this.node);
+    this.#live = live;
+    this.#dead = dead.filter((n) => n !== this.node);
+    this.#all = all.includes(this.node) ? all : [...all, this.node];
+    const busy = new Map<string, number>();
+    for (let i = 0; i < stats.length; i += 2) {
+      const f = JSON.parse(stats[i + 1]!) as NodeFigures;
+      const alive = live.includes(f.node);
+      this.#figures.set(f.node, { ...f, alive, lastHeartbeat: Math.max(f.lastHeartbeat, beatOf.get(f.node) ?? 0) });
+      if (alive) busy.set(f.node, f.busyQueues);
+    }
+    this.#busy = busy;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Small stores of one crawl in Redis: a RecordStore as a hash (robots.txt
+ * results, hosts' health, the job's records) whose changes are also listed,
+ * so a node can take in what other nodes recorded since it last looked
+ * (`changedSince`); and the fingerprinted maps' MapLevel (payload digests,
+ * earlier crawls) as a hash, keys and values as bytes.
+ */
+import type { MapLevel } from '../../dedup/fingerprinted-map.js';
+import type { RecordStore } from '../record-store.js';
+import type { CrawlKeys } from './crawl-keys.js';
+import { redisScript, type RedisLink } from './redis-link.js';
+
+/** A RecordStore other processes write too. */
+export interface SharedRecordStore extends RecordStore {
+  /** Records put since `cursor` (0: all), and the cursor to ask from next time. */
+  changedSince(cursor: number): Promise<{ entries: [string, Buffer][]; cursor: number }>;
+}
+
+const PUT = redisScript('records-put', `redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) redis.call('RPUSH', KEYS[2], ARGV[1]) return 0`);
+
+export function redisRecords(link: RedisLink, keys: CrawlKeys, name: string): SharedRecordStore {
+  const hash = keys.records(name);
+  const log = `${hash}:log`;
+  return {
+    put: async (key, value) => void (await link.eval(PUT, [hash, log], [key, value])),
+    get: async (key) => (await link.command<Buffer | null>(['HGET', hash, key], true)) ?? undefined,
+    del: async (key) => void (await link.command(['HDEL', hash, key])),
+    async *entries() {
+      const all = await link.command<Buffer[]>(['HGETALL', hash], true);
+      const rows: [string, Buffer][] = [];
+      for (let i = 0; i < all.length; i += 2) rows.push([all[i]!.toString('utf8'), all[i + 1]!]);
+      rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      yield* rows;
+    },
+    async changedSince(cursor) {
+      const names = await link.command<Buffer[]>(['LRANGE', log, String(cursor), '-1'], true);
+      const unique = [...new Set(names.map((n) => n.toString('utf8')))];
+      const entries: [string, Buffer][] = [];
+      if (unique.length > 0) {
+        const values = await link.command<(Buffer | null)[]>(['HMGET', hash, ...unique], true);
+        unique.forEach((k, i) => {
+          const v = values[i];
+          if (v) entries.push([k, v]);
+        });
+      }
+      return { entries, cursor: cursor + names.length };
+    },
+  };
+}
+
+export function redisMap(link: RedisLink, keys: CrawlKeys, name: string): MapLevel & { clear(): Promise<void> } {
+  const hash = keys.map(name);
+  return {
+    async batch(ops) {
+      if (ops.length === 0) return;
+      await link.command(['HSET', hash, ...ops.flatMap((op) => [op.key, op.value])]);
+    },
+    get: async (key) => (await link.command<Buffer | null>(['HGET', hash, key], true)) ?? undefined,
+    keys() {
+      let cursor = '0';
+      let done = false;
+      return {
+        async nextv(size: number) {
+          if (done) return [];
+          const [next, found] = await link.command<[Buffer, Buffer[]]>(['HSCAN', hash, cursor, 'COUNT', String(Math.max(10, size))], true);
+          cursor = next.toString();
+          if (cursor === '0') done = true;
+          const out: Buffer[] = [];
+          for (let i = 0; i < found.length; i += 2) out.push(found[i]!);
+          if (out.length === 0 && !done) return this.nextv(size);
+          return out;
+        },
+        close: async () => {},
+      };
+    },
+    clear: async () => void (await link.command(['DEL', hash])),
+  };
+}
