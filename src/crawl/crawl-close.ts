@@ -92,7 +92,8 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
     cdxj: packaged?.cdxj ?? null,
     wacz: packaged?.wacz ?? null,
     closedHosts: p.health.closed(),
-    seeds: [...stats.seeds.values()],
+    // A node that does not package the crawl knows only its own captures: whether the seeds were reached is the packager's to say.
+    seeds: shared && !packages ? [] : [...stats.seeds.values()],
   });
   const overrides = { describeHost: (host: string) => p.overrides.describeHost(host), budgets: p.budgets.report() };
   if (packages) await attempt(() => writeReports(p.dirs.reports, stats, summary, p.frontier.stats(), p.frontier.queues(), overrides));

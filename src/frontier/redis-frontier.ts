@@ -55,15 +55,25 @@ export interface RedisFrontierInit extends FrontierInitOptions {
   renewMs?: number;
   /** How often the inbox is read (default 100 ms). */
   tickMs?: number;
+  /**
+   * Added to every politeness delay (default 0). A node ends a host's fetch
+   * when the body is in; a busy server may log the response's end some ms
+   * later, and the gap it sees between two nodes' requests must still be the
+   * profile's (the backend gives 10 ms).
+   */
+  delaySlackMs?: number;
 }
 
 const STRIDE = 65536;
+/** How closely nodes' clocks agree (each follows Redis TIME, from its shortest round trip): added to a taken-over queue's wake time. */
+const CLOCK_MARGIN_MS = 5;
 
 export class RedisFrontier implements Frontier {
   readonly #local: WorkQueueFrontier;
   readonly #store: RedisQueueStore;
   readonly #view: NodeView;
   readonly #renewMs: number;
+  readonly #slack: number;
   readonly #timer: NodeJS.Timeout;
   #lastRenew = 0;
   #pending = 0;
@@ -78,6 +88,7 @@ export class RedisFrontier implements Frontier {
     this.#store = store;
     this.#view = init.view;
     this.#renewMs = init.renewMs ?? 1000;
+    this.#slack = init.delaySlackMs ?? 0;
     this.#timer = setInterval(() => this.#tick(), init.tickMs ?? 100);
     this.#timer.unref();
   }
@@ -99,6 +110,7 @@ export class RedisFrontier implements Frontier {
         store,
         ordinalStride: STRIDE,
         ordinalTag: init.ordinalTag % STRIDE,
+        clockMarginMs: CLOCK_MARGIN_MS,
         onLocalIdle: () => ref.self?.checkFinished(),
         onRetired: (key) => void store.retire(key).catch((err: unknown) => ref.self?.fail(err)),
       },
@@ -127,11 +139,11 @@ export class RedisFrontier implements Frontier {
   }
 
   released(claim: Claim, delayMs: number): Promise<void> {
-    return this.#local.released(claim, delayMs);
+    return this.#local.released(claim, delayMs + this.#slack);
   }
 
   finished(claim: Claim, outcome: Outcome): Promise<void> {
-    return this.#local.finished(claim, outcome);
+    return this.#local.finished(claim, this.#slack === 0 ? outcome : { ...outcome, delayMs: outcome.delayMs + this.#slack });
   }
 
   stats(): FrontierStats {
@@ -194,6 +206,16 @@ export class RedisFrontier implements Frontier {
       const { lost, pending } = await this.#store.renew(this.#view.dead());
       this.#pending = pending;
       if (lost.length > 0) await this.#local.lose(lost);
+      // More than a share (a node that started first took every seed's queue): hand the rest on.
+      const excess = this.#local.busyQueues - this.#share() - 1;
+      if (this.#view.live().length > 1 && excess > 0) {
+        const given = await this.#local.detach(excess);
+        if (given.size > 0) {
+          await this.#local.flush();
+          await this.#store.release(given);
+          this.#pending += given.size;
+        }
+      }
     }
     if (this.#pending > 0) {
       const want = this.#local.idle ? Math.max(1, this.#share()) : this.#share() - this.#local.busyQueues;

@@ -28,7 +28,7 @@
 import type { CrawlKeys } from '../store/redis/crawl-keys.js';
 import { SHARDS, shardOf } from '../store/redis/crawl-keys.js';
 import { redisScript, type RedisLink } from '../store/redis/redis-link.js';
-import { parseMeta } from './queue-meta.js';
+import { parseMeta, type QueueMeta } from './queue-meta.js';
 import type { QueueEntry, ReadEntry, SharedAddResult, SharedQueueStore, StoreBatch, StoredQueue, StoredState } from './queue-store.js';
 import type { StoredUri } from './stored-uri.js';
 
@@ -229,6 +229,25 @@ while taken < max do
   end
 end
 return out`,
+);
+
+/** ARGV: T, me, then per queue: key, epoch, figures JSON → queues released (held under that epoch). */
+const RELEASE = redisScript(
+  'frontier-release',
+  `${LIB}
+local me = ARGV[2]
+local n = 0
+for i = 3, #ARGV, 3 do
+  local qk = ARGV[i]
+  local node, e = ownerOf(qk)
+  if node == me and e == ARGV[i + 1] then
+    redis.call('HSET', T .. ':meta', qk, ARGV[i + 2])
+    release(qk, me)
+    n = n + 1
+  end
+end
+redis.call('INCR', T .. ':ver')
+return n`,
 );
 
 /** ARGV: T, queue key → 0. */
@@ -437,6 +456,20 @@ export class RedisQueueStore implements SharedQueueStore {
       }
     }
     return adopted;
+  }
+
+  /** Give queues back (to the pending set), with their figures as of now. */
+  async release(queues: ReadonlyMap<string, QueueMeta>): Promise<void> {
+    const byShard = new Map<number, (string | number)[]>();
+    for (const [key, meta] of queues) {
+      const epoch = this.#epochs.get(key);
+      if (epoch === undefined) continue;
+      this.#epochs.delete(key);
+      const shard = shardOf(key);
+      const a = byShard.get(shard) ?? byShard.set(shard, [this.#o.node]).get(shard)!;
+      a.push(key, epoch, JSON.stringify(meta));
+    }
+    await Promise.all([...byShard].map(([shard, a]) => this.#eval(RELEASE, shard, a)));
   }
 
   async retire(queueKey: string): Promise<void> {

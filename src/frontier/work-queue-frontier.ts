@@ -76,6 +76,11 @@ export interface SharedFrontierHooks {
   onLocalIdle(): void;
   /** A queue reached its total budget (it keeps its URIs, none is handed out). */
   onRetired(queueKey: string): void;
+  /**
+   * A queue taken over from another process waits this much longer than its
+   * saved wake time: the two processes' clocks agree only this closely.
+   */
+  clockMarginMs: number;
 }
 
 export interface FrontierInitOptions {
@@ -302,15 +307,45 @@ export class WorkQueueFrontier implements Frontier {
     return this.#exclusive(async () => {
       for (const key of queueKeys) {
         const queue = this.#queues.peek(key);
-        if (queue === undefined) continue;
-        queue.lost = true;
-        this.#stored -= queue.count;
-        this.#retired.delete(queue);
-        this.#dirty.delete(queue);
-        queue.seq++;
-        this.#queues.drop(queue);
+        if (queue !== undefined) this.#drop(queue);
       }
       this.#changes.notify();
+    });
+  }
+
+  /** The queue is no longer this frontier's: off every list, out of the counts and the table. */
+  #drop(queue: WorkQueue): void {
+    queue.lost = true;
+    this.#stored -= queue.count;
+    this.#finished -= queue.finished;
+    this.#retired.delete(queue);
+    this.#dirty.delete(queue);
+    queue.seq++;
+    this.#queues.drop(queue);
+  }
+
+  /**
+   * (shared) Give up to `max` queues that hold URIs, none of them in
+   * process, set aside or being rewritten, to other processes: dropped
+   * here at once (no URI of theirs is handed out any more), with their
+   * figures as of now for the store to keep. Inactive queues go first,
+   * then snoozed, then ready ones. Flush before the store releases them, so
+   * their finished URIs' deletes land first.
+   */
+  detach(max: number): Promise<Map<string, QueueMeta>> {
+    return this.#exclusive(async () => {
+      const out = new Map<string, QueueMeta>();
+      if (this.#closed || max <= 0) return out;
+      const rank: Partial<Record<QueueState, number>> = { inactive: 0, snoozed: 1, ready: 2 };
+      const candidates = [...this.#queues.values()]
+        .filter((q) => q.count > 0 && !q.retired && q.inFlight === 0 && q.asideKeys.size === 0 && q.rewrites === 0 && rank[q.state] !== undefined && !q.parked)
+        .sort((a, b) => rank[a.state]! - rank[b.state]!)
+        .slice(0, max);
+      for (const queue of candidates) {
+        out.set(queue.key, queue.meta());
+        this.#drop(queue);
+      }
+      return out;
     });
   }
 
@@ -336,7 +371,7 @@ export class WorkQueueFrontier implements Frontier {
     const existing = this.#queues.peek(key);
     if (existing !== undefined && !existing.lost) return;
     const queue = this.#queues.get(key);
-    if (stored.meta !== null) this.#restore(queue, stored.meta);
+    if (stored.meta !== null) this.#restore(queue, { ...stored.meta, w: stored.meta.w > 0 ? stored.meta.w + (this.#shared?.clockMarginMs ?? 0) : 0 });
     queue.count = stored.count;
     queue.allLoaded = stored.count === 0;
     this.#stored += stored.count;

@@ -169,8 +169,10 @@ async function openRedisBackend(spec: string, target: BackendTarget): Promise<St
           // Counters start at the time in 10 ms steps: URIs of a later node sort after an earlier one's, roughly.
           ordinalBase: Math.max(0, Math.floor((joined.at - 1.6e12) / 10)),
           view: coordination.view(),
+          delaySlackMs: 10,
         }),
-      seenFilter: (which, memoryKeys) => new RedisUriUniqFilter({ link, keys, name: which, token, memoryKeys, liveTokens: () => liveTokensOf(coordination, node, token) }),
+      seenFilter: (which, memoryKeys) =>
+        new RedisUriUniqFilter({ link, keys, name: which, token, memoryKeys, voids: () => ({ dead: coordination.view().dead(), current: coordination.currentTokens() }) }),
       records: (name) => redisRecords(link, keys, name),
       digests: () => redisMap(link, keys, 'digests'),
       earlier: () => redisMap(link, keys, 'earlier'),
@@ -183,16 +185,6 @@ async function openRedisBackend(spec: string, target: BackendTarget): Promise<St
     await link.close();
     throw err;
   }
-}
-
-/**
- * Tokens of live nodes for the seen filter's reservations: this node's own,
- * and every live node's under any incarnation (a reservation names
- * `node.incarnation`; a node restarted under the same id voids its old ones
- * only once it is seen dead, which errs on the side of not queueing twice).
- */
-function liveTokensOf(coordination: RedisCoordination, node: string, token: string): string[] {
-  return coordination.view().live().flatMap((n) => (n === node ? [token] : coordination.tokensOf(n)));
 }
 
 async function resetRedisCrawl(spec: string, crawl: string): Promise<void> {

@@ -13,9 +13,11 @@
  * script reserves each new key with a marker naming the batch and the node
  * (`p<token>:<batch>`), so concurrent batches anywhere see it taken; the
  * second turns the markers into records. A node killed between the two
- * leaves markers behind; a marker of a node that is no longer alive counts
- * as absent, so the link, rediscovered when the dead node's URI is fetched
- * again, is queued then: nothing is lost.
+ * leaves markers behind; a marker of a node that is dead, or of an earlier
+ * incarnation of a node (restarted since), counts as absent, so the link,
+ * rediscovered when the dead node's URI is fetched again, is queued then:
+ * nothing is lost. A marker of a live node whose incarnation is not known
+ * yet counts as taken (queueing twice is the worse mistake).
  *
  * Keys known to be recorded are kept in a node-local table (up to
  * `memoryKeys`, then it starts over), so links seen before cost no round
@@ -35,29 +37,36 @@ export interface RedisUniqFilterOptions {
   keys: CrawlKeys;
   /** `seen` or `refused`: filters of one crawl are kept apart. */
   name: string;
-  /** This node's incarnation (no `:`), written into reservations. */
+  /** This node's incarnation, `node.n` (no `:` or `,`), written into reservations. */
   token: string;
-  /** Tokens of the crawl's live nodes; a reservation by any other is void. Default: this node's alone. */
-  liveTokens?: () => readonly string[];
+  /** The crawl's dead nodes, and the incarnations (tokens) of live nodes as far as known: reservations of either are void. */
+  voids?: () => { dead: readonly string[]; current: readonly string[] };
   /** Recorded keys held in the node-local table. */
   memoryKeys: number;
 }
 
-const LIVE = `local live = {} for t in string.gmatch(ARGV[2], '[^,]+') do live[t] = true end`;
+const VOIDS = `local dead, current = {}, {}
+for n in string.gmatch(ARGV[2], '[^,]+') do dead[n] = true end
+for t in string.gmatch(ARGV[4], '[^,]+') do local n = string.match(t, '^(.*)%.%d+$') if n then current[n] = t end end
+local function void(t)
+  local n = string.match(t, '^(.*)%.%d+$')
+  if not n then return true end
+  return dead[n] or (current[n] ~= nil and current[n] ~= t)
+end`;
 
-/** KEYS: buckets; ARGV: count key, live tokens, marker, fields… → 1 (reserved) / 0 per field. */
+/** KEYS: buckets; ARGV: count key, dead nodes, marker, current tokens, fields… → 1 (reserved) / 0 per field. */
 const RESERVE = redisScript(
   'seen-reserve',
-  `${LIVE}
+  `${VOIDS}
 local out = {}
 for i = 1, #KEYS do
-  local f = ARGV[i + 3]
+  local f = ARGV[i + 4]
   local v = redis.call('HGET', KEYS[i], f)
   local mine = false
   if v == false then mine = true
   elseif v ~= '' and v ~= ARGV[3] then
     local t = string.match(v, '^p([^:]*):')
-    if t ~= nil and not live[t] then mine = true end
+    if t ~= nil and void(t) then mine = true end
   end
   if mine then redis.call('HSET', KEYS[i], f, ARGV[3]) out[i] = 1 else out[i] = 0 end
 end
@@ -153,9 +162,11 @@ export class RedisUriUniqFilter extends BatchedUriUniqFilter {
       located.push(at);
     }
     const marker = `p${this.#o.token}:${++this.#batch}`;
-    const live = (this.#o.liveTokens?.() ?? [this.#o.token]).join(',');
+    const voids = this.#o.voids?.() ?? { dead: [], current: [] };
+    const dead = voids.dead.join(',');
+    const current = [this.#o.token, ...voids.current].join(',');
     const answers = await this.#perShard(located, (shard, group) =>
-      this.#o.link.eval<number[]>(RESERVE, group.map((g) => g.bucket), [this.#countKey(shard), live, marker, ...group.map((g) => g.field)]),
+      this.#o.link.eval<number[]>(RESERVE, group.map((g) => g.bucket), [this.#countKey(shard), dead, marker, current, ...group.map((g) => g.field)]),
     );
     const reserved: Located[] = [];
     answers.forEach((a, j) => {

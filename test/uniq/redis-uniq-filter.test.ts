@@ -24,15 +24,15 @@ describe('Redis seen filter', needsRedis(), () => {
     await link?.close();
     await redis?.dispose();
   });
-  const filter = (crawl: string, token: string, live?: () => string[], memoryKeys = 1000) =>
-    new RedisUriUniqFilter({ link, keys: new CrawlKeys(crawl), name: 'seen', token, memoryKeys, ...(live ? { liveTokens: live } : {}) });
+  const filter = (crawl: string, token: string, dead?: () => string[], memoryKeys = 1000) =>
+    new RedisUriUniqFilter({ link, keys: new CrawlKeys(crawl), name: 'seen', token, memoryKeys, ...(dead ? { voids: () => ({ dead: dead(), current: [] }) } : {}) });
 
   // Each test gets a crawl of its own in the one server; a tiny local table makes most answers come from Redis.
-  uniqFilterConformance('redis', async () => filter(`c${++crawls}`, 'n1', undefined, 4));
+  uniqFilterConformance('redis', async () => filter(`c${++crawls}`, 'n1.1', undefined, 4));
 
   it('two nodes of one crawl agree: a URL is new for one of them only', async () => {
-    const a = filter('shared', 'a');
-    const b = filter('shared', 'b', () => ['a', 'b']);
+    const a = filter('shared', 'a.1');
+    const b = filter('shared', 'b.1', () => []);
     const urls = Array.from({ length: 300 }, (_, i) => `http://h${i % 5}.test/${i % 120}`);
     const [ra, rb] = await Promise.all([a.addMany(urls), b.addMany([...urls].reverse())]);
     const wins = new Map<string, number>();
@@ -44,7 +44,7 @@ describe('Redis seen filter', needsRedis(), () => {
   });
 
   it("a dead node's reservation is void: the URL is new again for a live node", async () => {
-    const dead = filter('resv', 'dead');
+    const dead = filter('resv', 'gone.1');
     let reserved!: () => void;
     const hang = new Promise<void>((r) => (reserved = r));
     // The node reserves, then "dies" inside beforeCommit (never records).
@@ -53,10 +53,12 @@ describe('Redis seen filter', needsRedis(), () => {
       await new Promise(() => {});
     });
     await hang;
-    const alive = filter('resv', 'alive', () => ['alive', 'dead']);
+    const alive = filter('resv', 'alive.1', () => []);
     assert.deepEqual(await alive.addMany(['http://x.test/a']), [false], 'taken while its node lives');
-    const after = filter('resv', 'alive', () => ['alive']);
-    assert.deepEqual(await after.addMany(['http://x.test/a']), [true], 'new once its node is gone');
-    assert.equal(await after.count(), 1);
+    const restarted = filter('resv', 'gone.2', () => []);
+    assert.deepEqual(await restarted.addMany(['http://x.test/b']), [true]);
+    const after = filter('resv', 'alive.1', () => ['gone']);
+    assert.deepEqual(await after.addMany(['http://x.test/a']), [true], 'new once its node is dead');
+    assert.equal(await after.count(), 2);
   });
 });

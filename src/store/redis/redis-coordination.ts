@@ -12,13 +12,14 @@ import { UsageError } from '../../core/errors.js';
 import type { NodeView } from '../../frontier/redis-frontier.js';
 import type { CrawlCoordination, JoinResult, NodeFigures, RunFlags } from '../crawl-coordination.js';
 import type { CrawlKeys } from './crawl-keys.js';
-import { redisScript, type RedisLink } from './redis-link.js';
+import { flatPairs, redisScript, type RedisLink } from './redis-link.js';
 
 /** A node silent this long is dead (the same as a lease's lifetime). */
 export const NODE_TTL_MS = 10_000;
 const HEARTBEAT_MS = 1000;
 
-const NOW = `local function now() local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end`;
+const NOW = `local function now() local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end
+local function precise() local t = redis.call('TIME') return t[1] .. '.' .. string.format('%06d', tonumber(t[2])) end`;
 
 /** KEYS: meta, nodes; ARGV: id, profile hash, ttl → {ok, incarnation, finished, time} | {profile} | {alive}. */
 const JOIN = redisScript(
@@ -33,7 +34,7 @@ redis.call('HSET', KEYS[1], 'profile', ARGV[2])
 if redis.call('ZCOUNT', KEYS[2], '(' .. (t - ttl), '+inf') == 0 then redis.call('HDEL', KEYS[1], 'stopped', 'paused') end
 redis.call('ZADD', KEYS[2], t, ARGV[1])
 local inc = redis.call('HINCRBY', KEYS[1], 'incarnations', 1)
-return {'ok', inc, redis.call('HGET', KEYS[1], 'finished') or '', t}`,
+return {'ok', inc, redis.call('HGET', KEYS[1], 'finished') or '', precise()}`,
 );
 
 /** KEYS: meta, nodes, nodestats; ARGV: id, figures JSON → {time, paused, stopped, seeded, {id, beat, …}, {id, json, …}}. */
@@ -44,15 +45,16 @@ local t = now()
 if redis.call('ZSCORE', KEYS[2], ARGV[1]) ~= '0' then redis.call('ZADD', KEYS[2], t, ARGV[1]) end
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 local m = redis.call('HMGET', KEYS[1], 'paused', 'stopped', 'seeded')
-return {t, m[1] or '', m[2] or '', m[3] or '', redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES'), redis.call('HGETALL', KEYS[3])}`,
+return {precise(), m[1] or '', m[2] or '', m[3] or '', redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES'), redis.call('HGETALL', KEYS[3])}`,
 );
 
-/** KEYS: meta, nodes, done; ARGV: id, finished (1|0), ttl → 1 when this node packages the crawl. */
+/** KEYS: meta, nodes, done, nodestats; ARGV: id, finished (1|0), ttl, last figures JSON → 1 when this node packages the crawl. */
 const LEAVE = redisScript(
   'crawl-leave',
   `${NOW}
 local t, ttl = now(), tonumber(ARGV[3])
 redis.call('ZADD', KEYS[2], 0, ARGV[1])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[4], ARGV[1], ARGV[4]) end
 if ARGV[2] ~= '1' then return 0 end
 redis.call('HSETNX', KEYS[1], 'finished', t)
 redis.call('SADD', KEYS[3], ARGV[1])
@@ -63,18 +65,34 @@ if redis.call('HSETNX', KEYS[1], 'packager', ARGV[1]) == 1 then return 1 end
 return 0`,
 );
 
-/** A clock that reads the local clock plus the offset to Redis's, measured at every heartbeat. */
+/**
+ * A clock that reads the local clock plus the offset to Redis's, measured
+ * once when the node joins: the sample with the shortest of several round
+ * trips (the midpoint of a slow one, Redis or this event loop busy, can be
+ * off by tens of ms). It is never changed afterwards: a step of the clock
+ * under a running crawl would shorten a host's delay; machines' clocks
+ * drift apart by far less than a ms over a crawl.
+ */
 export class RedisClock implements Clock {
   #offset = 0;
+  #bestRtt = Infinity;
 
   now(): number {
-    return Date.now() + this.#offset;
+    return localNow() + this.#offset;
   }
 
-  /** Redis said `redisMs` between `sentAt` and `gotAt` (local ms). */
+  /** Redis said `redisMs` between `sentAt` and `gotAt` (local ms); kept if the round trip is the shortest yet. */
   sync(redisMs: number, sentAt: number, gotAt: number): void {
-    this.#offset = redisMs - Math.round((sentAt + gotAt) / 2);
+    const rtt = gotAt - sentAt;
+    if (rtt >= this.#bestRtt) return;
+    this.#bestRtt = rtt;
+    this.#offset = redisMs - (sentAt + gotAt) / 2;
   }
+}
+
+/** The local clock in fractional ms (the wall clock's origin, the monotonic clock's resolution). */
+export function localNow(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 export class RedisCoordination implements CrawlCoordination {
@@ -95,6 +113,8 @@ export class RedisCoordination implements CrawlCoordination {
   #flags: RunFlags = { paused: false, stopped: false };
   #startedAt = 0;
   #left = false;
+  /** This node's figures now (set by start()). */
+  #mine: (() => Omit<NodeFigures, 'alive'> & { token: string }) | null = null;
 
   constructor(link: RedisLink, keys: CrawlKeys, node: string) {
     this.#link = link;
@@ -103,12 +123,17 @@ export class RedisCoordination implements CrawlCoordination {
   }
 
   async join(profileHash: string): Promise<JoinResult> {
-    const sent = Date.now();
+    const sent = localNow();
     const r = await this.#link.eval<(string | number)[]>(JOIN, [this.#keys.meta, this.#keys.nodes], [this.node, profileHash, NODE_TTL_MS]);
     if (r[0] === 'profile') throw new UsageError(`crawl ${JSON.stringify(this.#keys.crawl)} in ${this.#link.spec.text} was started with a different profile (its hash differs); use the same profile, or --fresh`);
     if (r[0] === 'alive') throw new UsageError(`node ${JSON.stringify(this.node)} is alive in crawl ${JSON.stringify(this.#keys.crawl)}; give this process another --node`);
-    const at = Number(r[3]);
-    this.clock.sync(at, sent, Date.now());
+    const at = Number(r[3]) * 1000;
+    this.clock.sync(at, sent, localNow());
+    for (let i = 0; i < 5; i++) {
+      const before = localNow();
+      const [sec, usec] = await this.#link.command<[string, string]>(['TIME']);
+      this.clock.sync(Number(sec) * 1000 + Number(usec) / 1000, before, localNow());
+    }
     this.#startedAt = at;
     this.token = `${this.node}.${Number(r[1])}`;
     this.#live = [this.node];
@@ -132,16 +157,16 @@ export class RedisCoordination implements CrawlCoordination {
   }
 
   start(figures: () => Omit<NodeFigures, 'node' | 'alive' | 'lastHeartbeat' | 'startedAt'>, onFlags: (flags: RunFlags) => void): void {
+    this.#mine = () => ({ ...figures(), node: this.node, token: this.token, startedAt: this.#startedAt, lastHeartbeat: this.clock.now() });
     const beat = async (): Promise<void> => {
-      const sent = Date.now();
-      const mine = { ...figures(), node: this.node, token: this.token, startedAt: this.#startedAt, lastHeartbeat: this.clock.now() };
+      const sent = localNow();
+      const mine = this.#mine!();
       const r = await this.#link.eval<[number, string, string, string, string[], string[]]>(
         BEAT,
         [this.#keys.meta, this.#keys.nodes, this.#keys.nodeStats],
         [this.node, JSON.stringify(mine)],
       );
-      const t = Number(r[0]);
-      this.clock.sync(t, sent, Date.now());
+      const t = Number(r[0]) * 1000;
       this.#seeded ||= r[3] !== '';
       this.#read(t, r[4], r[5]);
       const flags = { paused: r[1] === '1', stopped: r[2] === '1' };
@@ -171,7 +196,8 @@ export class RedisCoordination implements CrawlCoordination {
     this.#stop();
     this.#left = true;
     await this.#beating;
-    const r = await this.#link.eval<number>(LEAVE, [this.#keys.meta, this.#keys.nodes, this.#keys.doneNodes], [this.node, finished ? '1' : '0', NODE_TTL_MS]);
+    const last = this.#mine === null ? '' : JSON.stringify(this.#mine());
+    const r = await this.#link.eval<number>(LEAVE, [this.#keys.meta, this.#keys.nodes, this.#keys.doneNodes, this.#keys.nodeStats], [this.node, finished ? '1' : '0', NODE_TTL_MS, last]);
     return Number(r) === 1;
   }
 
@@ -182,17 +208,21 @@ export class RedisCoordination implements CrawlCoordination {
   async nodes(): Promise<NodeFigures[]> {
     const t = await this.#link.time();
     const [beats, stats] = await Promise.all([
-      this.#link.command<string[]>(['ZRANGE', this.#keys.nodes, '0', '-1', 'WITHSCORES']),
-      this.#link.command<string[]>(['HGETALL', this.#keys.nodeStats]),
+      this.#link.command(['ZRANGE', this.#keys.nodes, '0', '-1', 'WITHSCORES']),
+      this.#link.command(['HGETALL', this.#keys.nodeStats]),
     ]);
-    this.#read(t, beats, stats);
+    this.#read(t, flatPairs<string>(beats).map(String), flatPairs<string>(stats));
     return [...this.#figures.values()].sort((a, b) => (a.node < b.node ? -1 : 1));
   }
 
-  /** The seen-filter tokens of a node, as its heartbeats said. */
-  tokensOf(node: string): string[] {
-    const t = (this.#figures.get(node) as { token?: string } | undefined)?.token;
-    return t ? [t] : [];
+  /** The incarnations (`node.n`) of live nodes, as their heartbeats said. */
+  currentTokens(): string[] {
+    const out: string[] = [];
+    for (const n of this.#live) {
+      const t = (this.#figures.get(n) as { token?: string } | undefined)?.token;
+      if (t) out.push(t);
+    }
+    return out;
   }
 
   async close(): Promise<void> {

@@ -171,3 +171,14 @@ function isConnectionError(err: unknown): boolean {
   }
   return true;
 }
+
+/**
+ * A reply of field/value or member/score pairs as one flat list: node-redis
+ * answers HGETALL with an object and ZRANGE … WITHSCORES with [member,
+ * score] pairs, where a script's reply is already flat.
+ */
+export function flatPairs<T extends string | Buffer | number>(reply: unknown): T[] {
+  if (reply === null || reply === undefined) return [];
+  if (Array.isArray(reply)) return reply.flatMap((x: unknown) => (Array.isArray(x) ? (x as T[]) : [x as T]));
+  return Object.entries(reply as Record<string, T>).flat() as T[];
+}

@@ -8,7 +8,7 @@
 import type { MapLevel } from '../../dedup/fingerprinted-map.js';
 import type { RecordStore } from '../record-store.js';
 import type { CrawlKeys } from './crawl-keys.js';
-import { redisScript, type RedisLink } from './redis-link.js';
+import { flatPairs, redisScript, type RedisLink } from './redis-link.js';
 
 /** A RecordStore other processes write too. */
 export interface SharedRecordStore extends RecordStore {
@@ -26,9 +26,9 @@ export function redisRecords(link: RedisLink, keys: CrawlKeys, name: string): Sh
     get: async (key) => (await link.command<Buffer | null>(['HGET', hash, key], true)) ?? undefined,
     del: async (key) => void (await link.command(['HDEL', hash, key])),
     async *entries() {
-      const all = await link.command<Buffer[]>(['HGETALL', hash], true);
+      const all = flatPairs<string | Buffer>(await link.command(['HGETALL', hash], true));
       const rows: [string, Buffer][] = [];
-      for (let i = 0; i < all.length; i += 2) rows.push([all[i]!.toString('utf8'), all[i + 1]!]);
+      for (let i = 0; i < all.length; i += 2) rows.push([all[i]!.toString(), Buffer.from(all[i + 1]!)]);
       rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
       yield* rows;
     },
