@@ -120,7 +120,8 @@ export async function buildCrawlParts(profile: Profile, o: PartsOptions): Promis
     crawl: profile.name,
     ...(node !== null ? { node } : {}),
     profileHash: profileHash(profile),
-    log: o.quiet ? null : o.log,
+    // Redis going away and coming back is said even under --quiet: the operator must know why the crawl waits.
+    log: o.log,
   });
   try {
     return await build(profile, { ...o, clock: backend.clock ?? o.clock }, dirs, resuming, backend);

@@ -14,10 +14,13 @@
  * (`p<token>:<batch>`), so concurrent batches anywhere see it taken; the
  * second turns the markers into records. A node killed between the two
  * leaves markers behind; a marker of a node that is dead, or of an earlier
- * incarnation of a node (restarted since), counts as absent, so the link,
- * rediscovered when the dead node's URI is fetched again, is queued then:
- * nothing is lost. A marker of a live node whose incarnation is not known
- * yet counts as taken (queueing twice is the worse mistake).
+ * incarnation of a node (restarted since), or older than RESERVATION_MS
+ * (Redis time), counts as absent, so the link, rediscovered when the dead
+ * node's URI is fetched again, is queued then: nothing is lost. The age
+ * rule is what makes that hold whatever a node's view of the others: a
+ * dead node's URI is fetched again only once its lease expired, at least
+ * RESERVATION_MS after any reservation it made. A marker of a live node
+ * younger than that counts as taken (queueing twice is the other mistake).
  *
  * Keys known to be recorded are kept in a node-local table (up to
  * `memoryKeys`, then it starts over), so links seen before cost no round
@@ -45,41 +48,49 @@ export interface RedisUniqFilterOptions {
   memoryKeys: number;
 }
 
-const VOIDS = `local dead, current = {}, {}
+/** A reservation older than this is void (Redis time): less than a lease's life less the renewal interval. */
+export const RESERVATION_MS = 8000;
+
+const VOIDS = `local tm = redis.call('TIME')
+local now = tonumber(tm[1]) * 1000 + math.floor(tonumber(tm[2]) / 1000)
+local dead, current = {}, {}
 for n in string.gmatch(ARGV[2], '[^,]+') do dead[n] = true end
 for t in string.gmatch(ARGV[4], '[^,]+') do local n = string.match(t, '^(.*)%.%d+$') if n then current[n] = t end end
-local function void(t)
+local function void(t, at)
+  if at == nil or now - at > ${RESERVATION_MS} then return true end
   local n = string.match(t, '^(.*)%.%d+$')
   if not n then return true end
   return dead[n] or (current[n] ~= nil and current[n] ~= t)
 end`;
 
-/** KEYS: buckets; ARGV: count key, dead nodes, marker, current tokens, fields… → 1 (reserved) / 0 per field. */
+/** KEYS: buckets; ARGV: count key, dead nodes, marker (`p<token>:<batch>:`, the time is added), current tokens, fields… → 1 (reserved) / 0 per field. */
 const RESERVE = redisScript(
   'seen-reserve',
   `${VOIDS}
+local marker = ARGV[3] .. now
 local out = {}
 for i = 1, #KEYS do
   local f = ARGV[i + 4]
   local v = redis.call('HGET', KEYS[i], f)
   local mine = false
   if v == false then mine = true
-  elseif v ~= '' and v ~= ARGV[3] then
-    local t = string.match(v, '^p([^:]*):')
-    if t ~= nil and void(t) then mine = true end
+  elseif v ~= '' and string.sub(v, 1, #ARGV[3]) ~= ARGV[3] then
+    local t, at = string.match(v, '^p([^:]*):[^:]*:(%d+)$')
+    if t ~= nil and void(t, tonumber(at)) then mine = true end
   end
-  if mine then redis.call('HSET', KEYS[i], f, ARGV[3]) out[i] = 1 else out[i] = 0 end
+  if mine then redis.call('HSET', KEYS[i], f, marker) out[i] = 1 else out[i] = 0 end
 end
 return out`,
 );
 
-/** KEYS: buckets; ARGV: count key, marker, record (1) or release (0), fields… → keys recorded. */
+/** KEYS: buckets; ARGV: count key, marker prefix, record (1) or release (0), fields… → keys recorded. */
 const SETTLE = redisScript(
   'seen-settle',
   `local n = 0
 for i = 1, #KEYS do
   local f = ARGV[i + 3]
-  if redis.call('HGET', KEYS[i], f) == ARGV[2] then
+  local v = redis.call('HGET', KEYS[i], f)
+  if v and string.sub(v, 1, #ARGV[2]) == ARGV[2] then
     if ARGV[3] == '1' then redis.call('HSET', KEYS[i], f, '') n = n + 1 else redis.call('HDEL', KEYS[i], f) end
   end
 end
@@ -161,7 +172,7 @@ export class RedisUriUniqFilter extends BatchedUriUniqFilter {
       asked.push(i);
       located.push(at);
     }
-    const marker = `p${this.#o.token}:${++this.#batch}`;
+    const marker = `p${this.#o.token}:${++this.#batch}:`;
     const voids = this.#o.voids?.() ?? { dead: [], current: [] };
     const dead = voids.dead.join(',');
     const current = [this.#o.token, ...voids.current].join(',');

@@ -78,7 +78,16 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
     return counts;
   }
 
-  function checkPoliteness(requests: readonly RequestLogEntry[]): void {
+  /** Which nodes' crawl.log name a URL as fetched (for failure messages). */
+  async function whoFetched(dir: string, url: string): Promise<string> {
+    const out: string[] = [];
+    for (const l of await readdir(path.join(dir, 'logs'))) {
+      for (const line of await fileLines(path.join(dir, 'logs', l))) if (line.split(/\s+/)[3] === url) out.push(`${l}@${line.slice(11, 23)}`);
+    }
+    return out.join(',');
+  }
+
+  function checkPoliteness(requests: readonly RequestLogEntry[], dir?: string): Promise<void> | void {
     const byHost = new Map<string, RequestLogEntry[]>();
     for (const r of requests) (byHost.get(r.host) ?? byHost.set(r.host, []).get(r.host)!).push(r);
     for (const [host, list] of byHost) {
@@ -87,6 +96,13 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
       assert.equal(overlapping.length, 0, `${host}: ${overlapping.length} requests started while another was in flight`);
       for (let i = 1; i < list.length; i++) {
         const gap = list[i]!.startMs - list[i - 1]!.endMs;
+        if (gap < MIN_DELAY_MS - 1 && dir !== undefined) {
+          const [a, b] = [list[i - 1]!, list[i]!];
+          return (async () => {
+            const detail = `${await whoFetched(dir, `http://${host}${a.path}`)} -> ${await whoFetched(dir, `http://${host}${b.path}`)} (status ${a.status}, ${new Date(a.endMs).toISOString()})`;
+            assert.fail(`${host}: ${gap.toFixed(1)} ms between ${a.path} and ${b.path}: ${detail}`);
+          })();
+        }
         assert.ok(gap >= MIN_DELAY_MS - 1, `${host}: ${gap.toFixed(1)} ms between ${list[i - 1]!.path} and ${list[i]!.path}`);
       }
     }
@@ -128,4 +144,68 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
     assert.equal(report.uris, expected.length, 'the crawl report sums every node');
     assert.ok((await readdir(dir)).some((n) => n.endsWith('.wacz')));
   });
+
+  it('a node killed with SIGKILL mid-crawl: the others finish its queues; restarted, it repairs its WARCs and exits 0', { timeout: 180_000 }, async () => {
+    const { dir, node } = await setUp();
+    const ids = ['n1', 'n2', 'n3'];
+    const running = new Map(ids.map((id) => [id, node(id)]));
+    const logOf = (id: string): string => path.join(dir, 'logs', `crawl-${id}.log`);
+    // The victim is whichever node has crawled most once the crawl is under way (it surely holds queues).
+    let victimId = '';
+    const landed = await waitFor(async () => {
+      const counts = await Promise.all(ids.map(async (id) => (await fileLines(logOf(id))).length));
+      if (counts.reduce((a, b) => a + b, 0) < 40) return false;
+      victimId = ids[counts.indexOf(Math.max(...counts))]!;
+      return true;
+    }, 60_000);
+    const victim = running.get(victimId)!;
+    assert.ok(landed && !victim.exited(), `the crawl got going: ${victim.stderr()}`);
+    victim.child.kill('SIGKILL');
+    assert.equal(await victim.exit, null);
+    const victimLog = logOf(victimId);
+    const killedLines = (await fileLines(victimLog)).length;
+    const others = ids.filter((id) => id !== victimId).map((id) => running.get(id)!);
+    const codes = await Promise.all(others.map((n) => n.exit));
+    assert.deepEqual(codes, [0, 0], others.map((n) => n.stderr()).join('\n'));
+    await checkPoliteness(web.takeRequests(), dir);
+    assert.ok((await readdir(path.join(dir, 'warcs'))).some((n) => n.endsWith(`-${victimId}.warc.gz.open`)), "the killed node's WARC is left open");
+
+    const again = node(victimId);
+    assert.equal(await again.exit, 0, again.stderr());
+    assert.ok((await fileLines(victimLog)).length >= killedLines - 1, 'its crawl.log kept (a cut line dropped)');
+    assert.deepEqual(web.takeRequests().filter((r) => !r.path.endsWith('robots.txt') || true).length, 0, 'the restarted node fetched nothing: the crawl was finished');
+    await checkWarcsWhole(dir);
+    // The union of the WARCs, the repaired one included: everything, and twice only what the
+    // killed node had in flight (3 workers, whose records may have reached its WARC), fetched again by another.
+    const expected = web.expectedUrls().reachable;
+    const got = await archived(dir);
+    assert.deepEqual(expected.filter((u) => !got.has(u)), [], 'every reachable URL archived');
+    const twice = [...got].filter(([, n]) => n > 1).map(([u]) => u);
+    assert.ok(twice.length <= 3, `archived twice: ${twice.join(' ')}`);
+    const index = await readFile(path.join(dir, 'indexes', 'index.cdxj'), 'utf8');
+    const repaired = (await readdir(path.join(dir, 'warcs'))).filter((n) => n.endsWith(`-${victimId}.warc.gz`));
+    assert.ok(repaired.length > 0 && repaired.every((n) => index.includes(n)), 'the package rebuilt over the repaired WARCs');
+  });
+
+  it('Redis stopped for 5 s mid-crawl and started again: the nodes wait, say so, and finish; nothing is lost', { timeout: 180_000 }, async () => {
+    const { dir, node } = await setUp();
+    const nodes = [node('n1'), node('n2'), node('n3')];
+    const logs = ['n1', 'n2', 'n3'].map((n) => path.join(dir, 'logs', `crawl-${n}.log`));
+    const lines = async () => (await Promise.all(logs.map(fileLines))).reduce((s, l) => s + l.length, 0);
+    assert.ok(await waitFor(async () => (await lines()) >= 30, 60_000), 'the crawl got going');
+    await redis.stop();
+    await sleep(5000);
+    await redis.start();
+    const codes = await Promise.all(nodes.map((n) => n.exit));
+    assert.deepEqual(codes, [0, 0, 0], nodes.map((n) => n.stderr()).join('\n'));
+    assert.ok(nodes.some((n) => /Redis at .* unreachable/.test(n.stderr())), 'a node said Redis was gone');
+    assert.ok(nodes.some((n) => /Redis at .* is back/.test(n.stderr())), 'and that it was back');
+    const expected = web.expectedUrls().reachable;
+    const got = await archived(dir);
+    const missing = expected.filter((u) => !got.has(u));
+    const parents = await Promise.all(missing.slice(0, 3).map(async (u) => `${u} <- ${(await Promise.all(logs.map(fileLines))).flat().filter((l) => l.includes(u)).map((l) => l.slice(0, 160)).join(' | ')}`));
+    assert.deepEqual(missing, [], `every reachable URL archived: ${parents.join('\n')}`);
+    await checkWarcsWhole(dir);
+  });
 });
+

@@ -48,7 +48,10 @@ local m = redis.call('HMGET', KEYS[1], 'paused', 'stopped', 'seeded')
 return {precise(), m[1] or '', m[2] or '', m[3] or '', redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES'), redis.call('HGETALL', KEYS[3])}`,
 );
 
-/** KEYS: meta, nodes, done, nodestats; ARGV: id, finished (1|0), ttl, last figures JSON → 1 when this node packages the crawl. */
+/**
+ * KEYS: meta, nodes, done, nodestats; ARGV: id, finished (1|0), ttl, last figures JSON → 1 when this node packages
+ * the crawl: it leaves a finished crawl and no live node has yet to (a node restarted on a finished crawl packages it again).
+ */
 const LEAVE = redisScript(
   'crawl-leave',
   `${NOW}
@@ -61,8 +64,8 @@ redis.call('SADD', KEYS[3], ARGV[1])
 for _, n in ipairs(redis.call('ZRANGE', KEYS[2], '(' .. (t - ttl), '+inf', 'BYSCORE')) do
   if redis.call('SISMEMBER', KEYS[3], n) == 0 then return 0 end
 end
-if redis.call('HSETNX', KEYS[1], 'packager', ARGV[1]) == 1 then return 1 end
-return 0`,
+redis.call('HSET', KEYS[1], 'packager', ARGV[1])
+return 1`,
 );
 
 /**
