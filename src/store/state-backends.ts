@@ -188,7 +188,7 @@ async function openRedisBackend(spec: string, target: BackendTarget): Promise<St
 }
 
 async function resetRedisCrawl(spec: string, crawl: string): Promise<void> {
-  const link = await RedisLink.open(parseRedisSpec(spec), { log: null });
+  const link = await RedisLink.open(parseRedisSpec(spec), { log: null, connectWaitMs: 5000 });
   try {
     const keys = new CrawlKeys(crawl);
     const t = await link.time();

@@ -61,22 +61,37 @@ export class RedisLink {
     this.#client.on('ready', () => this.#up());
   }
 
-  /** Connect; a Redis that cannot be reached at all is a fatal error (exit 1), not a wait. */
-  static async open(spec: RedisSpec, o: RedisLinkOptions): Promise<RedisLink> {
+  /**
+   * Connect, waiting (with the same backoff, said on stderr) for a Redis that
+   * is not there yet, up to `connectWaitMs` (default 60 s): then a fatal
+   * error (exit 1).
+   */
+  static async open(spec: RedisSpec, o: RedisLinkOptions & { connectWaitMs?: number }): Promise<RedisLink> {
     const link = new RedisLink(spec, o);
-    const failed = new Promise<never>((_, reject) => {
-      link.#client.once('error', (err: unknown) =>
-        reject(new FatalCrawlError('ARCHIVER_REDIS_UNREACHABLE', `${spec.text}: cannot reach Redis (${errorText(err)})`, { cause: err })),
+    const waitMs = o.connectWaitMs ?? 60_000;
+    let timer: NodeJS.Timeout | null = null;
+    let lastError: unknown = null;
+    const onError = (err: unknown): void => {
+      lastError = err;
+    };
+    link.#client.on('error', onError);
+    const gaveUp = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new FatalCrawlError('ARCHIVER_REDIS_UNREACHABLE', `${spec.text}: cannot reach Redis (${lastError === null ? 'no answer' : errorText(lastError)}) after ${Math.round(waitMs / 1000)} s`, { cause: lastError })),
+        waitMs,
       );
     });
     try {
-      await Promise.race([link.#client.connect(), failed]);
+      await Promise.race([link.#client.connect(), gaveUp]);
     } catch (err) {
       link.#closed = true;
       await link.#client.destroy();
       throw err;
+    } finally {
+      if (timer !== null) clearTimeout(timer);
+      link.#client.off('error', onError);
     }
-    link.#downSince = null;
+    link.#up();
     return link;
   }
 
