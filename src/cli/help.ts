@@ -12,6 +12,8 @@ Usage:
   archiver replay <job|file.wacz|warcs...> serve the archive in ReplayWeb.page on 127.0.0.1
   archiver serve [DIR]                     the web console for the jobs under DIR (default jobs/)
   archiver demo [options]                  start the bundled demo web on loopback, crawl it, analyse it
+  archiver status redis://HOST:PORT/DB     a crawl of several processes: nodes, queues, rates (--crawl, --json)
+  archiver stop redis://HOST:PORT/DB       ask every node of such a crawl to stop cleanly (--crawl)
   archiver <command> --help                options of one command
   archiver --version
 
@@ -55,6 +57,14 @@ Options:
                     prints a warning)
   --keep-console    when the crawl ends, keep serving the finished job until
                     Ctrl-C/SIGTERM (without it the process exits with the crawl)
+  --store SPEC      where the crawl keeps its state, overriding the profile's
+                    store: level (default), or redis://HOST:PORT/DB to run this
+                    process as one node of a crawl shared by any number of
+                    processes on one machine or several (see README: Several
+                    processes); the profile's name keeps crawls apart in Redis
+  --node ID         this node's id in a shared crawl (default the hostname;
+                    letters, digits, ._-): its files in the job directory are
+                    named by it, and an id alive in the crawl is refused
   -h, --help        this text
 
 Exit codes: 0 crawled, 2 usage, 3 invalid profile, 4 profile file missing,

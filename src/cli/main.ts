@@ -14,6 +14,8 @@ import { replayMain } from './replay-command.js';
 import { runMain } from './run-command.js';
 import { searchMain } from './search-command.js';
 import { serveMain } from './serve-command.js';
+import { statusMain } from './status-command.js';
+import { stopMain } from './stop-command.js';
 import { waczMain } from './wacz-command.js';
 
 const commands: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
@@ -25,6 +27,8 @@ const commands: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   wacz: waczMain,
   replay: (argv, io) => replayMain(argv, io),
   serve: (argv, io) => serveMain(argv, io),
+  status: statusMain,
+  stop: stopMain,
 };
 
 export async function main(argv: string[], io: CliIo): Promise<number> {

@@ -406,6 +406,7 @@ export class Crawl {
       inFlight: s.inProcess,
       busyQueues: f.busyQueues ?? 0,
       elapsedMs: Math.round(s.elapsedSec * 1000),
+      queues: { ...s.queues },
     };
   }
 

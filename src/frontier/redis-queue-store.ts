@@ -521,6 +521,22 @@ export class RedisQueueStore implements SharedQueueStore {
   }
 }
 
+/** The crawl's queues over all shards, read without joining it (for `archiver status`). */
+export async function crawlQueueFigures(link: RedisLink, keys: CrawlKeys): Promise<CrawlQueueFigures> {
+  const f: CrawlQueueFigures = { pendingQueues: 0, leasedQueues: 0, queuedUris: 0, retiredQueues: 0 };
+  await Promise.all(
+    Array.from({ length: SHARDS }, async (_, shard) => {
+      const tag = keys.shardTag(shard);
+      const [p, l, u, r] = await link.eval<number[]>(FIGURES, [`${tag}:lease`], [tag]);
+      f.pendingQueues += Number(p);
+      f.leasedQueues += Number(l);
+      f.queuedUris += Number(u);
+      f.retiredQueues += Number(r);
+    }),
+  );
+  return f;
+}
+
 function stored(count: Buffer | number, meta: Buffer | string): StoredQueue {
   const text = meta.toString();
   return { count: Number(count.toString()), meta: text === '' ? null : parseMeta(text) };

@@ -34,6 +34,8 @@ export interface NodeFigures {
   busyQueues: number;
   /** Crawl time of this node, ms. */
   elapsedMs: number;
+  /** The node's queues by state. */
+  queues?: Record<string, number>;
 }
 
 export interface JoinResult {

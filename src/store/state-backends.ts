@@ -36,6 +36,7 @@ import { RedisCoordination } from './redis/redis-coordination.js';
 import { RedisLink } from './redis/redis-link.js';
 import { redisMap, redisRecords, type SharedRecordStore } from './redis/redis-records.js';
 import { isRedisSpec, parseRedisSpec } from './redis/redis-spec.js';
+import { crawlReport, pickCrawl, stopCrawl, type CrawlReport } from './redis/redis-inspect.js';
 
 /** Names of the record stores a crawl keeps. */
 export type RecordsName = 'robots' | 'health' | 'job';
@@ -107,6 +108,28 @@ export async function resetStateBackend(spec: string, crawl: string): Promise<vo
 /** Whether `spec` names a backend several processes share (then `--node` means something). */
 export function isSharedStore(spec: string): boolean {
   return isRedisSpec(spec);
+}
+
+/** What `archiver status` and `archiver stop` see of a shared store's crawls. */
+export interface StoreInspector {
+  /** The crawl named, or the store's only one (a usage error lists the names otherwise). */
+  pick(crawl: string | undefined): Promise<string>;
+  report(crawl: string): Promise<CrawlReport>;
+  /** Ask every node of the crawl to stop; resolves with the number of live nodes asked. */
+  stop(crawl: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Open a shared store to look at its crawls from outside (no crawl is joined). */
+export async function inspectStore(spec: string): Promise<StoreInspector> {
+  if (!isRedisSpec(spec)) throw new UsageError(`${JSON.stringify(spec)}: status and stop take a shared store, redis://HOST:PORT/DB`);
+  const link = await RedisLink.open(parseRedisSpec(spec), { log: null, connectWaitMs: 5000 });
+  return {
+    pick: (crawl) => pickCrawl(link, crawl),
+    report: (crawl) => crawlReport(link, crawl),
+    stop: (crawl) => stopCrawl(link, crawl),
+    close: () => link.close(),
+  };
 }
 
 /** A node id from a hostname: letters, digits and `._-` only. */

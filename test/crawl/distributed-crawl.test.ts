@@ -45,7 +45,7 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
   });
 
   /** A profile (its own crawl name and job directory) and a way to start a node of it. */
-  async function setUp() {
+  async function setUp(delayMs = MIN_DELAY_MS) {
     const name = `nodes${++crawls}`;
     const dir = path.join(tmp, name);
     const file = path.join(tmp, `${name}.json`);
@@ -53,7 +53,7 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
       file,
       JSON.stringify(
         testProfileJson(name, web.seeds, dir, {
-          politeness: { delayFactor: 0, minDelayMs: MIN_DELAY_MS, maxDelayMs: MIN_DELAY_MS },
+          politeness: { delayFactor: 0, minDelayMs: delayMs, maxDelayMs: delayMs },
           limits: { fetchTimeoutMs: 5000, maxRetries: 2, retryDelayMs: 10 },
           workers: 3,
         }),
@@ -206,6 +206,37 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
     const parents = await Promise.all(missing.slice(0, 3).map(async (u) => `${u} <- ${(await Promise.all(logs.map(fileLines))).flat().filter((l) => l.includes(u)).map((l) => l.slice(0, 160)).join(' | ')}`));
     assert.deepEqual(missing, [], `every reachable URL archived: ${parents.join('\n')}`);
     await checkWarcsWhole(dir);
+  });
+
+  it('status shows every node and the queues; stop stops every node (130); --fresh is refused meanwhile; the same commands resume', { timeout: 180_000 }, async () => {
+    // Slow (300 ms a host): the crawl is still running while status, --fresh and stop are tried.
+    const { name, dir, file, node } = await setUp(300);
+    const nodes = [node('n1'), node('n2')];
+    const logs = ['n1', 'n2'].map((n) => path.join(dir, 'logs', `crawl-${n}.log`));
+    assert.ok(await waitFor(async () => (await Promise.all(logs.map(fileLines))).every((l) => l.length >= 3), 60_000), 'both nodes crawl');
+    const status = startCli(['status', redis.spec(), '--json']);
+    let out = '';
+    status.child.stdout!.removeAllListeners('data');
+    status.child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    assert.equal(await status.exit, 0, status.stderr());
+    const report = JSON.parse(out) as { crawl: string; nodes: { node: string; alive: boolean }[]; totals: { liveNodes: number } };
+    assert.equal(report.crawl, name, 'the database holds one crawl: --crawl may be left out');
+    assert.deepEqual(report.nodes.map((n) => [n.node, n.alive]), [['n1', true], ['n2', true]]);
+
+    const fresh = startCli(['run', file, '--store', redis.spec(), '--node', 'n9', '--fresh', '--quiet']);
+    assert.equal(await fresh.exit, 2, 'a fresh start is refused while nodes are alive');
+    assert.match(fresh.stderr(), /live nodes/);
+
+    const stop = startCli(['stop', redis.spec(), '--crawl', name]);
+    assert.equal(await stop.exit, 0, stop.stderr());
+    assert.deepEqual(await Promise.all(nodes.map((n) => n.exit)), [130, 130], nodes.map((n) => n.stderr()).join('\n'));
+
+    const again = [node('n1'), node('n2')];
+    assert.deepEqual(await Promise.all(again.map((n) => n.exit)), [0, 0], again.map((n) => n.stderr()).join('\n'));
+    const expected = web.expectedUrls().reachable;
+    const got = await archived(dir);
+    assert.deepEqual(expected.filter((u) => !got.has(u)), [], 'every reachable URL archived over both runs');
+    assert.deepEqual([...got].filter(([, n]) => n > 1), [], 'none twice: the stop let fetches in flight finish');
   });
 });
 
