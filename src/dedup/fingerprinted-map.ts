@@ -105,6 +105,9 @@ export class FingerprintedLevelMap<V> {
     this.#isOwnKey = opts.isOwnKey ?? (() => false);
     this.#known = new KeyTable({ maxKeys: memory });
     this.#filled = opts.storeEmpty ?? false;
+    // A table that may hold nothing never rules a key out: every miss is asked of the store
+    // (a store other processes write too, as a crawl of several nodes on Redis shares its digests).
+    if (memory === 0) this.#capped = true;
   }
 
   /** Fingerprints held, the table's bytes, and whether it holds every key (for benchmarks and reports). */

@@ -67,6 +67,8 @@ export interface RedisFrontierInit extends FrontierInitOptions {
 const STRIDE = 65536;
 /** How closely nodes' clocks agree (each follows Redis TIME, from its shortest round trip): added to a taken-over queue's wake time. */
 const CLOCK_MARGIN_MS = 5;
+/** Queues are handed on at most this often. */
+const DETACH_EVERY_MS = 3000;
 
 export class RedisFrontier implements Frontier {
   readonly #local: WorkQueueFrontier;
@@ -76,6 +78,7 @@ export class RedisFrontier implements Frontier {
   readonly #slack: number;
   readonly #timer: NodeJS.Timeout;
   #lastRenew = 0;
+  #lastDetach = 0;
   #pending = 0;
   #ticking: Promise<void> | null = null;
   #checking = false;
@@ -206,9 +209,11 @@ export class RedisFrontier implements Frontier {
       const { lost, pending } = await this.#store.renew(this.#view.dead());
       this.#pending = pending;
       if (lost.length > 0) await this.#local.lose(lost);
-      // More than a share (a node that started first took every seed's queue): hand the rest on.
-      const excess = this.#local.busyQueues - this.#share() - 1;
-      if (this.#view.live().length > 1 && excess > 0) {
+      // More than a share (a node that started first took every seed's queue): hand the rest on,
+      // at most every few seconds, so that the others' figures catch up before the next look.
+      const excess = this.#local.busyQueues - this.#share();
+      if (this.#view.live().length > 1 && excess > 0 && now - this.#lastDetach >= DETACH_EVERY_MS) {
+        this.#lastDetach = now;
         const given = await this.#local.detach(excess);
         if (given.size > 0) {
           await this.#local.flush();

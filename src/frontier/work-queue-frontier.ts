@@ -249,7 +249,12 @@ export class WorkQueueFrontier implements Frontier {
         if (shared !== null) for (const [key, queue] of shared.adopted) this.#adoptQueue(key, queue, now);
         const touched = new Set<WorkQueue>();
         for (const [queueKey, item] of items) {
-          if (shared !== null && shared.foreign.has(queueKey)) continue;
+          if (shared !== null) {
+            if (shared.foreign.has(queueKey)) continue;
+            // Still held in the store but being handed on (detach() dropped it here): its next holder counts it.
+            const held = this.#queues.peek(queueKey);
+            if ((held === undefined || held.lost) && !shared.adopted.has(queueKey)) continue;
+          }
           const queue = this.#queues.get(queueKey);
           // A refill may have read it meanwhile and skipped it: it is in no head, and never in flight.
           this.#add(queue, item);

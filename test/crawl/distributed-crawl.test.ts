@@ -214,14 +214,34 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
     const nodes = [node('n1'), node('n2')];
     const logs = ['n1', 'n2'].map((n) => path.join(dir, 'logs', `crawl-${n}.log`));
     assert.ok(await waitFor(async () => (await Promise.all(logs.map(fileLines))).every((l) => l.length >= 3), 60_000), 'both nodes crawl');
-    const status = startCli(['status', redis.spec(), '--json']);
-    let out = '';
-    status.child.stdout!.removeAllListeners('data');
-    status.child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    assert.equal(await status.exit, 0, status.stderr());
-    const report = JSON.parse(out) as { crawl: string; nodes: { node: string; alive: boolean }[]; totals: { liveNodes: number } };
-    assert.equal(report.crawl, name, 'the database holds one crawl: --crawl may be left out');
+    const statusOf = async (args: string[]): Promise<{ code: number | null; out: string; err: string }> => {
+      const c = startCli(['status', redis.spec(), ...args]);
+      let out = '';
+      c.child.stdout!.removeAllListeners('data');
+      c.child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      return { code: await c.exit, out, err: c.stderr() };
+    };
+    // --crawl may be left out when the database holds one crawl; with several (other tests'), the error names them.
+    const bare = await statusOf(['--json']);
+    if (bare.code !== 0) {
+      assert.equal(bare.code, 2);
+      assert.match(bare.err, new RegExp(`several crawls; name one with --crawl: .*${name}`));
+    }
+    const status = await statusOf(['--crawl', name, '--json']);
+    assert.equal(status.code, 0, status.err);
+    const report = JSON.parse(status.out) as { crawl: string; nodes: { node: string; alive: boolean }[]; totals: { liveNodes: number } };
+    assert.equal(report.crawl, name);
     assert.deepEqual(report.nodes.map((n) => [n.node, n.alive]), [['n1', true], ['n2', true]]);
+
+    const twin = node('n1');
+    assert.equal(await twin.exit, 2, 'a node id alive in the crawl is refused');
+    assert.match(twin.stderr(), /node "n1" is alive/);
+    const otherProfile = path.join(tmp, `${name}-other.json`);
+    await writeFile(otherProfile, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), workers: 7 }));
+    const stranger = startCli(['run', otherProfile, '--store', redis.spec(), '--node', 'n8', '--quiet']);
+    children.push(stranger);
+    assert.equal(await stranger.exit, 2, 'a node with another profile is refused');
+    assert.match(stranger.stderr(), /different profile/);
 
     const fresh = startCli(['run', file, '--store', redis.spec(), '--node', 'n9', '--fresh', '--quiet']);
     assert.equal(await fresh.exit, 2, 'a fresh start is refused while nodes are alive');
