@@ -130,7 +130,7 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
     const got = await archived(dir);
     assert.deepEqual(expected.filter((u) => !got.has(u)), [], 'every reachable URL archived');
     assert.deepEqual([...got].filter(([, n]) => n > 1), [], 'none archived twice');
-    checkPoliteness(web.takeRequests());
+    await checkPoliteness(web.takeRequests(), dir);
     await checkWarcsWhole(dir);
     const logs = (await readdir(path.join(dir, 'logs'))).sort();
     assert.deepEqual(logs, ['crawl-n1.log', 'crawl-n2.log', 'crawl-n3.log']);
