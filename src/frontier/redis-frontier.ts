@@ -142,11 +142,16 @@ export class RedisFrontier implements Frontier {
   }
 
   released(claim: Claim, delayMs: number): Promise<void> {
-    return this.#local.released(claim, delayMs + this.#slack);
+    return this.#local.released(claim, this.#slacked(delayMs));
   }
 
   finished(claim: Claim, outcome: Outcome): Promise<void> {
-    return this.#local.finished(claim, this.#slack === 0 ? outcome : { ...outcome, delayMs: outcome.delayMs + this.#slack });
+    return this.#local.finished(claim, this.#slack === 0 ? outcome : { ...outcome, delayMs: this.#slacked(outcome.delayMs) });
+  }
+
+  /** A delay with the slack added (none is added to no delay: back-to-back fetches promise no gap). */
+  #slacked(delayMs: number): number {
+    return delayMs > 0 ? delayMs + this.#slack : delayMs;
   }
 
   stats(): FrontierStats {
