@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/core/package-root.js';
+import { Directive } from '../src/core/crawl-uri.js';
 import { FixtureWeb } from '../src/demo/fixture-web.js';
 import { RedisQueueStore } from '../src/frontier/redis-queue-store.js';
 import { breadthFirst } from '../src/frontier/queue-order.js';
@@ -115,7 +116,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < queued; i += 50) {
       const entries = Array.from({ length: Math.min(50, queued - i) }, (_, j) => {
         const n = i + j;
-        const u = { url: `http://host${n % 1000}.example/section/${n}/page.html`, hopPath: 'LL', via: `http://host${n % 1000}.example/`, context: '', seed: false, directive: 2, retries: 0, redirects: 0 };
+        const u = { url: `http://host${n % 1000}.example/section/${n}/page.html`, hopPath: 'LL', via: `http://host${n % 1000}.example/`, context: '', seed: false, directive: Directive.normal, retries: 0, redirects: 0 };
         return { queueKey: `host${n % 1000}.example`, sortKey: breadthFirst.sortKey(u, n), value: { o: n, u } };
       });
       await store.addShared(entries);
