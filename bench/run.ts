@@ -10,6 +10,7 @@
  *   npm run bench -- --only crawl,analyze --runs 5 --hosts 20 --pages 200 --out /tmp/results.md
  *   npm run bench -- --only search      # archive search: 100k pages, archiver's FTS5 index vs MiniSearch in memory
  *   npm run bench -- --only latency --latency-web-ms 0,20,50   # the preferential-attachment web (latency.ts)
+ *   npm run bench -- --only distributed  # 1-3 nodes on one Redis (distributed.ts); needs redis-server
  *
  * Figures only: nothing here passes or fails on speed.
  */
@@ -24,7 +25,7 @@ import { crawlTable, runCrawlBench, type CrawlBenchResult } from './crawl.js';
 import { latencyTable, runLatencyBench } from './latency.js';
 import { formatThreadCpu } from './thread-cpu.js';
 
-const PARTS = ['crawl', 'latency', 'uniq', 'frontier', 'analyze', 'search'] as const;
+const PARTS = ['crawl', 'latency', 'uniq', 'frontier', 'analyze', 'search', 'distributed'] as const;
 type Part = (typeof PARTS)[number];
 
 interface Section {
@@ -199,6 +200,12 @@ async function main(): Promise<void> {
     for (const engine of ['fts', 'minisearch']) lines.push(...(await child('search', ['--pages', '100000', '--engine', engine], ['--expose-gc'])), '');
     sections.push({ title: 'Archive search: SQLite FTS5 on disk (archiver) vs MiniSearch in memory, 100k pages of ~2 KB', lines: block(lines.filter((l) => !l.startsWith('result '))) });
   }
+  if (want('distributed')) {
+    const args = ['--hosts', values.hosts, '--pages', full ? values.pages : '100', '--latency-ms', values['latency-ms'], '--nodes', '1,2,3'];
+    if (!full) args.push('--queued', '200000', '--seen', '1000000');
+    sections.push({ title: 'A crawl of 1-3 processes on one Redis (pages/s, Redis per page, per queued and per seen URL)', lines: block(await child('distributed', args)) });
+  }
+
 
   const md = [
     '# archiver benchmarks',

@@ -117,7 +117,7 @@ export class RedisCoordination implements CrawlCoordination {
   #startedAt = 0;
   #left = false;
   /** This node's figures now (set by start()). */
-  #mine: (() => Omit<NodeFigures, 'alive'> & { token: string }) | null = null;
+  #mine: (() => Omit<NodeFigures, 'alive'> & { token: string; redisRequests: number }) | null = null;
 
   constructor(link: RedisLink, keys: CrawlKeys, node: string) {
     this.#link = link;
@@ -160,7 +160,7 @@ export class RedisCoordination implements CrawlCoordination {
   }
 
   start(figures: () => Omit<NodeFigures, 'node' | 'alive' | 'lastHeartbeat' | 'startedAt'>, onFlags: (flags: RunFlags) => void): void {
-    this.#mine = () => ({ ...figures(), node: this.node, token: this.token, startedAt: this.#startedAt, lastHeartbeat: this.clock.now() });
+    this.#mine = () => ({ ...figures(), node: this.node, token: this.token, startedAt: this.#startedAt, lastHeartbeat: this.clock.now(), redisRequests: this.#link.sent });
     const beat = async (): Promise<void> => {
       const sent = localNow();
       const mine = this.#mine!();

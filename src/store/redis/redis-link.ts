@@ -47,6 +47,8 @@ export class RedisLink {
   readonly #giveUpAfterMs: number;
   #downSince: number | null = null;
   #closed = false;
+  /** Commands and scripts sent (each one request; concurrent ones share a round trip, node-redis pipelines them). */
+  sent = 0;
 
   private constructor(spec: RedisSpec, o: RedisLinkOptions) {
     this.spec = spec;
@@ -98,12 +100,14 @@ export class RedisLink {
   /** One command; sent again if the connection broke under it. `binary`: bulk strings come back as Buffers. */
   command<T = unknown>(args: readonly RedisArg[], binary = false): Promise<T> {
     const client = binary ? this.#binary : this.#client;
+    this.sent++;
     return this.#retrying(() => client.sendCommand(args.map(toArg)) as Promise<T>);
   }
 
   /** A script by EVALSHA, loading it first when Redis does not know it; `binary`: bulk strings come back as Buffers. */
   eval<T = unknown>(script: RedisScript, keys: readonly RedisArg[], args: readonly RedisArg[], binary = false): Promise<T> {
     const client = binary ? this.#binary : this.#client;
+    this.sent++;
     const send = (op: 'EVALSHA' | 'EVAL'): Promise<T> =>
       client.sendCommand([op, op === 'EVALSHA' ? script.sha : script.source, String(keys.length), ...keys.map(toArg), ...args.map(toArg)]) as Promise<T>;
     return this.#retrying(async () => {
