@@ -53,7 +53,7 @@ export interface RedisFrontierInit extends FrontierInitOptions {
   /** Lease lifetime (default 10 s); renewed every `renewMs` (default 1 s). */
   leaseMs?: number;
   renewMs?: number;
-  /** How often the inbox is read (default 100 ms). */
+  /** How often the inbox is read (default 200 ms). */
   tickMs?: number;
   /**
    * Added to every politeness delay (default 0). A node ends a host's fetch
@@ -92,7 +92,7 @@ export class RedisFrontier implements Frontier {
     this.#view = init.view;
     this.#renewMs = init.renewMs ?? 1000;
     this.#slack = init.delaySlackMs ?? 0;
-    this.#timer = setInterval(() => this.#tick(), init.tickMs ?? 100);
+    this.#timer = setInterval(() => this.#tick(), init.tickMs ?? 200);
     this.#timer.unref();
   }
 
