@@ -14,6 +14,7 @@
  * resumes running. Seeds added while running are saved before they are
  * queued, so a crawl killed after `addSeeds` resumes with them.
  */
+import { setMaxListeners } from 'node:events';
 import type { LookupFunction } from 'node:net';
 import { systemClock, type Clock } from '../core/clock.js';
 import { seedUri, type CrawlUri } from '../core/crawl-uri.js';
@@ -133,6 +134,8 @@ export class Crawl {
       if (!quiet) opts.log.write(`archiver: a crawl event listener failed (ignored from now on): ${err instanceof Error ? err.message : String(err)}\n`);
     });
     const abort = new AbortController();
+    // Every fetch in flight, and every page finishing behind a worker, listens on it.
+    setMaxListeners(profile.workers * 4 + 16, abort.signal);
     const parts = await buildCrawlParts(profile, {
       log: opts.log,
       quiet,
