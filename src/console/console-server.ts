@@ -19,7 +19,8 @@ import { appRoutes } from './routes-app.js';
 import { cdxRoutes } from './routes-cdx.js';
 import { crawlRoutes } from './routes-crawl.js';
 import { eventRoutes } from './routes-events.js';
-import { jobRoutes, type JobStarter } from './routes-jobs.js';
+import { jobRoutes } from './routes-jobs.js';
+import type { ConsoleDeps, JobStarter } from './console-deps.js';
 import { replayRoutes } from './routes-replay.js';
 import { searchRoutes } from './routes-search.js';
 import { ArchiveResources } from './archive-resources.js';
@@ -42,14 +43,7 @@ export interface ConsoleServerOptions {
   log?: NodeJS.WritableStream;
 }
 
-/** What the route modules share. */
-export interface ConsoleDeps {
-  catalog: JobCatalog;
-  search: ArchiveSearch | null;
-  starter: JobStarter | null;
-  archive: ArchiveResources;
-  guard: AccessGuard;
-}
+export type { ConsoleDeps, JobStarter } from './console-deps.js';
 
 export class ConsoleServer {
   readonly token: string;

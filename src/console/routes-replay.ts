@@ -13,7 +13,7 @@
  * show. It may be framed by the console page only.
  */
 import { replayWebPageDir, sendSource } from '../replay/replay-server.js';
-import type { ConsoleDeps } from './console-server.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { notFound } from './console-errors.js';
 import { sendJson } from './http-io.js';
 import { checkJobName } from './job-catalog.js';
