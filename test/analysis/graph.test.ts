@@ -53,16 +53,23 @@ describe('LinkGraphBuilder', () => {
     assert.equal(g.nodeCount, 2, 'redirecting URLs are not nodes');
   });
 
-  it('counts revisits as captures and gives them the links of the page they refer to', () => {
+  it('counts revisits as pages, and lists those whose links must come from their original', () => {
     const b = new LinkGraphBuilder();
     b.page(A, '', [B, C]);
     b.page(C, '', []);
-    b.revisit(B, null, true); // same URL, head says 2xx HTML
+    b.revisit(B, null, true, 'sha1:B'); // same URL, head says 2xx HTML, no response of B read: pending
+    b.revisit(C, C, true); // same URL, and C's own response was read: nothing to do
     b.revisit('http://a.test/copy', A, null); // no head: a page because A is
     b.revisit('http://a.test/unknown', 'http://a.test/nothing', null);
+    assert.deepEqual(b.pendingRevisits(), [
+      { url: B, refersTo: B, digest: 'sha1:B', isPage: true },
+      { url: 'http://a.test/copy', refersTo: A, digest: null, isPage: null },
+      { url: 'http://a.test/unknown', refersTo: 'http://a.test/nothing', digest: null, isPage: null },
+    ]);
     const g = b.build({ keepSelfLoops: false, maxRedirectHops: 20 });
     assert.deepEqual(g.urls.sort(), [A, B, C, 'http://a.test/copy'].sort());
-    assert.deepEqual(edgesByUrl(g), [`${A} -> ${B}`, `${A} -> ${C}`, `http://a.test/copy -> ${B}`, `http://a.test/copy -> ${C}`]);
+    // Links are not copied here, already resolved against A: revisit-originals.ts reads A again for /copy.
+    assert.deepEqual(edgesByUrl(g), [`${A} -> ${B}`, `${A} -> ${C}`]);
   });
 });
 
