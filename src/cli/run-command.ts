@@ -87,7 +87,7 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
   const name = path.basename(dir);
   const catalog = new JobCatalog({ root: path.dirname(dir), only: name });
   const search = consoleSearch();
-  const server = await ConsoleServer.start({ catalog, host, port, log: io.stderr, search });
+  const server = await ConsoleServer.start({ catalog, host, port, portFlag: '--console-port', log: io.stderr, search });
   try {
     const summary = await crawlWithSignals(profile, io, {
       fresh: values.fresh === true,
