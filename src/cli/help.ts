@@ -71,10 +71,16 @@ export const demoHelp = `archiver demo [options]
 Starts the bundled demo web (3 hosts on 127.0.0.2-127.0.0.4, with robots.txt,
 redirects, images, CSS, a 404, gzip and chunked pages), crawls it with
 profiles/demo.json into jobs/demo (an earlier jobs/demo is moved aside), prints
-the crawl summary and where the WARCs are, then runs \`archiver analyze\` on them.
+the crawl summary and where the WARCs are, runs \`archiver analyze jobs/demo\`,
+and lists what to try next (replay, analyze --out, search, serve).
+
+With --serve-only, serves the demo web and nothing else until Ctrl-C, and
+prints its seeds and a profile to start from: for crawling it with a profile
+of your own (archiver run mine.json).
 
 Options:
   --port N         port the demo web listens on (default 8421)
+  --serve-only     serve the demo web only, until Ctrl-C
   --top N          PageRank top N printed by the analysis (default 10)
   --quiet          no live progress display
   -h, --help       this text
