@@ -22,16 +22,76 @@ test('run --help explains every option', async () => {
   for (const word of ['--fresh', '--quiet', '--workers', 'warcs/', 'crawl.log', 'state/']) assert.ok(io.stdout.text.includes(word), word);
 });
 
-test('no command and unknown commands are usage errors (2)', async () => {
-  assert.equal(await main([], captureIo()), 2);
+test('no command and unknown commands are usage errors (2); no command gives one line, not the whole help', async () => {
+  const bare = captureIo();
+  assert.equal(await main([], bare), 2);
+  assert.equal(bare.stdout.text, '');
+  assert.match(bare.stderr.text, /^usage: archiver <command> \[options\]; the commands are run, .* \(archiver --help says more\)\n$/);
   const io = captureIo();
   assert.equal(await main(['crawl'], io), 2);
   assert.match(io.stderr.text, /unknown command "crawl".*ARCHIVER_USAGE/);
 });
 
-test('run without a profile, or with an unknown flag, is a usage error (2)', async () => {
+test('archiver help <command> is that command\'s help', async () => {
+  for (const command of ['run', 'analyze', 'index', 'search', 'wacz', 'replay', 'serve', 'demo']) {
+    const viaHelp = captureIo();
+    const viaFlag = captureIo();
+    assert.equal(await main(['help', command], viaHelp), 0, command);
+    assert.equal(await main([command, '--help'], viaFlag), 0, command);
+    assert.equal(viaHelp.stdout.text, viaFlag.stdout.text, command);
+    assert.ok(viaHelp.stdout.text.includes(`archiver ${command}`), command);
+  }
+  const unknown = captureIo();
+  assert.equal(await main(['help', 'crawl'], unknown), 2);
+  assert.match(unknown.stderr.text, /no help on "crawl"/);
+});
+
+test('run without a profile, or with an unknown flag, is a usage error (2), told in our words', async () => {
   assert.equal(await main(['run'], captureIo()), 2);
-  assert.equal(await main(['run', 'a.json', '--bogus'], captureIo()), 2);
+  for (const command of ['run', 'index', 'analyze', 'replay']) {
+    const io = captureIo();
+    assert.equal(await main([command, 'a.json', '--bogus'], io), 2, command);
+    assert.equal(io.stderr.text, `archiver${command === 'analyze' ? ' analyze' : ''}: unknown option --bogus (see archiver ${command} --help) [ARCHIVER_USAGE]\n`);
+  }
+  const missing = captureIo();
+  assert.equal(await main(['replay', '--port'], missing), 2);
+  assert.match(missing.stderr.text, /option --port needs a value \(see archiver replay --help\)/);
+});
+
+test('a missing profile file is no input (4), not an invalid profile', async () => {
+  const io = captureIo();
+  assert.equal(await main(['run', path.join(os.tmpdir(), 'no-such-profile-here.json')], io), 4);
+  assert.match(io.stderr.text, /no-such-profile-here\.json: cannot read the profile \(no such file\) \[ARCHIVER_NO_INPUT\]/);
+});
+
+test('a profile with several problems lists each with its JSON path; bad JSON gives line and column', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'archiver-cli-'));
+  try {
+    const file = path.join(dir, 'many.json');
+    await writeFile(
+      file,
+      JSON.stringify({ name: 'x', seeds: ['ftp://a/'], userAgent: 'x (+https://example.org)', workers: 0, bogus: 1, scope: { exclude: ['(unclosed'] } }),
+    );
+    const io = captureIo();
+    assert.equal(await main(['run', file], io), 3);
+    const lines = io.stderr.text.trimEnd().split('\n');
+    assert.equal(lines[0], `archiver: ${file}: 4 problems [ARCHIVER_INVALID_PROFILE]`);
+    assert.deepEqual(lines.slice(1).sort(), [
+      '  /: unknown key "bogus"',
+      '  /scope/exclude/0: invalid regular expression /(unclosed/: Unterminated group',
+      '  /seeds/0: only http and https seeds are crawled, got ftp:',
+      '  /workers: must be >= 1',
+    ]);
+
+    const broken = path.join(dir, 'broken.json');
+    await writeFile(broken, '{\n  "name": "x",\n  "seeds": ["http://a/"]\n  "userAgent": "x"\n}\n');
+    const json = captureIo();
+    assert.equal(await main(['run', broken], json), 3);
+    assert.match(json.stderr.text, /broken\.json: not valid JSON: line 4, column 3: .*\[ARCHIVER_INVALID_PROFILE\]\n$/);
+    assert.doesNotMatch(json.stderr.text, /position/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('an invalid profile exits 3 with one line naming file and path', async () => {
