@@ -15,6 +15,7 @@ import { monotonicClock, type Clock } from '../core/clock.js';
 import { ProgressReporter } from '../analysis/progress.js';
 import { jsonReport, textReport } from '../analysis/report.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { parseArgsUsage } from './parse-options.js';
 
 export interface AnalyzeIo {
   stdout: NodeJS.WritableStream;
@@ -128,7 +129,7 @@ export function parseAnalyzeArgs(argv: string[]): ParsedArgs {
       },
     });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw parseArgsUsage(err, 'analyze');
   }
   const v = parsed.values;
   const isCount = (n: number): boolean => Number.isInteger(n) && n >= 0;
@@ -161,7 +162,7 @@ export async function analyzeMain(argv: string[], io: AnalyzeIo): Promise<number
     return await run(argv, io);
   } catch (err) {
     if (err instanceof ArchiverError) {
-      const hint = err instanceof UsageError ? ' (try archiver analyze --help)' : '';
+      const hint = err instanceof UsageError && !err.message.includes('--help)') ? ' (see archiver analyze --help)' : '';
       io.stderr.write(`archiver analyze: ${err.message}${hint} [${err.code}]\n`);
       return exitCodeFor(err);
     }

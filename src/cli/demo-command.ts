@@ -35,7 +35,7 @@ export async function demoMain(argv: string[], io: CliIo, opts: DemoMainOptions 
     top: { type: 'string' },
     quiet: { type: 'boolean' },
     'serve-only': { type: 'boolean' },
-  });
+  }, 'demo');
   if (values.help) {
     io.stdout.write(demoHelp);
     return ExitCode.ok;

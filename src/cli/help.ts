@@ -12,7 +12,7 @@ Usage:
   archiver replay <job|file.wacz|warcs...> serve the archive in ReplayWeb.page on 127.0.0.1
   archiver serve [DIR]                     the web console for the jobs under DIR (default jobs/)
   archiver demo [options]                  start the bundled demo web on loopback, crawl it, analyse it
-  archiver <command> --help                options of one command
+  archiver <command> --help                options of one command (also: archiver help <command>)
   archiver --version
 
 Exit codes: 0 success, 1 crawl aborted by a fatal error, 2 usage error,

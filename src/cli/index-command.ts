@@ -51,7 +51,7 @@ export async function indexMain(argv: string[], io: CliIo): Promise<number> {
     output: { type: 'string', short: 'o' },
     search: { type: 'boolean' },
     'skip-bad': { type: 'boolean' },
-  });
+  }, 'index');
   if (values.help) {
     io.stdout.write(indexHelp);
     return ExitCode.ok;

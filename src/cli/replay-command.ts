@@ -34,7 +34,7 @@ export interface ReplayMainOptions {
 }
 
 export async function replayMain(argv: string[], io: CliIo, opts: ReplayMainOptions = {}): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { port: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs(argv, { port: { type: 'string' } }, 'replay');
   if (values.help) {
     io.stdout.write(replayHelp);
     return ExitCode.ok;

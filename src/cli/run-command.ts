@@ -48,7 +48,7 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
     'console-port': { type: 'string' },
     'console-host': { type: 'string' },
     'keep-console': { type: 'boolean' },
-  });
+  }, 'run');
   if (values.help) {
     io.stdout.write(runHelp);
     return ExitCode.ok;

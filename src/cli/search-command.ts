@@ -53,7 +53,7 @@ export async function searchMain(argv: string[], io: CliIo): Promise<number> {
     mime: { type: 'string' },
     status: { type: 'string' },
     json: { type: 'boolean' },
-  });
+  }, 'search');
   if (values.help) {
     io.stdout.write(searchHelp);
     return ExitCode.ok;

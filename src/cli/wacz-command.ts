@@ -34,7 +34,7 @@ Options:
 `;
 
 export async function waczMain(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { name: { type: 'string' }, 'skip-bad': { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs(argv, { name: { type: 'string' }, 'skip-bad': { type: 'boolean' } }, 'wacz');
   if (values.help) {
     io.stdout.write(waczHelp);
     return ExitCode.ok;
