@@ -23,14 +23,22 @@ seed answered), 130 interrupted (state kept).
 export const runHelp = `archiver run <profile.json> [options]
 
 Crawls the seeds of a JSON profile (see README.md for every profile field and
-its default) into the profile's job directory (output.dir):
-  warcs/      WARC files (PREFIX-<timestamp>-<serial>-<pid>~<host>.warc.gz)
-  indexes/    index.cdxj, written at the end of every run; captures.jsonl;
-              search/ (the full-text index, see archiver search)
-  <name>.wacz the WACZ package of the whole job (open it in ReplayWeb.page)
-  logs/       crawl.log, one Heritrix-format line per URI
-  reports/    crawl, seeds, hosts, mimetype, response-code, frontier reports (.txt and .json)
-  state/      LevelDB: seen filter, frontier queues, digest index
+its default) into the profile's job directory (output.dir, default jobs/<name>):
+  warcs/                  WARC files (PREFIX-<timestamp>-<serial>-<pid>~<host>.warc.gz;
+                          the one being written ends in .open)
+  logs/crawl.log          one Heritrix-format line per URI
+  reports/                crawl, seeds, hosts, mimetype, response-code, frontier
+                          reports (.txt and .json)
+  state/                  LevelDB: seen filter, frontier queues, digest index,
+                          robots.txt and host journals (what a resume continues from)
+  tmp/                    bodies over 1 MiB while they are fetched
+  indexes/index.cdxj      the CDXJ index, written at the end of every run
+  indexes/captures.jsonl  the capture journal: a line per record written (the
+                          index, page list and search index are built from it)
+  indexes/search/         the full-text index (see archiver search)
+  indexes/inlinks.txt     which pages link to a URL (built by the web console)
+  <name>.wacz             the WACZ package of the whole job (archiver replay)
+  analysis/               archiver analyze <job> --out <job>/analysis writes here
 
 A job directory that holds an unfinished crawl (stopped, killed, or ended on a
 limit) is resumed under the current profile and flags: WARC files left open by

@@ -19,7 +19,10 @@ test('--help lists the commands and exit codes', async () => {
 test('run --help explains every option', async () => {
   const io = captureIo();
   assert.equal(await main(['run', '--help'], io), 0);
-  for (const word of ['--fresh', '--quiet', '--workers', 'warcs/', 'crawl.log', 'state/']) assert.ok(io.stdout.text.includes(word), word);
+  // The whole job layout: the walk-through found captures.jsonl and tmp/ explained nowhere.
+  for (const word of ['--fresh', '--quiet', '--workers', 'warcs/', 'crawl.log', 'state/', 'tmp/', 'indexes/index.cdxj', 'indexes/captures.jsonl', 'indexes/search/', 'indexes/inlinks.txt', '<name>.wacz', 'analysis/']) {
+    assert.ok(io.stdout.text.includes(word), word);
+  }
 });
 
 test('no command and unknown commands are usage errors (2); no command gives one line, not the whole help', async () => {
