@@ -41,7 +41,7 @@ export async function demoMain(argv: string[], io: CliIo, opts: DemoMainOptions 
     return ExitCode.ok;
   }
   if (positionals.length > 0) throw new UsageError('demo takes no arguments (see archiver demo --help)');
-  const port = portOption(values.port, DEMO_PORT, 1);
+  const port = portOption(values.port, DEMO_PORT);
   if (values['serve-only']) return serveOnly(port, io, opts);
   const top = values.top ?? '10';
   const root = packageRoot();

@@ -87,7 +87,7 @@ prints its seeds and a profile to start from: for crawling it with a profile
 of your own (archiver run mine.json).
 
 Options:
-  --port N         port the demo web listens on (default 8421)
+  --port N         port the demo web listens on (default 8421; 0 = any free one)
   --serve-only     serve the demo web only, until Ctrl-C
   --top N          PageRank top N printed by the analysis (default 10)
   --quiet          no live progress display
