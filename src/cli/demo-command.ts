@@ -66,17 +66,16 @@ export async function demoMain(argv: string[], io: CliIo, opts: DemoMainOptions 
   }
   const code = await analyzeMain([jobDir, '--top', top], io);
   if (code !== ExitCode.ok) return code;
+  const next: [string, string][] = [
+    [`archiver replay ${jobDir}`, 'browse the archive in ReplayWeb.page (on 127.0.0.1)'],
+    [`archiver analyze ${jobDir} --out ${path.join(jobDir, 'analysis')}`, 'the link graph again, with CSV files and a degree plot'],
+    [`archiver search ${jobDir} river`, 'full-text search over the pages'],
+    [`archiver serve ${path.dirname(jobDir)}`, 'the web console of every job'],
+    ['archiver demo --serve-only', 'the demo web alone, to crawl it with a profile of your own'],
+  ];
+  const width = Math.max(...next.map(([command]) => command.length));
   io.stdout.write(
-    [
-      '',
-      'Next:',
-      `  archiver replay ${jobDir}          browse the archive in ReplayWeb.page (on 127.0.0.1)`,
-      `  archiver analyze ${jobDir} --out ${path.join(jobDir, 'analysis')}   the link graph again, with CSV files and a degree plot`,
-      `  archiver search ${jobDir} "river"  full-text search over the pages`,
-      `  archiver serve ${path.dirname(jobDir)}               the web console of every job`,
-      '  archiver demo --serve-only         serve the demo web alone, to crawl it with a profile of your own',
-      '',
-    ].join('\n'),
+    ['', 'Next (inside the repository, npx archiver …):', ...next.map(([command, what]) => `  ${command.padEnd(width)}  ${what}`), ''].join('\n'),
   );
   return ExitCode.ok;
 }
