@@ -4,7 +4,7 @@ export const mainHelp = `archiver — an archival web crawler (Heritrix-style fr
 
 Usage:
   archiver run <profile.json> [options]    crawl what the profile says → WARCs, crawl.log, reports
-  archiver analyze <dir|file...> [options] link graph, degrees, PageRank; host graph (--hosts), GEXF (--gexf)
+  archiver analyze <job|wacz|warcs...>     link graph, degrees, PageRank; host graph (--hosts), GEXF (--gexf)
   archiver index <job|warcs...>            write a CDXJ index (sorted, with offsets) of a job or WARC files;
                                            for a job, also rebuild its search index (--search -o DIR: of WARCs)
   archiver search <job> "<query>"          full-text search over a job's pages (--top N, --json)

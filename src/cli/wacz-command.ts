@@ -42,7 +42,7 @@ export async function waczMain(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('wacz takes exactly one job directory (see archiver wacz --help)');
   const inputs = await resolveInputs(positionals);
   const job = inputs.jobs[0];
-  if (job === undefined) throw new UsageError(`${positionals[0]}: wacz packages a job directory (one with warcs/)`);
+  if (job === undefined) throw new UsageError(`${positionals[0]}: wacz packages a job directory (the one holding warcs/), not WARC files`);
   const existing = await jobWaczName(job);
   const name = values.name ?? (existing !== null ? existing.replace(/\.wacz$/, '') : path.basename(job));
   let done;

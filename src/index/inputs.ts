@@ -1,7 +1,7 @@
 /**
  * What `index`, `wacz` and `replay` are given on the command line: a job
  * directory (its `warcs/` are read; WARCs still being written, `.open`, are
- * not), WARC files, or (replay) WACZ files. Resolved once here, in a stable
+ * not), a directory of WARC files, WARC files, or (replay) WACZ files. Resolved once here, in a stable
  * order, so the index and the package list files the same way every time.
  */
 import { readdir, stat } from 'node:fs/promises';
@@ -45,9 +45,15 @@ export async function resolveInputs(args: readonly string[], cwd = process.cwd()
     }
     if (info.isDirectory()) {
       const warcs = await jobWarcs(abs);
-      if (warcs.length === 0) throw new NoInputError(`${arg}: no WARC files in ${path.join(arg, 'warcs')}`);
-      out.jobs.push(abs);
-      out.warcs.push(...warcs);
+      if (warcs.length > 0) {
+        out.jobs.push(abs);
+        out.warcs.push(...warcs);
+        continue;
+      }
+      // A directory of WARC files (a job's warcs/, or any other): its files, but it is no job.
+      const own = (await readdir(abs).catch(() => [] as string[])).filter(isWarcName).sort();
+      if (own.length === 0) throw new NoInputError(`${arg}: neither a job directory (no WARC files in ${path.join(arg, 'warcs')}) nor a directory of WARC files`);
+      out.warcs.push(...own.map((n) => path.join(abs, n)));
     } else if (isWarcName(abs)) {
       out.warcs.push(abs);
     } else if (abs.endsWith('.wacz')) {

@@ -4,11 +4,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { captureIo } from '../helpers/capture.js';
+import { pageHtml, warcBytes } from '../analysis/synthetic.js';
 
 test('--help lists the commands and exit codes', async () => {
   const io = captureIo();
@@ -116,4 +117,25 @@ test('--version prints the package version', async () => {
   const io = captureIo();
   assert.equal(await main(['--version'], io), 0);
   assert.match(io.stdout.text, /^archiver \d+\.\d+\.\d+/);
+});
+
+test('a directory of WARC files (a job\'s warcs/) is read by index and replay; wacz asks for the job directory', async () => {
+  // The walk-through met "jobs/x/warcs: no WARC files in jobs/x/warcs/warcs".
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'archiver-cli-'));
+  try {
+    const warcs = path.join(dir, 'job', 'warcs');
+    await mkdir(warcs, { recursive: true });
+    await writeFile(path.join(warcs, 'a.warc.gz'), await warcBytes([{ url: 'http://d.test/', html: pageHtml('D', []) }], true));
+    const index = captureIo();
+    assert.equal(await main(['index', warcs, '-o', path.join(dir, 'out.cdxj')], index), 0, index.stderr.text);
+    assert.match(await readFile(path.join(dir, 'out.cdxj'), 'utf8'), /^test,d\)\/ /);
+    const wacz = captureIo();
+    assert.equal(await main(['wacz', warcs], wacz), 2);
+    assert.match(wacz.stderr.text, /wacz packages a job directory \(the one holding warcs\/\), not WARC files/);
+    const empty = captureIo();
+    assert.equal(await main(['index', dir], empty), 4);
+    assert.match(empty.stderr.text, /neither a job directory .* nor a directory of WARC files/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
