@@ -12,12 +12,14 @@ Usage:
   archiver replay <job|file.wacz|warcs...> serve the archive in ReplayWeb.page on 127.0.0.1
   archiver serve [DIR]                     the web console for the jobs under DIR (default jobs/)
   archiver demo [options]                  start the bundled demo web on loopback, crawl it, analyse it
+                                           (--serve-only: serve the demo web alone, for your own profile)
   archiver <command> --help                options of one command (also: archiver help <command>)
   archiver --version
 
-Exit codes: 0 success, 1 crawl aborted by a fatal error, 2 usage error,
-3 invalid profile, 4 no input (or no search index), 5 nothing crawled (no
-seed answered), 130 interrupted (state kept).
+Exit codes: 0 success, 1 crawl aborted by a fatal error (index, wacz: damaged
+WARC input, see --skip-bad), 2 usage error, 3 invalid profile, 4 no input (no
+such profile file, no WARCs, no search index), 5 nothing crawled (no seed
+answered), 130 interrupted (state kept).
 `;
 
 export const runHelp = `archiver run <profile.json> [options]
