@@ -13,7 +13,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { jobWarcs } from '../index/inputs.js';
+import { jobOpenWarcs, jobWarcs, openWarcsNote } from '../index/inputs.js';
 import { jobWaczName } from '../job/job-dir.js';
 import { isWaczName, waczWarcs } from '../wacz/wacz-entries.js';
 import type { WarcSource } from '../warc/warc-records.js';
@@ -69,9 +69,11 @@ export async function expandInputs(paths: readonly string[]): Promise<ExpandedIn
     out.files.push(...sources);
     const against = await dedupAgainst(p);
     referenceJobs.push(...against);
-    if (given) {
+    const open = await jobOpenWarcs(p);
+    if (given || open.length > 0) {
       const refs = against.length > 0 ? `; for revisits, the WARCs of the earlier crawl(s) it deduplicated against: ${against.join(', ')}` : '';
-      out.notes.push(`${p}: a job, ${sources.length} WARC file(s)${refs}`);
+      const opened = open.length > 0 ? `; ${openWarcsNote(open.length)}` : '';
+      out.notes.push(`${p}: a job, ${sources.length} WARC file(s)${opened}${refs}`);
     }
   };
   const walk = async (p: string, given: boolean): Promise<void> => {

@@ -135,6 +135,14 @@ test('a directory of WARC files (a job\'s warcs/) is read by index and replay; w
     const empty = captureIo();
     assert.equal(await main(['index', dir], empty), 4);
     assert.match(empty.stderr.text, /neither a job directory .* nor a directory of WARC files/);
+    // A job whose only WARC is open (a killed crawl): said so, rather than "no WARC files".
+    await writeFile(path.join(warcs, 'b.warc.gz.open'), 'x');
+    await rm(path.join(warcs, 'a.warc.gz'));
+    for (const command of ['index', 'analyze']) {
+      const open = captureIo();
+      assert.equal(await main([command, path.join(dir, 'job')], open), 4, command);
+      assert.match(open.stderr.text, /1 WARC file\(s\) still open \(a crawl is writing them, or was killed: running it again closes them\) not read/, command);
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
