@@ -355,3 +355,12 @@ function gzipDataStart(b: Buffer): number {
   return p <= b.length ? p : -1;
 }
 
+
+/** Read a WARC through for its damage alone (each stretch told to `onDamage`), no block kept; resolves to the records read. */
+export async function checkWarc(file: string | WarcSource, onDamage: (damage: WarcDamage) => void): Promise<number> {
+  let records = 0;
+  for await (const record of readWarcRecords(file, { ...WARC_RECORDS_DEFAULTS, keepBlockOf: new Set(), onDamage })) {
+    if (!record.truncated) records++;
+  }
+  return records;
+}

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildCsr } from '../../src/analysis/csr.js';
 import { logBinLabel, summarizeDegrees } from '../../src/analysis/degrees.js';
+import { degreesSvg } from '../../src/analysis/degrees-svg.js';
 import { LinkGraphBuilder, type LinkGraph } from '../../src/analysis/graph-builder.js';
 import { UrlInterner } from '../../src/analysis/url-interner.js';
 import { mulberry32 } from '../helpers/prng.js';
@@ -127,5 +128,17 @@ describe('UrlInterner', () => {
     assert.equal(it.lookup('e'), 4);
     assert.equal(it.lookup('zz'), -1);
     assert.deepEqual(it.urls, ['a', 'b', 'c', 'd', 'e']);
+  });
+});
+
+describe('degreesSvg', () => {
+  it('counts the pages of degree 0 in the legend, one page as "1 page"', () => {
+    // The walk-through's plot said "1 pages at 0 not shown".
+    const one = degreesSvg(summarizeDegrees(Int32Array.from([0, 1, 2])), summarizeDegrees(Int32Array.from([0, 0, 3])));
+    assert.match(one, />in-degree \(1 page of degree 0, not shown\)</);
+    assert.match(one, />out-degree \(2 pages of degree 0, not shown\)</);
+    const none = degreesSvg(summarizeDegrees(Int32Array.from([1, 2])), summarizeDegrees(Int32Array.from([1, 1])));
+    assert.match(none, />in-degree</);
+    assert.doesNotMatch(none, /degree 0/);
   });
 });

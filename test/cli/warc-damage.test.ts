@@ -4,8 +4,9 @@
  * The walk-through found `archiver index some-truncated.warc.gz` exiting 0
  * ("indexed 63 captures": warcio stopped quietly at the damage) while
  * `analyze` flagged the same file as truncated at an offset. Now each
- * command gives the same line for the same damage (file, offset, what was
- * skipped), reading goes on after a corrupt gzip member, and the commands
+ * command (analyze, index, wacz, search, replay of WARCs) gives the same
+ * line for the same damage (file, offset, what was skipped), reading goes
+ * on after a corrupt gzip member, and the commands
  * that write an index (index, wacz) write nothing and exit 1 unless given
  * --skip-bad, which indexes what can be read.
  */
@@ -15,6 +16,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { main } from '../../src/cli/main.js';
+import { replayMain } from '../../src/cli/replay-command.js';
 import { captureIo } from '../helpers/capture.js';
 import { pageHtml, warcBytes } from '../analysis/synthetic.js';
 
@@ -111,6 +113,23 @@ describe('cut and corrupt WARCs across commands', () => {
         assert.ok(i >= 0, line);
         if (i + 1 < PAGES) assert.equal(Number(offset) + Number(length), offsets[i + 1], line);
       }
+    }
+  });
+
+  it('replay of WARC files tells the same damage before serving them', async () => {
+    const before = process.cwd();
+    process.chdir(dir);
+    try {
+      for (const name of ['cut', 'bad']) {
+        const io = captureIo();
+        assert.equal(await replayMain([`${name}.warc.gz`, '--port', '0'], io, { until: Promise.resolve() }), 0, io.stderr.text);
+        const indexed = await run(['index', `${name}.warc.gz`], dir);
+        assert.deepEqual(damageLines(io.stderr.text), damageLines(indexed.stderr));
+        assert.equal(damageLines(io.stderr.text).length, 1);
+        assert.match(io.stdout.text, /Open http:\/\/127\.0\.0\.1:\d+\//);
+      }
+    } finally {
+      process.chdir(before);
     }
   });
 
