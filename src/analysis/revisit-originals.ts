@@ -5,7 +5,7 @@
  * /docs/index.html, and its relative links resolve against /docs/). So
  * once every input is read, the original record of each revisit that needs
  * one (graph-builder.ts: pendingRevisits) is found — among the inputs by
- * where each 2xx response was (ResponseIndex), else among reference inputs
+ * where each 2xx response was read (ResponseIndex), else among reference inputs
  * such as a job's `dedup.against` crawls, scanned for just those URLs —
  * read again at its offset, and its body extracted against the revisit's
  * URL. A revisit whose original is nowhere is counted as unresolved.
@@ -19,7 +19,7 @@ import { normalizeCaptureUrl } from './link-extract.js';
 import { pageLinksHere, type PageLinks } from './page-links.js';
 import type { ReaderHooks, ResponseLocations } from './warc-reader.js';
 import { describeWarcDamage } from '../warc/warc-damage.js';
-import { parseHttpHead, readWarcRecords, WARC_RECORDS_DEFAULTS, warcSource, type WarcRecord, type WarcSource } from '../warc/warc-records.js';
+import { OpenWarc, parseHttpHead, readWarcRecords, WARC_RECORDS_DEFAULTS, warcSource, type WarcRecord, type WarcSource } from '../warc/warc-records.js';
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const RESPONSE_BLOCKS: ReadonlySet<string> = new Set(['response']);
@@ -31,14 +31,17 @@ interface Location {
 }
 
 /**
- * Where each 2xx response of a URL was read: by the URL's id in the graph
- * builder, in typed arrays (one location per URL, a million pages cost
- * 12 MB), with further captures of a URL in a side map.
+ * Where each 2xx response that may be a page was read, in reading order:
+ * the URL's id in the graph builder, the source and the offset, in typed
+ * arrays (16 bytes a response, nothing per link target). Looked up once,
+ * at the end, for the URLs revisits refer to (`select`).
  */
 export class ResponseIndex implements ResponseLocations {
-  #source = new Int32Array(1024).fill(-1);
-  #offset = new Float64Array(1024);
-  readonly #more = new Map<number, Location[]>();
+  #ids = new Int32Array(1024);
+  #sources = new Int32Array(1024);
+  #offsets = new Float64Array(1024);
+  #length = 0;
+  #selected = new Map<number, Location[]>();
 
   constructor(private readonly builder: LinkGraphBuilder) {}
 
@@ -47,30 +50,32 @@ export class ResponseIndex implements ResponseLocations {
   }
 
   add(id: number, source: number, offset: number): void {
-    if (id >= this.#source.length) {
-      let cap = this.#source.length;
-      while (cap <= id) cap *= 2;
-      const s = new Int32Array(cap).fill(-1);
-      s.set(this.#source);
-      const o = new Float64Array(cap);
-      o.set(this.#offset);
-      this.#source = s;
-      this.#offset = o;
+    if (this.#length === this.#ids.length) {
+      const grow = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+        const b = make(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.#ids = grow(this.#ids, (n) => new Int32Array(n));
+      this.#sources = grow(this.#sources, (n) => new Int32Array(n));
+      this.#offsets = grow(this.#offsets, (n) => new Float64Array(n));
     }
-    if (this.#source[id] === -1) {
-      this.#source[id] = source;
-      this.#offset[id] = offset;
-      return;
-    }
-    const list = this.#more.get(id);
-    if (list === undefined) this.#more.set(id, [{ source, offset }]);
-    else list.push({ source, offset });
+    this.#ids[this.#length] = id;
+    this.#sources[this.#length] = source;
+    this.#offsets[this.#length] = offset;
+    this.#length++;
+    this.#selected.get(id)?.push({ source, offset });
   }
 
-  /** Every place a response of the URL was read, in reading order. */
+  /** Make `locations` answer for these URL ids (and for any added after). */
+  select(ids: Iterable<number>): void {
+    this.#selected = new Map([...ids].map((id) => [id, []]));
+    for (let i = 0; i < this.#length; i++) this.#selected.get(this.#ids[i]!)?.push({ source: this.#sources[i]!, offset: this.#offsets[i]! });
+  }
+
+  /** Every place a response of a selected URL was read, in reading order. */
   locations(id: number): Location[] {
-    if (id >= this.#source.length || this.#source[id] === -1) return [];
-    return [{ source: this.#source[id]!, offset: this.#offset[id]! }, ...(this.#more.get(id) ?? [])];
+    return this.#selected.get(id) ?? [];
   }
 }
 
@@ -97,6 +102,7 @@ export async function resolveRevisits(
   const counts: RevisitCounts = { fromOriginal: 0, unresolved: 0 };
   if (pending.length === 0) return counts;
   const sources = [...inputs, ...references].map((s) => warcSource(s));
+  index.select(pending.map((p) => builder.idOf(p.refersTo)));
   const missing = new Set(pending.filter((p) => index.locations(builder.idOf(p.refersTo)).length === 0).map((p) => p.refersTo));
   if (missing.size > 0 && references.length > 0) await scanReferences(sources, inputs.length, missing, builder, index, hooks);
 
@@ -108,21 +114,29 @@ export async function resolveRevisits(
     if (group === undefined) byOriginal.set(key, [p]);
     else group.push(p);
   }
-  for (const group of byOriginal.values()) {
-    const { refersTo, digest } = group[0]!;
-    const original = await findOriginal(sources, index.locations(builder.idOf(refersTo)), refersTo, digest);
-    for (const revisit of group) {
-      const found = original === null ? null : linksAt(original, revisit.url);
-      if (found === null) {
-        counts.unresolved++;
-      } else if (found !== 'not-a-page') {
-        builder.page(revisit.url, found.title, found.links);
-        counts.fromOriginal++;
-      } else if (revisit.isPage === true) {
-        // Its head said HTML, its payload is not: a page without links.
-        counts.fromOriginal++;
+  // In file order, one file open at a time: each original costs one read.
+  const groups = [...byOriginal.values()].map((group) => ({ group, at: index.locations(builder.idOf(group[0]!.refersTo)) }));
+  groups.sort((a, b) => (a.at[0]?.source ?? -1) - (b.at[0]?.source ?? -1) || (a.at[0]?.offset ?? 0) - (b.at[0]?.offset ?? 0));
+  const files = new OpenFiles(sources);
+  try {
+    for (const { group, at } of groups) {
+      const { refersTo, digest } = group[0]!;
+      const original = await findOriginal(files, at, refersTo, digest);
+      for (const revisit of group) {
+        const found = original === null ? null : linksAt(original, revisit.url);
+        if (found === null) {
+          counts.unresolved++;
+        } else if (found !== 'not-a-page') {
+          builder.page(revisit.url, found.title, found.links);
+          counts.fromOriginal++;
+        } else if (revisit.isPage === true) {
+          // Its head said HTML, its payload is not: a page without links.
+          counts.fromOriginal++;
+        }
       }
     }
+  } finally {
+    await files.close();
   }
   return counts;
 }
@@ -156,11 +170,37 @@ async function scanReferences(
   }
 }
 
+/** The files originals are read from, the one in use kept open. */
+class OpenFiles {
+  #current: { source: number; warc: OpenWarc } | null = null;
+
+  constructor(private readonly sources: readonly WarcSource[]) {}
+
+  async get(source: number): Promise<OpenWarc> {
+    if (this.#current?.source === source) return this.#current.warc;
+    await this.close();
+    const warc = await OpenWarc.open(this.sources[source]!);
+    this.#current = { source, warc };
+    return warc;
+  }
+
+  async close(): Promise<void> {
+    const current = this.#current;
+    this.#current = null;
+    await current?.warc.close();
+  }
+}
+
 /** The response record of `url` at one of `locations` whose payload digest is `digest` (when both are known). */
-async function findOriginal(sources: readonly WarcSource[], locations: readonly Location[], url: string, digest: string | null): Promise<WarcRecord | null> {
+async function findOriginal(files: OpenFiles, locations: readonly Location[], url: string, digest: string | null): Promise<WarcRecord | null> {
   for (const at of locations) {
-    const source = sources[at.source]!;
-    const records = readWarcRecords(source, { ...WARC_RECORDS_DEFAULTS, keepBlockOf: RESPONSE_BLOCKS, startOffset: at.offset, onDamage: () => {} });
+    let warc: OpenWarc;
+    try {
+      warc = await files.get(at.source);
+    } catch {
+      continue;
+    }
+    const records = warc.records({ ...WARC_RECORDS_DEFAULTS, keepBlockOf: RESPONSE_BLOCKS, startOffset: at.offset, onDamage: () => {} });
     for await (const record of records) {
       // Records of one gzip member share its offset (a file gzipped whole): read on through them only.
       if (record.offset > at.offset) break;

@@ -19,12 +19,17 @@ export class FileWindow {
   /** File offset of #buf[0]. */
   #start = 0;
 
-  /** `base`: where position 0 is in the file; `size`: the bytes from there that belong to it. */
+  /**
+   * `base`: where position 0 is in the file; `size`: the bytes from there
+   * that belong to it; `readBytes`: the least read at a time (less for a
+   * reader that wants one record at an offset).
+   */
   constructor(
     private readonly fh: FileHandle,
     private readonly base: number,
     private readonly size: number,
     private readonly onBytesRead: ((bytes: number) => void) | undefined,
+    readonly readBytes = READ_BYTES,
   ) {}
 
   atEnd(offset: number): boolean {
@@ -44,7 +49,7 @@ export class FileWindow {
     }
     const kept = this.#buf.subarray(offset - this.#start);
     const readFrom = end;
-    const readTo = Math.min(this.size, Math.max(want, readFrom + READ_BYTES));
+    const readTo = Math.min(this.size, Math.max(want, readFrom + this.readBytes));
     const next = Buffer.allocUnsafe(kept.length + Math.max(0, readTo - readFrom));
     kept.copy(next, 0);
     let filled = kept.length;

@@ -19,7 +19,7 @@
  * short is still returned, marked `truncated`, and reported. Without it,
  * the first problem is thrown as WarcFormatError with its offset.
  */
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import * as zlib from 'node:zlib';
 import { FileWindow, READ_BYTES } from './file-window.js';
 import { RecordSplitter, type SplitterOptions, type WarcRecord } from './record-splitter.js';
@@ -51,7 +51,7 @@ export interface WarcRecordsOptions extends SplitterOptions {
   syncMaxOutputBytes: number;
   /** Told of the bytes read from the file, as they are read. */
   onBytesRead?: (bytes: number) => void;
-  /** Start reading here (a record's offset, as an earlier read gave it) rather than at 0. */
+  /** Start reading here (a record's offset, as an earlier read gave it) rather than at 0; the file is then read 64 KiB at a time, not 1 MiB. */
   startOffset?: number;
   /** Told of each damaged stretch, after which reading goes on; without it the first one is thrown. */
   onDamage?: (damage: WarcDamage) => void;
@@ -74,27 +74,66 @@ interface Reading {
 
 /** The records of a WARC file, in file order. */
 export async function* readWarcRecords(file: string | WarcSource, options: WarcRecordsOptions): AsyncGenerator<WarcRecord> {
-  const source = warcSource(file);
-  const fh = await open(source.path, 'r');
+  const warc = await OpenWarc.open(file);
   try {
-    const fileSize = (await fh.stat()).size;
-    const size = Math.max(0, Math.min(source.length ?? Infinity, fileSize - source.start));
-    const window = new FileWindow(fh, source.start, size, options.onBytesRead);
+    yield* warc.records(options);
+  } finally {
+    await warc.close();
+  }
+}
+
+/**
+ * A WARC file held open, for reading it more than once: the records at
+ * many offsets (a revisit's original each) cost one read each, not an
+ * open, a stat and a close besides.
+ */
+export class OpenWarc {
+  #gzipped: boolean | null = null;
+
+  private constructor(
+    private readonly fh: FileHandle,
+    readonly source: WarcSource,
+    /** Bytes of the WARC (the range's, inside a larger file). */
+    readonly size: number,
+  ) {}
+
+  static async open(file: string | WarcSource): Promise<OpenWarc> {
+    const source = warcSource(file);
+    const fh = await open(source.path, 'r');
+    try {
+      const fileSize = (await fh.stat()).size;
+      return new OpenWarc(fh, source, Math.max(0, Math.min(source.length ?? Infinity, fileSize - source.start)));
+    } catch (err) {
+      await fh.close();
+      throw err;
+    }
+  }
+
+  /** The records from `options.startOffset` (default 0) on, in file order. */
+  async *records(options: WarcRecordsOptions): AsyncGenerator<WarcRecord> {
+    const { source, size } = this;
+    const readBytes = options.startOffset === undefined ? READ_BYTES : 64 * 1024;
+    const window = new FileWindow(this.fh, source.start, size, options.onBytesRead, readBytes);
     const reading: Reading = { window, splitter: new RecordSplitter(options), options, name: source.name, size };
-    const first = await window.ensure(0, 5);
-    const head = window.view(0, Math.min(first, 5));
-    if (head.length === 0) return;
-    const gzipped = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
-    if (!gzipped && !startsLikeRecord(head)) {
-      if (options.onDamage === undefined) throw new WarcFormatError('not-a-record', 0, 'the file does not start with "WARC/" or gzip');
-      options.onDamage({ file: source.name, problem: 'not-a-warc', offset: 0, resumeAt: null, size, detail: 'it starts with neither "WARC/" nor gzip' });
-      return;
+    if (this.#gzipped === null) {
+      const head = Buffer.alloc(Math.min(5, size));
+      await this.fh.read(head, 0, head.length, source.start);
+      if (head.length === 0) return;
+      const gzipped = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+      if (!gzipped && !startsLikeRecord(head)) {
+        if (options.onDamage === undefined) throw new WarcFormatError('not-a-record', 0, 'the file does not start with "WARC/" or gzip');
+        options.onDamage({ file: source.name, problem: 'not-a-warc', offset: 0, resumeAt: null, size, detail: 'it starts with neither "WARC/" nor gzip' });
+        return;
+      }
+      this.#gzipped = gzipped;
     }
     const from = options.startOffset ?? 0;
-    if (gzipped) yield* gzipRecords(reading, from);
+    if (this.#gzipped) yield* gzipRecords(reading, from);
     else yield* plainRecords(reading, from);
-  } finally {
-    await fh.close();
+  }
+
+  close(): Promise<void> {
+    return this.fh.close();
   }
 }
 
@@ -261,7 +300,7 @@ async function inflateMember(
   splitter: RecordSplitter,
   options: WarcRecordsOptions,
 ): Promise<number | null> {
-  for (let span = Math.min(READ_BYTES, options.syncMaxInputBytes); ; span *= 2) {
+  for (let span = Math.min(window.readBytes, options.syncMaxInputBytes); ; span *= 2) {
     const available = await window.ensure(memberStart, span);
     let result: { buffer: Buffer; engine: zlib.InflateRaw };
     try {
