@@ -164,9 +164,17 @@ async function damaged(reading: Reading, err: unknown, next: (from: number) => P
   return resumeAt;
 }
 
-/** The records left in the splitter once the input is over; a block cut short is reported as damage. */
-function* finish(reading: Reading): Generator<WarcRecord> {
+/** The records left in the splitter once the input is over; a head or block cut short is reported as damage. */
+async function* finish(reading: Reading): AsyncGenerator<WarcRecord> {
   reading.splitter.finish();
+  try {
+    yield* finishedRecords(reading);
+  } catch (err) {
+    await damaged(reading, err, async () => null);
+  }
+}
+
+function* finishedRecords(reading: Reading): Generator<WarcRecord> {
   for (const record of reading.splitter.drain()) {
     if (record.truncated) {
       reading.options.onDamage?.({
@@ -186,7 +194,7 @@ function* finish(reading: Reading): Generator<WarcRecord> {
 async function* plainRecords(reading: Reading, from: number): AsyncGenerator<WarcRecord> {
   const { window, splitter } = reading;
   for (let pos = from; ; ) {
-    const available = await window.ensure(pos, READ_BYTES);
+    const available = await window.ensure(pos, window.readBytes);
     if (available === 0) break;
     splitter.push(window.view(pos, pos + available), pos, true);
     pos += available;
@@ -198,11 +206,7 @@ async function* plainRecords(reading: Reading, from: number): AsyncGenerator<War
       pos = next;
     }
   }
-  try {
-    yield* finish(reading);
-  } catch (err) {
-    await damaged(reading, err, async () => null);
-  }
+  yield* finish(reading);
 }
 
 async function* gzipRecords(reading: Reading, from: number): AsyncGenerator<WarcRecord> {
@@ -229,11 +233,7 @@ async function* gzipRecords(reading: Reading, from: number): AsyncGenerator<Warc
       pos = next;
     }
   }
-  try {
-    yield* finish(reading);
-  } catch (err) {
-    await damaged(reading, err, async () => null);
-  }
+  yield* finish(reading);
 }
 
 /** Bytes searched for a place to read on, at a time. */
