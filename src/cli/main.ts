@@ -30,9 +30,19 @@ const commands: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    if (command === undefined) {
+      io.stderr.write(`usage: archiver <command> [options]; the commands are ${Object.keys(commands).join(', ')} (archiver --help says more)\n`);
+      return ExitCode.usage;
+    }
+    if (command === 'help' && rest.length > 0) {
+      // `archiver help run` is `archiver run --help`.
+      const topic = commands[rest[0]!];
+      if (topic === undefined) throw new UsageError(`no help on "${rest[0]}": the commands are ${Object.keys(commands).join(', ')}`);
+      return await topic(['--help'], io);
+    }
+    if (command === '--help' || command === '-h' || command === 'help') {
       io.stdout.write(mainHelp);
-      return command === undefined ? ExitCode.usage : ExitCode.ok;
+      return ExitCode.ok;
     }
     if (command === '--version' || command === '-V') {
       io.stdout.write(`archiver ${packageVersion()}\n`);

@@ -48,7 +48,7 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
     'console-port': { type: 'string' },
     'console-host': { type: 'string' },
     'keep-console': { type: 'boolean' },
-  });
+  }, 'run');
   if (values.help) {
     io.stdout.write(runHelp);
     return ExitCode.ok;
@@ -87,7 +87,7 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
   const name = path.basename(dir);
   const catalog = new JobCatalog({ root: path.dirname(dir), only: name });
   const search = consoleSearch();
-  const server = await ConsoleServer.start({ catalog, host, port, log: io.stderr, search });
+  const server = await ConsoleServer.start({ catalog, host, port, portFlag: '--console-port', log: io.stderr, search });
   try {
     const summary = await crawlWithSignals(profile, io, {
       fresh: values.fresh === true,

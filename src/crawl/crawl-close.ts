@@ -65,6 +65,7 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
     wacz: packaged?.wacz ?? null,
     closedHosts: p.health.closed(),
     seeds: [...p.stats.seeds.values()],
+    dedupAgainst: p.earlier?.jobs.map((j) => j.dir) ?? [],
   });
   const overrides = { describeHost: (host: string) => p.overrides.describeHost(host), budgets: p.budgets.report() };
   await attempt(() => writeReports(p.dirs.reports, p.stats, summary, p.frontier.stats(), p.frontier.queues(), overrides));

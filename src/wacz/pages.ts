@@ -15,11 +15,12 @@
  * and the sorted stream is turned into the list in one pass (PageList) and
  * written line by line to a file.
  */
-import type { WARCRecord } from 'warcio';
+import { dechunk } from '../analysis/body-decode.js';
 import { decodeContentEncoding, decodeText, detectCharset } from '../fetch/content-decoding.js';
 import { robotsDirectivesFromHeaders } from '../fetch/robots-directives.js';
 import { AtomicLineFile } from '../index/build-index.js';
 import type { CdxjEntry } from '../index/cdxj.js';
+import type { IndexedRecord } from '../index/warc-index.js';
 import { LineSorter } from '../index/line-sorter.js';
 import { PageList, type OrderedCandidate, type PageEntry } from './page-list.js';
 import { DEFAULT_MAX_TEXT_CHARS, pageText, type PageText } from './page-text.js';
@@ -113,14 +114,14 @@ export class PageCollector {
   }
 
   /** For indexWarcs' `onIndexed`. */
-  readonly onIndexed = async (record: WARCRecord, entry: CdxjEntry): Promise<void> => {
-    const head = record.httpHeaders;
-    if (!head || entry.status === null || entry.status < 200 || entry.status >= 300) return;
+  readonly onIndexed = async (record: IndexedRecord, entry: CdxjEntry): Promise<void> => {
+    const head = record.http;
+    if (head === null || entry.status === null || entry.status < 200 || entry.status >= 300) return;
     const mime = (head.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (!HTML_TYPES.has(mime) || !record.warcDate) return;
-    if (robotsDirectivesFromHeaders([...head.headers]).noindex) return;
-    const original = record.warcType === 'response';
-    const page: PageCandidate = { url: entry.url, warcDate: record.warcDate, digest: entry.digest, original, filename: entry.filename, offset: entry.offset };
+    if (!HTML_TYPES.has(mime) || record.date === null) return;
+    if (robotsDirectivesFromHeaders(record.httpHeaderList()).noindex) return;
+    const original = record.type === 'response';
+    const page: PageCandidate = { url: entry.url, warcDate: record.date, digest: entry.digest, original, filename: entry.filename, offset: entry.offset };
     if (original) {
       const text = await this.#extract(record);
       if (text.noindex) return;
@@ -131,10 +132,10 @@ export class PageCollector {
   };
 
   /** For indexWarcs' `onRecord`: a metadata record saying `seed: true` marks its URL a seed. */
-  readonly onRecord = async (record: WARCRecord): Promise<void> => {
-    if (record.warcType !== 'metadata') return;
-    const fields = Buffer.from(await record.readFully(false)).toString('utf8');
-    if (/^seed: true\r?$/m.test(fields)) this.addSeed((record.warcTargetURI ?? '').replace(/^<(.*)>$/, '$1'));
+  readonly onRecord = async (record: IndexedRecord): Promise<void> => {
+    if (record.type !== 'metadata') return;
+    const fields = record.payload().toString('utf8');
+    if (/^seed: true\r?$/m.test(fields)) this.addSeed(record.url);
   };
 
   /**
@@ -173,7 +174,7 @@ export class PageCollector {
     return r;
   }
 
-  #extract(record: WARCRecord): Promise<PageText> {
+  #extract(record: IndexedRecord): Promise<PageText> {
     return recordPageText(record, this.#maxTextChars);
   }
 }
@@ -184,23 +185,20 @@ export class PageCollector {
  * crawl does (BOM, Content-Type, <meta>, then UTF-8 or windows-1252). Reads
  * the record's body. Also used by the search index for WARCs.
  */
-export async function recordPageText(record: WARCRecord, maxTextChars = DEFAULT_MAX_TEXT_CHARS): Promise<PageText> {
-  const head = record.httpHeaders!;
+export async function recordPageText(record: IndexedRecord, maxTextChars = DEFAULT_MAX_TEXT_CHARS): Promise<PageText> {
+  const head = record.http!;
   const contentType = head.headers.get('content-type') ?? undefined;
-  let bytes: Uint8Array;
-  if ((head.headers.get('transfer-encoding') ?? '').toLowerCase().includes('chunked')) {
-    // Another tool's WARC that kept chunk framing: warcio de-chunks (and inflates gzip/deflate).
-    bytes = await record.readFully(true);
-  } else {
-    const decoded = await decodeContentEncoding(asAsync(record.reader), head.headers.get('content-encoding') ?? undefined, MAX_DECODED_BYTES);
-    bytes = decoded.bytes;
-  }
+  let body: Uint8Array = record.payload();
+  // Another tool's WARC may have kept the chunk framing (dechunk leaves a body that is not chunked as it is).
+  if ((head.headers.get('transfer-encoding') ?? '').toLowerCase().includes('chunked')) body = dechunk(body);
+  const decoded = await decodeContentEncoding(once(body), head.headers.get('content-encoding') ?? undefined, MAX_DECODED_BYTES);
+  const bytes = decoded.bytes;
   const html = decodeText(bytes, detectCharset(bytes, contentType));
   return pageText(html, maxTextChars);
 }
 
-async function* asAsync(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncIterable<Uint8Array> {
-  for await (const chunk of chunks) yield chunk;
+async function* once(chunk: Uint8Array): AsyncIterable<Uint8Array> {
+  yield chunk;
 }
 
 function hex(n: number, width: number): string {
