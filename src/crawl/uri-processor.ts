@@ -90,8 +90,9 @@ export class UriProcessor {
       return DONE;
     }
     const prerequisite = d.robots.isPrerequisite(uri);
-    // A robots.txt is never held back by a budget: the URIs waiting on it would wait for ever.
-    const budget = prerequisite || !d.budgets.any ? null : d.budgets.take(uri.url);
+    // A robots.txt is never held back by a budget (the URIs waiting on it would wait for
+    // ever), but holds a place while it is fetched, so the pages starting meanwhile count it.
+    const budget = !d.budgets.any ? null : prerequisite ? { kind: 'go' as const, ...d.budgets.hold(uri.url) } : d.budgets.take(uri.url);
     if (budget?.kind === 'spent') {
       d.ledger.failed(uri, BUDGET_EXCEEDED_STATUS, worker, [BUDGET_EXCEEDED]);
       return DONE;
