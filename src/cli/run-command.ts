@@ -8,19 +8,14 @@ import path from 'node:path';
 import { loadProfile } from '../config/load-profile.js';
 import type { Profile } from '../config/profile.js';
 import { UsageError } from '../core/errors.js';
-import { ConsoleServer, DEFAULT_CONSOLE_PORT } from '../console/console-server.js';
-import { JobCatalog } from '../console/job-catalog.js';
-import { LiveJob } from '../console/live-job.js';
-import { consoleSearch } from '../console/search-engine.js';
-import type { Crawl } from '../crawl/crawl.js';
+import type { ConsoleServer } from '../console/console-server.js';
 import { runCrawl, type CrawlerOptions } from '../crawl/crawler.js';
 import { hasState, jobDir, moveAside } from '../job/job-dir.js';
 import type { CrawlSummary } from '../crawl/reports.js';
 import { runHelp } from './help.js';
 import type { CliIo } from './io.js';
-import { parseCommandArgs, portOption } from './parse-options.js';
+import { parseCommandArgs } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';
-import { consoleHost, untilSignal } from './serve-command.js';
 
 /** Command-line overrides of the limits people change per run: flag → the profile's `limits` field, and how a value is read. */
 const LIMIT_FLAGS = {
@@ -80,35 +75,18 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
     const summary = await crawlWithSignals(profile, io, { fresh: values.fresh === true, quiet: values.quiet === true });
     return summary.status === 'ABORTED' ? ExitCode.interrupted : reportSeeds(summary, io);
   }
-  // The console listens before the crawl starts: a port in use stops the run before it crawls.
-  const port = portOption(values['console-port'], DEFAULT_CONSOLE_PORT);
-  const host = consoleHost(values['console-host'], io);
-  const dir = profile.output.dir;
-  const name = path.basename(dir);
-  const catalog = new JobCatalog({ root: path.dirname(dir), only: name });
-  const search = consoleSearch();
-  const server = await ConsoleServer.start({ catalog, host, port, portFlag: '--console-port', log: io.stderr, search });
-  try {
-    const summary = await crawlWithSignals(profile, io, {
-      fresh: values.fresh === true,
-      quiet: values.quiet === true,
-      // The address is printed once the crawl is there to be seen.
-      onStart: (crawl: Crawl) => {
-        catalog.attach(new LiveJob({ name, dir, crawl }));
-        io.stdout.write(`console  ${server.url}\n`);
-        opts.onConsole?.(server);
-      },
-    });
-    // From now on the job is served from its files (reports, index, WACZ).
-    catalog.detach(name);
-    if (values['keep-console'] === true) {
-      io.stderr.write('archiver: the crawl is over; the console keeps serving it (Ctrl-C to stop)\n');
-      await (opts.keepUntil ?? untilSignal());
-    }
-    return summary.status === 'ABORTED' ? ExitCode.interrupted : reportSeeds(summary, io);
-  } finally {
-    await server.close();
-  }
+  // Loaded only here: a crawl without a console carries none of it.
+  const { crawlWithConsole } = await import('./run-console.js');
+  const summary = await crawlWithConsole(profile, io, {
+    fresh: values.fresh === true,
+    quiet: values.quiet === true,
+    portText: values['console-port'],
+    hostText: values['console-host'],
+    keep: values['keep-console'] === true,
+    ...(opts.onConsole ? { onConsole: opts.onConsole } : {}),
+    ...(opts.keepUntil ? { keepUntil: opts.keepUntil } : {}),
+  });
+  return summary.status === 'ABORTED' ? ExitCode.interrupted : reportSeeds(summary, io);
 }
 
 function wholeNumber(flag: string, value: string, min: number, what: string): number {
