@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { ProfileError } from '../core/errors.js';
+import { applyFocus } from './check-focus.js';
 import { checkOverrides } from './check-overrides.js';
 import type { Profile } from './profile.js';
 import { profileSchema } from './profile-schema.js';
@@ -61,6 +62,7 @@ export function validateProfile(json: unknown, source = 'profile', cwd = process
   const profile = copy as Profile & { scope: { hosts?: string[] }; output: { dir?: string } };
   moveDeprecated(json, profile, source, warn);
   checkSemantics(profile, source);
+  applyFocus(json, profile, cwd, (at, problem) => fail(source, at, problem));
   if (profile.scope.hosts === undefined) {
     profile.scope.hosts = defaultHosts(profile.seeds);
     (profile.scope as { hostsFromSeeds?: boolean }).hostsFromSeeds = true;

@@ -23,6 +23,9 @@ export interface DiscoveredLink {
   /** A sitemap's `<lastmod>` for the URL, and the priority it gives (sitemap-outlinks.ts). */
   lastmod?: string;
   priority?: number;
+  /** A hyperlink's anchor text and the text around it, when the extraction was asked for them (focused crawls). */
+  anchor?: string;
+  around?: string;
 }
 
 export interface LinkSchedulerDeps {

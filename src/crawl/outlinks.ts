@@ -86,7 +86,10 @@ async function extractAll(ex: HttpExchange, mime: string, obeyMetaRobots: boolea
   if (noindex) annotations.push('noindex');
   for (const l of page.links) {
     if (nofollow && l.hop === 'L') continue;
-    links.push({ url: l.url, hop: l.hop as Hop, context: l.context });
+    const link: DiscoveredLink = { url: l.url, hop: l.hop as Hop, context: l.context };
+    if (l.anchor !== undefined) link.anchor = l.anchor;
+    if (l.around !== undefined) link.around = l.around;
+    links.push(link);
   }
   return { links, annotations, page: { title: page.title, text: page.text, noindex }, linksBeyondCap: page.linksBeyondCap };
 }

@@ -21,12 +21,19 @@ export type HtmlExtractFn = (html: string, url: string) => Promise<HtmlExtractio
 
 export class HtmlExtractThread {
   readonly #pool: BatchedWorker<HtmlExtractRequest, HtmlExtraction>;
-  readonly #maxLinks: number | undefined;
+  readonly #options: Pick<HtmlExtractRequest, 'maxLinks' | 'linkText'>;
 
-  /** `maxLinks`: distinct links taken from one page (limits.maxOutlinks); the page is still read whole for its text. */
-  constructor(opts: { maxLinks?: number } = {}) {
+  /**
+   * `maxLinks`: distinct links taken from one page (limits.maxOutlinks); the
+   * page is still read whole for its text. `linkText`: hyperlinks carry
+   * their anchor and surrounding text (a focused crawl scores links by them).
+   */
+  constructor(opts: { maxLinks?: number; linkText?: boolean } = {}) {
     this.#pool = new BatchedWorker(compiledWorker(new URL('./html-extract-worker.js', import.meta.url)));
-    this.#maxLinks = opts.maxLinks;
+    this.#options = {
+      ...(opts.maxLinks !== undefined ? { maxLinks: opts.maxLinks } : {}),
+      ...(opts.linkText === true ? { linkText: true } : {}),
+    };
   }
 
   /** True when extraction runs in this thread (no worker here, or it failed). */
@@ -35,10 +42,10 @@ export class HtmlExtractThread {
   }
 
   readonly extract: HtmlExtractFn = (html, url) => {
-    const maxLinks = this.#maxLinks;
-    const here = async (): Promise<HtmlExtraction> => extractHtml(html, url, maxLinks !== undefined ? { maxLinks } : {});
+    const options = this.#options;
+    const here = async (): Promise<HtmlExtraction> => extractHtml(html, url, options);
     if (html.length < SMALL_PAGE_CHARS) return here();
-    return this.#pool.run(maxLinks !== undefined ? { html, url, maxLinks } : { html, url }, [], here);
+    return this.#pool.run({ html, url, ...options }, [], here);
   };
 
   close(): Promise<void> {

@@ -11,6 +11,13 @@ export interface HtmlExtractRequest {
   url: string;
   /** Distinct links taken from the page; the rest are counted (linksBeyondCap). */
   maxLinks?: number;
+  /** Hyperlinks carry their anchor and surrounding text. */
+  linkText?: boolean;
 }
 
-serveBatches('arch-extract', (input: HtmlExtractRequest) => extractHtml(input.html, input.url, input.maxLinks !== undefined ? { maxLinks: input.maxLinks } : {}));
+serveBatches('arch-extract', (input: HtmlExtractRequest) =>
+  extractHtml(input.html, input.url, {
+    ...(input.maxLinks !== undefined ? { maxLinks: input.maxLinks } : {}),
+    ...(input.linkText === true ? { linkText: true } : {}),
+  }),
+);

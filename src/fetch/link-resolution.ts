@@ -11,6 +11,9 @@ export interface ExtractedLink {
   hop: 'L' | 'E' | 'R';
   /** Where it was found, e.g. "a/@href", "img/@srcset", "css/url()". */
   context: string;
+  /** A hyperlink's anchor text, and some text around it (only when asked for: HtmlExtractOptions.linkText). */
+  anchor?: string;
+  around?: string;
 }
 
 /** A scheme as the URL parser reads it: a letter, then letters, digits, '+', '-' or '.', then ':'. */
