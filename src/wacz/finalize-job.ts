@@ -195,6 +195,7 @@ async function collect(jobDir: string, warcs: readonly string[], ignoreJournal: 
       offset: c.offset,
       ...(c.title !== undefined ? { title: c.title } : {}),
       ...(c.text !== undefined ? { text: c.text } : {}),
+      ...(typeof c.relevance === 'number' ? { relevance: c.relevance } : {}),
     });
   }
   return warcsRead;

@@ -1,0 +1,44 @@
+/**
+ * Training documents read from disk: a job directory (its `warcs/`), a
+ * directory of WARC files (walked), or WARC files, read with the reader the
+ * search index uses for WARCs (src/search/page-sources.ts: every 2xx HTML
+ * response not marked noindex, title and visible text extracted as for
+ * pages.jsonl). A path that holds no WARC is an error (ARCHIVER_NO_INPUT,
+ * exit 4), as for `dedup.against`.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { NoInputError } from '../core/errors.js';
+import { expandInputs } from '../analysis/input-files.js';
+import { warcPages } from '../search/page-sources.js';
+import type { FocusDocument } from './topic-model.js';
+
+const WARC_NAME = /\.warc(\.gz)?$/i;
+
+/** Whether a `focus.training` entry is a URL to fetch (else a path to read). */
+export function isTrainingUrl(entry: string): boolean {
+  return /^https?:\/\//i.test(entry);
+}
+
+/** The pages of every WARC under `paths`, in path order then file order. */
+export async function readTrainingDocs(paths: readonly string[]): Promise<FocusDocument[]> {
+  const docs: FocusDocument[] = [];
+  for (const given of paths) {
+    const files = await warcFilesOf(given);
+    if (files.length === 0) throw new NoInputError(`focus.training: ${given} holds no WARC file`);
+    for (const file of files) {
+      await warcPages(file, async (page) => {
+        docs.push({ title: page.title === '' ? null : page.title, text: page.text });
+      });
+    }
+  }
+  return docs;
+}
+
+async function warcFilesOf(given: string): Promise<string[]> {
+  const warcs = path.join(given, 'warcs');
+  const isJob = await stat(warcs).then((s) => s.isDirectory(), () => false);
+  const { files, missing } = await expandInputs([isJob ? warcs : given]);
+  if (missing.length > 0) throw new NoInputError(`focus.training: cannot read ${missing[0]!.path} (${missing[0]!.reason})`);
+  return files.filter((f) => WARC_NAME.test(f));
+}
