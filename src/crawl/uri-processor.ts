@@ -30,7 +30,7 @@ import { SITEMAP_FROM_ROBOTS } from '../sitemap/sitemap-uri.js';
 import type { LinkScheduler } from './link-scheduler.js';
 import type { PayloadDedup } from '../dedup/payload-dedup.js';
 import { DELETED_BY_OPERATOR, DELETED_BY_OPERATOR_STATUS, type OperatorExclusions } from './operator-exclusions.js';
-import { TRAINING_WAIT_MS, type FocusCrawl } from '../focus/focus-crawl.js';
+import type { FocusCrawl } from '../focus/focus-crawl.js';
 
 /** Transport failures worth retrying: DNS, connect, connection lost, timeout. */
 const RETRYABLE = new Set([-1, -2, -3, -4]);
@@ -86,7 +86,8 @@ export class UriProcessor {
   async process(claim: Claim, worker: number, release: (delayMs: number) => Promise<void> = async () => {}): Promise<Outcome> {
     const focus = this.#d.focus;
     if (focus === undefined) return this.#claimed(claim, worker, release);
-    if (focus.holds(claim.uri)) return { kind: 'defer', delayMs: TRAINING_WAIT_MS };
+    const waitMs = focus.waitMs(claim.uri, this.#d.clock.now());
+    if (waitMs > 0) return { kind: 'defer', delayMs: waitMs };
     let outcome: Outcome = DONE;
     try {
       outcome = await this.#claimed(claim, worker, release);

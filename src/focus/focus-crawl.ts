@@ -22,10 +22,11 @@
  * - the focus report at the end (focus-report.ts).
  */
 import type { FocusOptions } from '../config/profile.js';
-import { priorityOf, seedUri, type CrawlUri, type Hop } from '../core/crawl-uri.js';
+import { Directive, priorityOf, seedUri, type CrawlUri, type Hop } from '../core/crawl-uri.js';
 import type { RecordStore } from '../store/record-store.js';
 import { writeFocusReport } from './focus-report.js';
-import { inheritedScore, linkScore, priorityOfScore, scoreOfPriority, TRAINING_PRIORITY, SEED_PRIORITY } from './link-priority.js';
+import { inheritedScore, linkScore, priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
+import { Patience, PATIENCE_WAIT_MS } from './patience.js';
 import { termsOf, urlTerms } from './terms.js';
 import { TopicModel, type FocusDocument, type PreparedText } from './topic-model.js';
 import { isTrainingUrl, readTrainingDocs } from './training-docs.js';
@@ -69,6 +70,12 @@ export interface FocusedCapture {
 
 export interface FocusCrawlOptions {
   focus: FocusOptions;
+  /**
+   * The crawl has a page or byte budget: then links wait while far better
+   * ones are claimed (patience.ts). Without one, the order changes nothing
+   * of what is fetched in the end, and waiting would only slow the crawl.
+   */
+  budgeted: boolean;
   /** Where the model is kept (the state backend's `focus` records). */
   records: RecordStore;
   /** Lines for the operator (stderr). */
@@ -93,11 +100,13 @@ export class FocusCrawl {
   readonly #docs: FocusDocument[] = [];
   /** The model's save, once it was learnt. */
   #building: Promise<void> | null = null;
+  readonly #patience: Patience | null;
 
   private constructor(o: FocusCrawlOptions) {
     this.#focus = o.focus;
     this.#records = o.records;
     this.#notice = o.notice ?? (() => {});
+    this.#patience = o.budgeted ? new Patience() : null;
     this.#trainingUrls = new Set(o.focus.training.filter(isTrainingUrl));
   }
 
@@ -135,9 +144,20 @@ export class FocusCrawl {
     return this.#trainingUrls.has(uri.url) ? { ...uri, priority: TRAINING_PRIORITY } : { ...uri, priority: SEED_PRIORITY };
   }
 
-  /** Whether `uri` must wait for the model (everything but training URLs and robots.txt while it is learnt). */
-  holds(uri: CrawlUri): boolean {
-    return this.#model === null && !this.#waiting.has(uri.url) && !uri.hopPath.endsWith('P');
+  /**
+   * How long `uri`, just claimed, must wait (0: not at all). While the model
+   * is learnt, links and seeds wait; training URLs, robots.txt, embeds and
+   * redirects do not (they go before links in their queue: held, they would
+   * hold a training URL behind them). Then, in a crawl with a budget, a
+   * link waits while far better ones are being claimed elsewhere (patience.ts).
+   */
+  waitMs(uri: CrawlUri, now: number): number {
+    if (uri.directive !== Directive.normal) return 0;
+    if (this.#model === null) return this.#waiting.has(uri.url) ? 0 : TRAINING_WAIT_MS;
+    if (this.#patience === null) return 0;
+    const priority = priorityOf(uri);
+    if (priority < SCORED_BASE || priority >= SEED_PRIORITY) return 0;
+    return this.#patience.waits(scoreOfPriority(priority), now) ? PATIENCE_WAIT_MS : 0;
   }
 
   /** Scores a capture; a training page still awaited becomes a training document. */
@@ -276,11 +296,11 @@ class ScoredCapture implements FocusedCapture {
     const model = this.#f.model;
     if (model === null) return { anchor: 0, around: 0, url: 0 };
     const languages = this.#prepared?.languages ?? model.languages;
-    const score = (terms: readonly string[]): number => (terms.length === 0 ? 0 : model.relevance(model.prepareTerms(terms, languages)));
+    const short = (terms: readonly string[]): number => (terms.length === 0 ? 0 : model.shortTextScore(model.prepareTerms(terms, languages)));
     return {
-      anchor: link.anchor ? score(termsOf(link.anchor)) : 0,
-      around: link.around ? score(termsOf(link.around)) : 0,
-      url: score(urlTerms(link.url)),
+      anchor: link.anchor ? short(termsOf(link.anchor)) : 0,
+      around: link.around ? model.relevance(model.prepareTerms(termsOf(link.around), languages)) : 0,
+      url: short(urlTerms(link.url)),
     };
   }
 }

@@ -7,8 +7,9 @@
  *   the larger of its relevance and DECAY × the page's own score, so a run
  *   of irrelevant pages fades (tunnelling, a little at a time);
  * - neighbourhood: the relevance to the topic of the link's anchor text
- *   (ANCHOR_SHARE), of the words around it (AROUND_SHARE) and of its URL's
- *   words (URL_SHARE);
+ *   (ANCHOR_SHARE) and of its URL's words (URL_SHARE), both short texts put
+ *   on the scale of a page's relevance (TopicModel.shortTextScore), and of
+ *   the words around it (AROUND_SHARE);
  * - score = INHERITED_SHARE × inherited + (1 − INHERITED_SHARE) × neighbourhood.
  *
  * The score becomes `CrawlUri.priority` as SCORED_BASE + score, so every
@@ -24,9 +25,9 @@ export const SCORED_BASE = 1;
 /** What an irrelevant page passes on of its own score. */
 export const DECAY = 0.5;
 export const INHERITED_SHARE = 0.5;
-export const ANCHOR_SHARE = 0.5;
-export const AROUND_SHARE = 0.25;
-export const URL_SHARE = 0.25;
+export const ANCHOR_SHARE = 0.6;
+export const AROUND_SHARE = 0.2;
+export const URL_SHARE = 0.2;
 
 /** The score a URI's priority carries: 1 for seeds and training pages, the score of a scored one, 0 otherwise. */
 export function scoreOfPriority(priority: number): number {

@@ -9,9 +9,10 @@
  * with content words of the other languages (German `war`, `man`, `die`;
  * French `car`; Spanish `sin`), so a Latin-script language counts as
  * present in a text when its stop words make up a good share of the text's
- * Latin words — function words are about two words in five of running text,
- * a foreign list matches a few in a hundred. Chinese, Japanese and Korean
- * are known by their scripts (Han, Kana, Hangul).
+ * Latin words, and at least half the share of the best-matching language —
+ * function words are two words in five of running text, a foreign list
+ * matches far fewer. Chinese, Japanese and Korean are known by their
+ * scripts (Han, Kana, Hangul).
  */
 
 import { foldTerm } from './terms.js';
@@ -56,8 +57,10 @@ for (const [lang, words] of Object.entries(LISTS) as Array<[Language, string]>) 
 }
 
 const LATIN: readonly Language[] = ['en', 'fr', 'de', 'es'];
-/** A Latin-script language is present when its stop words are at least this share of the text's Latin words. */
+/** A Latin-script language is present when its stop words are at least this share of the text's Latin words… */
 const PRESENT_SHARE = 0.1;
+/** … and at least this part of the share of the language matching best. */
+const PRESENT_OF_BEST = 0.5;
 /** … and the text has at least this many Latin words; shorter texts say nothing. */
 const MIN_LATIN_WORDS = 20;
 
@@ -83,7 +86,11 @@ export function languagesOf(terms: readonly string[]): Set<Language> {
     else if (!found.has('ko') && HANGUL.test(t)) found.add('ko');
   }
   if (latin >= MIN_LATIN_WORDS) {
-    for (const lang of LATIN) if ((hits.get(lang) ?? 0) >= PRESENT_SHARE * latin) found.add(lang);
+    const best = Math.max(0, ...hits.values());
+    for (const lang of LATIN) {
+      const n = hits.get(lang) ?? 0;
+      if (n >= PRESENT_SHARE * latin && n >= PRESENT_OF_BEST * best) found.add(lang);
+    }
   }
   return found;
 }

@@ -18,6 +18,13 @@
  * `seed` takes the counts as they are (the seed spider scores a page's
  * frequencies against its weights W).
  *
+ * A few words (an anchor, a URL) can only share a few terms with a topic of
+ * hundreds, so their cosine is small even when every word is on the topic.
+ * `shortTextScore` puts it on the scale of a page's relevance: the cosine
+ * divided by that of a typical on-topic short text — the median cosine of
+ * the training documents' titles, or, without titles, of the topic's
+ * heaviest term alone — capped at 1.
+ *
  * The model is plain data (toJSON / fromJSON) so a job keeps it across a
  * resume; it holds the MAX_TOPIC_TERMS heaviest terms and the document
  * frequencies of at most MAX_DF_TERMS terms, whatever the training size.
@@ -48,6 +55,8 @@ export interface TopicModelData {
   languages: Language[];
   weights: Array<[string, number]>;
   df: Array<[string, number]>;
+  /** The cosine of a typical on-topic short text (see shortTextScore). */
+  shortTextRef: number;
 }
 
 /** A text made ready for scoring: its terms without stop words, and the languages they were judged in. */
@@ -71,6 +80,7 @@ export class TopicModel {
   readonly #topic: TermVector;
   readonly #topicNorm: number;
   readonly #df: ReadonlyMap<string, number>;
+  #shortTextRef = 1;
 
   private constructor(weighting: FocusWeightingName, nDoc: number, languages: ReadonlySet<Language>, topic: TermVector, df: ReadonlyMap<string, number>) {
     this.weighting = weighting;
@@ -114,7 +124,14 @@ export class TopicModel {
       const top = topic.size === 0 ? 1 : Math.max(...topic.values());
       for (const t of keywordTerms) topic.set(t, Math.max(topic.get(t) ?? 0, top));
     }
-    return new TopicModel(b.weighting, docs.length, languages, heaviest(topic, MAX_TOPIC_TERMS), heaviest(df, MAX_DF_TERMS));
+    const model = new TopicModel(b.weighting, docs.length, languages, heaviest(topic, MAX_TOPIC_TERMS), heaviest(df, MAX_DF_TERMS));
+    const titles = b.docs.flatMap((d, i) => {
+      const terms = d.title === null ? [] : termsOf(d.title);
+      return terms.length > 0 ? [model.relevance(model.prepareTerms(terms, prepared[i]!.languages))] : [];
+    });
+    const heaviestAlone = model.#topicNorm === 0 ? 1 : Math.max(...topic.values()) / model.#topicNorm;
+    model.#shortTextRef = positive(median(titles.filter((t) => t > 0))) ?? positive(heaviestAlone) ?? 1;
+    return model;
   }
 
   /** A model saved by toJSON(), or null when `data` is not one. */
@@ -124,11 +141,21 @@ export class TopicModel {
     if (d.version !== 1 || (d.weighting !== 'seed' && d.weighting !== 'tfidf') || typeof d.nDoc !== 'number') return null;
     if (!Array.isArray(d.weights) || !Array.isArray(d.df) || !Array.isArray(d.languages)) return null;
     const languages = new Set(d.languages.filter((l): l is Language => STOP_WORD_LANGUAGES.includes(l)));
-    return new TopicModel(d.weighting, d.nDoc, languages, new Map(d.weights), new Map(d.df));
+    const model = new TopicModel(d.weighting, d.nDoc, languages, new Map(d.weights), new Map(d.df));
+    model.#shortTextRef = positive(d.shortTextRef) ?? 1;
+    return model;
   }
 
   toJSON(): TopicModelData {
-    return { version: 1, weighting: this.weighting, nDoc: this.nDoc, languages: [...this.languages], weights: [...this.#topic], df: [...this.#df] };
+    return {
+      version: 1,
+      weighting: this.weighting,
+      nDoc: this.nDoc,
+      languages: [...this.languages],
+      weights: [...this.#topic],
+      df: [...this.#df],
+      shortTextRef: this.#shortTextRef,
+    };
   }
 
   /** Terms in the topic. */
@@ -151,6 +178,11 @@ export class TopicModel {
     return { counts: countTerms(withoutStopWords(terms, languages)), languages };
   }
 
+  /** A short text's relevance on the scale of a page's: see the file's comment. In [0, 1]. */
+  shortTextScore(text: PreparedText): number {
+    return Math.min(1, this.relevance(text) / this.#shortTextRef);
+  }
+
   /** Cosine similarity of the text's vector, weighed as the topic is, to the topic: in [0, 1]. */
   relevance(text: PreparedText): number {
     if (this.#topicNorm === 0 || text.counts.size === 0) return 0;
@@ -165,6 +197,16 @@ function prepareDocument(doc: FocusDocument, extra: ReadonlySet<Language>): Prep
   const languages = languagesOf(terms);
   for (const l of extra) languages.add(l);
   return { counts: countTerms(withoutStopWords(terms, languages)), languages };
+}
+
+function median(xs: readonly number[]): number | undefined {
+  if (xs.length === 0) return undefined;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)];
+}
+
+function positive(x: number | undefined): number | undefined {
+  return x !== undefined && Number.isFinite(x) && x > 0 ? x : undefined;
 }
 
 /** The `max` entries of largest value (ties by term, so that a model is the same for the same input). */
