@@ -34,7 +34,7 @@ describe('queue order', () => {
   });
 
   it('best-first: directive, then highest priority (negative, fractional, absent = 0), then ordinal', () => {
-    const at = (priority: number | undefined, directive = Directive.normal): CrawlUri => ({ ...u('LL', directive), ...(priority === undefined ? {} : { priority }) });
+    const at = (priority: number | undefined, directive: Directive = Directive.normal): CrawlUri => ({ ...u('LL', directive), ...(priority === undefined ? {} : { priority }) });
     const keys = [
       bestFirst.sortKey(at(1.5), 1),
       bestFirst.sortKey(at(-2), 2),
