@@ -260,8 +260,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   // Whatever the seen filter says: a job resumed before its topic was saved fetches them again.
   await links.scheduleForced(training);
   const digestIndex = new LevelDigestIndex(backend.digests());
-  // A focused crawl scores links by their anchor and surrounding text too.
-  const htmlThread = new HtmlExtractThread({ maxLinks: profile.limits.maxOutlinks, linkText: focus !== null });
+  // A focused crawl scores pages and links by their words, cut on the extraction thread.
+  const htmlThread = new HtmlExtractThread({ maxLinks: profile.limits.maxOutlinks, focusTerms: focus !== null });
   const processor = new UriProcessor({
     profile,
     fetcher,

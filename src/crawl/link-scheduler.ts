@@ -37,9 +37,10 @@ export interface DiscoveredLink {
   /** A sitemap's `<lastmod>` for the URL, and the priority it gives (sitemap-outlinks.ts). */
   lastmod?: string;
   priority?: number;
-  /** A hyperlink's anchor text and the text around it, when the extraction was asked for them (focused crawls). */
-  anchor?: string;
-  around?: string;
+  /** A focused crawl's terms of a hyperlink's anchor, of the text around it and of its URL, space-separated (src/focus/page-terms.ts). */
+  anchorTerms?: string;
+  aroundTerms?: string;
+  urlTerms?: string;
 }
 
 export interface LinkSchedulerDeps {

@@ -34,6 +34,8 @@ export interface HtmlExtraction {
    * to one space, text nodes separated by a space, at most `maxTextChars`.
    */
   text: string;
+  /** A focused crawl's terms of the title and text, space-separated (src/focus/page-terms.ts). */
+  terms?: string;
   /**
    * Link-bearing elements met after `maxLinks` distinct links were taken
    * (counted, not resolved or de-duplicated: an estimate of what was left).

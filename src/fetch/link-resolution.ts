@@ -14,6 +14,10 @@ export interface ExtractedLink {
   /** A hyperlink's anchor text, and some text around it (only when asked for: HtmlExtractOptions.linkText). */
   anchor?: string;
   around?: string;
+  /** A focused crawl's terms of them and of the URL, space-separated (src/focus/page-terms.ts). */
+  anchorTerms?: string;
+  aroundTerms?: string;
+  urlTerms?: string;
 }
 
 /** A scheme as the URL parser reads it: a letter, then letters, digits, '+', '-' or '.', then ':'. */

@@ -27,7 +27,8 @@ import type { RecordStore } from '../store/record-store.js';
 import { writeFocusReport } from './focus-report.js';
 import { inheritedScore, linkScore, priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
 import { Patience, PATIENCE_WAIT_MS } from './patience.js';
-import { termsOf, urlTerms } from './terms.js';
+import { splitTerms } from './page-terms.js';
+import { urlTerms } from './terms.js';
 import { TopicModel, type FocusDocument, type PreparedText } from './topic-model.js';
 import { isTrainingUrl, readTrainingDocs } from './training-docs.js';
 
@@ -44,16 +45,17 @@ const MODEL_KEY = 'model';
 export interface FocusCapture {
   status: number;
   mime: string;
-  /** An HTML page's title and visible text. */
-  page?: { title: string | null; text: string };
+  /** An HTML page's title and visible text, and its terms when the extraction cut them (page-terms.ts). */
+  page?: { title: string | null; text: string; terms?: string };
 }
 
-/** A link as found: its hop, and for a hyperlink the words it comes with. */
+/** A link as found: its hop, and for a hyperlink the terms it comes with (page-terms.ts; cut here when absent). */
 export interface FocusLink {
   url: string;
   hop: Hop;
-  anchor?: string;
-  around?: string;
+  anchorTerms?: string;
+  aroundTerms?: string;
+  urlTerms?: string;
 }
 
 export type Placement = 'follow' | 'restricted' | 'forced';
@@ -165,11 +167,11 @@ export class FocusCrawl {
     const isPage = capture.page !== undefined && capture.status >= 200 && capture.status < 300;
     if (this.#model === null) {
       const training = this.#waiting.has(uri.url);
-      if (training && isPage) this.#docs.push({ title: capture.page!.title, text: capture.page!.text });
+      if (training && isPage) this.#docs.push(documentOf(capture.page!));
       return new ScoredCapture(this, uri, null, null, training ? 'training' : 'plain');
     }
     if (!isPage) return new ScoredCapture(this, uri, null, null, 'plain');
-    const prepared = this.#model.preparePage(capture.page!);
+    const prepared = this.#model.preparePage(documentOf(capture.page!));
     const relevance = this.#model.relevance(prepared);
     return new ScoredCapture(this, uri, relevance, prepared, this.#trainingUrls.has(uri.url) ? 'training' : 'plain');
   }
@@ -298,9 +300,14 @@ class ScoredCapture implements FocusedCapture {
     const languages = this.#prepared?.languages ?? model.languages;
     const short = (terms: readonly string[]): number => (terms.length === 0 ? 0 : model.shortTextScore(model.prepareTerms(terms, languages)));
     return {
-      anchor: link.anchor ? short(termsOf(link.anchor)) : 0,
-      around: link.around ? model.relevance(model.prepareTerms(termsOf(link.around), languages)) : 0,
-      url: short(urlTerms(link.url)),
+      anchor: link.anchorTerms ? short(splitTerms(link.anchorTerms)) : 0,
+      around: link.aroundTerms ? model.relevance(model.prepareTerms(splitTerms(link.aroundTerms), languages)) : 0,
+      url: short(link.urlTerms !== undefined ? splitTerms(link.urlTerms) : urlTerms(link.url)),
     };
   }
+}
+
+/** A captured page as the model reads it: the terms the extraction cut, when it did. */
+function documentOf(page: NonNullable<FocusCapture['page']>): FocusDocument {
+  return { title: page.title, text: page.text, ...(page.terms !== undefined ? { terms: splitTerms(page.terms) } : {}) };
 }

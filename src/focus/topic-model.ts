@@ -31,20 +31,22 @@
  */
 import type { FocusWeightingName } from '../config/profile.js';
 import { seedWeights } from './seed-weights.js';
-import { languagesOf, withoutStopWords, type Language, STOP_WORD_LANGUAGES } from './stop-words.js';
-import { cosine, countTerms, norm, type TermVector } from './term-vector.js';
+import { isStopWord, languagesOf, withoutStopWords, type Language, STOP_WORD_LANGUAGES } from './stop-words.js';
+import { countTerms, norm, type TermVector } from './term-vector.js';
 import { termsOf } from './terms.js';
-import { documentFrequencies, tfidfCentroid, tfidfVector } from './tfidf-weights.js';
+import { documentFrequencies, smoothIdf, tfidfCentroid } from './tfidf-weights.js';
+import { documentTerms } from './page-terms.js';
 
 /** Terms kept in the topic, the heaviest first. */
 export const MAX_TOPIC_TERMS = 5000;
 /** Document frequencies kept (tf-idf), the most frequent first. */
 export const MAX_DF_TERMS = 100_000;
 
-/** A page as the model reads it. */
+/** A page as the model reads it; `terms` when its words were cut already (page-terms.ts: title twice, then text). */
 export interface FocusDocument {
   title: string | null;
   text: string;
+  terms?: readonly string[];
 }
 
 export interface TopicModelData {
@@ -80,6 +82,9 @@ export class TopicModel {
   readonly #topic: TermVector;
   readonly #topicNorm: number;
   readonly #df: ReadonlyMap<string, number>;
+  /** tf-idf: each known term's idf, and that of a term no training document holds. */
+  readonly #idf = new Map<string, number>();
+  readonly #unknownIdf: number;
   #shortTextRef = 1;
 
   private constructor(weighting: FocusWeightingName, nDoc: number, languages: ReadonlySet<Language>, topic: TermVector, df: ReadonlyMap<string, number>) {
@@ -89,6 +94,8 @@ export class TopicModel {
     this.#topic = topic;
     this.#topicNorm = norm(topic);
     this.#df = df;
+    for (const [t, n] of df) this.#idf.set(t, smoothIdf(nDoc, n));
+    this.#unknownIdf = smoothIdf(nDoc, 0);
   }
 
   static build(b: TopicBuild): TopicModel {
@@ -121,7 +128,7 @@ export class TopicModel {
     }
     if (keywordTerms.size > 0) {
       if (topic.size === 0) b.notice?.(`archiver: focus: the topic is given by keywords alone: each of its ${keywordTerms.size} term(s) weighs 1`);
-      const top = topic.size === 0 ? 1 : Math.max(...topic.values());
+      const top = topic.size === 0 ? 1 : maxValue(topic);
       for (const t of keywordTerms) topic.set(t, Math.max(topic.get(t) ?? 0, top));
     }
     const model = new TopicModel(b.weighting, docs.length, languages, heaviest(topic, MAX_TOPIC_TERMS), heaviest(df, MAX_DF_TERMS));
@@ -129,7 +136,7 @@ export class TopicModel {
       const terms = d.title === null ? [] : termsOf(d.title);
       return terms.length > 0 ? [model.relevance(model.prepareTerms(terms, prepared[i]!.languages))] : [];
     });
-    const heaviestAlone = model.#topicNorm === 0 ? 1 : Math.max(...topic.values()) / model.#topicNorm;
+    const heaviestAlone = model.#topicNorm === 0 ? 1 : maxValue(model.#topic) / model.#topicNorm;
     model.#shortTextRef = positive(median(titles.filter((t) => t > 0))) ?? positive(heaviestAlone) ?? 1;
     return model;
   }
@@ -175,7 +182,9 @@ export class TopicModel {
 
   /** A short text (anchor, words around a link, a URL's words), judged in `languages` (its page's). */
   prepareTerms(terms: readonly string[], languages: ReadonlySet<Language>): PreparedText {
-    return { counts: countTerms(withoutStopWords(terms, languages)), languages };
+    const counts: TermVector = new Map();
+    for (const t of terms) if (!isStopWord(t, languages)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    return { counts, languages };
   }
 
   /** A short text's relevance on the scale of a page's: see the file's comment. In [0, 1]. */
@@ -183,20 +192,36 @@ export class TopicModel {
     return Math.min(1, this.relevance(text) / this.#shortTextRef);
   }
 
-  /** Cosine similarity of the text's vector, weighed as the topic is, to the topic: in [0, 1]. */
+  /** Cosine similarity of the text's vector, weighed as the topic is, to the topic: in [0, 1]. One pass, no vector built. */
   relevance(text: PreparedText): number {
     if (this.#topicNorm === 0 || text.counts.size === 0) return 0;
-    const v = this.weighting === 'tfidf' ? tfidfVector(text.counts, this.nDoc, this.#df) : text.counts;
-    return cosine(v, this.#topic, this.#topicNorm);
+    const idf = this.weighting === 'tfidf' ? this.#idf : null;
+    const unknownIdf = this.#unknownIdf;
+    let dot = 0;
+    let sum = 0;
+    for (const [t, tf] of text.counts) {
+      const w = idf === null ? tf : tf * (idf.get(t) ?? unknownIdf);
+      sum += w * w;
+      const topic = this.#topic.get(t);
+      if (topic !== undefined) dot += w * topic;
+    }
+    // Rounding can carry an identical pair a hair past 1.
+    return dot === 0 ? 0 : Math.min(1, dot / (Math.sqrt(sum) * this.#topicNorm));
   }
 }
 
 function prepareDocument(doc: FocusDocument, extra: ReadonlySet<Language>): PreparedText {
-  const title = doc.title === null ? [] : termsOf(doc.title);
-  const terms = [...title, ...title, ...termsOf(doc.text)];
+  const terms = doc.terms ?? documentTerms(doc.title, doc.text);
   const languages = languagesOf(terms);
   for (const l of extra) languages.add(l);
   return { counts: countTerms(withoutStopWords(terms, languages)), languages };
+}
+
+/** The largest value (a loop: a spread of a large topic would overflow the call stack). */
+function maxValue(v: ReadonlyMap<string, number>): number {
+  let max = -Infinity;
+  for (const w of v.values()) if (w > max) max = w;
+  return max;
 }
 
 function median(xs: readonly number[]): number | undefined {
