@@ -7,11 +7,13 @@
  *   highest priority (archived like any page, robots and politeness as for
  *   any URI). Until every training URL is fetched or given up (a redirect
  *   is followed, a transport failure counts as given up: its retry is
- *   crawled later like any URI), only training URLs and robots.txt are
- *   fetched — `holds()` defers the rest — and then crawling by relevance
- *   starts. The model is saved in the job (record `model` of the `focus`
- *   records) with the focus settings it was learnt under; a resume with
- *   other settings learns again.
+ *   crawled later like any URI), only training URLs, robots.txt, embeds
+ *   and redirects are fetched — `waitMs()` puts the rest back — and then
+ *   crawling by relevance starts. The model is saved in the job (record
+ *   `model` of the `focus` records) with the focus settings it was learnt
+ *   under; a resume with other settings learns again.
+ * - patience (patience.ts): in a crawl with a budget, `waitMs()` also puts
+ *   back a link far poorer than those being claimed.
  * - each capture scored (`page()`): a 2xx HTML page's relevance (cosine
  *   with the topic), annotated in crawl.log (`relevance:0.734`), and where
  *   its links go: priority by link-priority.ts, and `restrictHops`: a link
@@ -120,7 +122,7 @@ export class FocusCrawl {
       f.#model = saved;
       return f;
     }
-    f.#docs.push(...(await readTrainingDocs(o.focus.training.filter((t) => !isTrainingUrl(t)))));
+    for (const doc of await readTrainingDocs(o.focus.training.filter((t) => !isTrainingUrl(t)), o.notice)) f.#docs.push(doc);
     for (const url of f.#trainingUrls) f.#waiting.add(url);
     if (f.#waiting.size === 0) await f.#learn();
     return f;
@@ -197,10 +199,6 @@ export class FocusCrawl {
     if (this.#model !== null || !this.#waiting.has(from)) return false;
     this.#waiting.add(to);
     return true;
-  }
-
-  isTrainingUrl(url: string): boolean {
-    return this.#trainingUrls.has(url);
   }
 
   async #learn(): Promise<void> {

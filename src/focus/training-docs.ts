@@ -14,24 +14,29 @@ import { warcPages } from '../search/page-sources.js';
 import type { FocusDocument } from './topic-model.js';
 
 const WARC_NAME = /\.warc(\.gz)?$/i;
+/** Pages read at most: a topic is learnt from examples, and each is held until it is. */
+export const MAX_TRAINING_DOCS = 10_000;
 
 /** Whether a `focus.training` entry is a URL to fetch (else a path to read). */
 export function isTrainingUrl(entry: string): boolean {
   return /^https?:\/\//i.test(entry);
 }
 
-/** The pages of every WARC under `paths`, in path order then file order. */
-export async function readTrainingDocs(paths: readonly string[]): Promise<FocusDocument[]> {
+/** The pages of every WARC under `paths`, in path order then file order, the first MAX_TRAINING_DOCS (`notice` told of the rest). */
+export async function readTrainingDocs(paths: readonly string[], notice?: (line: string) => void): Promise<FocusDocument[]> {
   const docs: FocusDocument[] = [];
+  let skipped = 0;
   for (const given of paths) {
     const files = await warcFilesOf(given);
     if (files.length === 0) throw new NoInputError(`focus.training: ${given} holds no WARC file`);
     for (const file of files) {
       await warcPages(file, async (page) => {
-        docs.push({ title: page.title === '' ? null : page.title, text: page.text });
+        if (docs.length < MAX_TRAINING_DOCS) docs.push({ title: page.title === '' ? null : page.title, text: page.text });
+        else skipped++;
       });
     }
   }
+  if (skipped > 0) notice?.(`archiver: focus: the topic is learnt from the first ${MAX_TRAINING_DOCS} training pages read; ${skipped} more were left out`);
   return docs;
 }
 
