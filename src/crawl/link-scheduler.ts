@@ -15,10 +15,7 @@ import { canonicalizeForSeen } from '../url/canonicalize.js';
 import type { Scope } from './scope.js';
 import type { SitemapsMode } from '../config/profile.js';
 import { guessedSitemapUrl, namesSitemap, SITEMAP_FROM_SEED, SITEMAP_GUESSED } from '../sitemap/sitemap-uri.js';
-
-/** crawl.log status and reason of a link a focused crawl does not follow (focus.restrictHops). */
-export const FOCUS_RESTRICTED_STATUS = -5000;
-export const FOCUS_RESTRICTED = 'focusRestricted';
+import { FOCUS_RESTRICTED, FOCUS_RESTRICTED_STATUS } from '../focus/annotations.js';
 
 /**
  * Where a topic-focused crawl (src/focus/) puts the links of one page: it

@@ -217,7 +217,7 @@ export class UriProcessor {
       page: isPageCapture(ex.status, mime, found.page?.noindex ?? false),
       ...(found.page?.title ? { title: found.page.title } : {}),
       ...(found.page?.text ? { text: found.page.text } : {}),
-      ...(focused?.relevance != null ? { relevance: Math.round(focused.relevance * 1000) / 1000 } : {}),
+      ...(focused?.relevance != null ? { relevance: focused.relevance } : {}),
     };
     await d.journal.append(journaled);
     // Searchable within the index's commit interval; the journal line above lets a resume catch up.

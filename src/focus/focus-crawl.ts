@@ -26,6 +26,7 @@
 import type { FocusOptions } from '../config/profile.js';
 import { Directive, priorityOf, seedUri, type CrawlUri, type Hop } from '../core/crawl-uri.js';
 import type { RecordStore } from '../store/record-store.js';
+import { FOCUS_TRAINING, loggedRelevance, relevanceAnnotation } from './annotations.js';
 import { writeFocusReport } from './focus-report.js';
 import { inheritedScore, linkScore, priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
 import { Patience, PATIENCE_WAIT_MS } from './patience.js';
@@ -34,10 +35,6 @@ import { urlTerms } from './terms.js';
 import { TopicModel, type FocusDocument, type PreparedText } from './topic-model.js';
 import { isTrainingUrl, readTrainingDocs } from './training-docs.js';
 
-/** crawl.log annotation of a page captured while the model was being learnt (it has no relevance). */
-export const FOCUS_TRAINING = 'focusTraining';
-/** crawl.log annotation prefix of a page's relevance. */
-export const RELEVANCE_ANNOTATION = 'relevance';
 /** How long a URI waits while the model is learnt. */
 export const TRAINING_WAIT_MS = 250;
 
@@ -64,7 +61,7 @@ export type Placement = 'follow' | 'restricted' | 'forced';
 
 /** A capture as scored: its relevance, and where its links go. */
 export interface FocusedCapture {
-  /** The page's relevance in [0, 1]; null when no text was scored (not a 2xx HTML page, or one the model learns from). */
+  /** The page's relevance in [0, 1], three decimals (as logged); null when no text was scored (not a 2xx HTML page, or one the model learns from). */
   readonly relevance: number | null;
   /** For crawl.log. */
   readonly annotations: readonly string[];
@@ -174,7 +171,7 @@ export class FocusCrawl {
     }
     if (!isPage) return new ScoredCapture(this, uri, null, null, 'plain');
     const prepared = this.#model.preparePage(documentOf(capture.page!));
-    const relevance = this.#model.relevance(prepared);
+    const relevance = loggedRelevance(this.#model.relevance(prepared));
     return new ScoredCapture(this, uri, relevance, prepared, this.#trainingUrls.has(uri.url) ? 'training' : 'plain');
   }
 
@@ -261,7 +258,7 @@ class ScoredCapture implements FocusedCapture {
     // Seeds and training pages count as relevant; a page that is not one passes its gap on unchanged.
     this.#gap = chosen || (relevance !== null && relevance >= threshold) ? 0 : relevance === null ? own : own + 1;
     this.#inherited = this.#training && relevance === null ? 1 : inheritedScore(relevance, threshold, scoreOfPriority(priorityOf(uri)));
-    this.annotations = relevance !== null ? [`${RELEVANCE_ANNOTATION}:${relevance.toFixed(3)}`] : this.#training && f.model === null ? [FOCUS_TRAINING] : [];
+    this.annotations = relevance !== null ? [relevanceAnnotation(relevance)] : this.#training && f.model === null ? [FOCUS_TRAINING] : [];
   }
 
   place(child: CrawlUri, link: FocusLink): Placement {

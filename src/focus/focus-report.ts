@@ -19,6 +19,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { FocusOptions } from '../config/profile.js';
 import { isPageCapture } from '../job/capture-journal.js';
+import { FOCUS_RESTRICTED, FOCUS_RESTRICTED_STATUS, FOCUS_TRAINING, relevanceOf } from './annotations.js';
 import type { TopicModel } from './topic-model.js';
 
 export const TOP_PAGES = 20;
@@ -68,12 +69,12 @@ export async function focusFigures(crawlLog: string, threshold: number): Promise
     if (f.length < 12) continue;
     const status = Number(f[1]);
     const annotations = f[11] === '-' ? [] : f[11]!.split(',');
-    if (status === -5000 && annotations.includes('focusRestricted')) {
+    if (status === FOCUS_RESTRICTED_STATUS && annotations.includes(FOCUS_RESTRICTED)) {
       restricted++;
       continue;
     }
     if (!isPageCapture(status, f[6] === '-' ? '' : f[6]!, false)) continue;
-    if (annotations.includes('focusTraining')) {
+    if (annotations.includes(FOCUS_TRAINING)) {
       trainingPages++;
       continue;
     }
@@ -154,16 +155,6 @@ export async function writeFocusReport(i: FocusReportInput): Promise<FocusFigure
   await writeFile(path.join(i.reportsDir, 'focus-report.txt'), text + '\n');
   await writeFile(path.join(i.reportsDir, 'focus-report.json'), JSON.stringify(json, null, 2) + '\n');
   return fig;
-}
-
-/** The value of a `relevance:0.734` annotation, or null. */
-export function relevanceOf(annotations: readonly string[]): number | null {
-  for (const a of annotations) {
-    if (!a.startsWith('relevance:')) continue;
-    const v = Number(a.slice('relevance:'.length));
-    return Number.isFinite(v) ? v : null;
-  }
-  return null;
 }
 
 /** Keeps the TOP_PAGES of highest relevance, highest first (earlier first among equals). */
