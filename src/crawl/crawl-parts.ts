@@ -232,7 +232,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   // The topic: saved in the job, or learnt from training read now and fetched first (as seeds).
   const focus = profile.focus === undefined ? null : await FocusCrawl.open({
     focus: profile.focus,
-    budgeted: profile.limits.maxPages > 0 || profile.limits.maxBytes > 0,
+    patience: profile.limits.maxPages > 0 || profile.limits.maxBytes > 0 ? { delayMs: profile.politeness.minDelayMs } : null,
     records: backend.records('focus'),
     ...(o.quiet ? {} : { notice: (line: string) => void o.log.write(`${line}\n`) }),
   });

@@ -72,11 +72,13 @@ export interface FocusedCapture {
 export interface FocusCrawlOptions {
   focus: FocusOptions;
   /**
-   * The crawl has a page or byte budget: then links wait while far better
-   * ones are claimed (patience.ts). Without one, the order changes nothing
-   * of what is fetched in the end, and waiting would only slow the crawl.
+   * When the crawl has a page or byte budget, links wait while far better
+   * ones are fetched (patience.ts), over a window of at least twice
+   * `delayMs` (the politeness delay). Without a budget (null) the order
+   * changes nothing of what is fetched in the end, and waiting would only
+   * slow the crawl.
    */
-  budgeted: boolean;
+  patience: { delayMs: number } | null;
   /** Where the model is kept (the state backend's `focus` records). */
   records: RecordStore;
   /** Lines for the operator (stderr). */
@@ -107,7 +109,7 @@ export class FocusCrawl {
     this.#focus = o.focus;
     this.#records = o.records;
     this.#notice = o.notice ?? (() => {});
-    this.#patience = o.budgeted ? new Patience() : null;
+    this.#patience = o.patience === null ? null : new Patience(o.patience.delayMs);
     this.#trainingUrls = new Set(o.focus.training.filter(isTrainingUrl));
   }
 
