@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { NoInputError, ProfileError } from '../core/errors.js';
+import { applyFocus } from './check-focus.js';
 import { checkOverrides } from './check-overrides.js';
 import type { Profile } from './profile.js';
 import { profileSchema } from './profile-schema.js';
@@ -88,6 +89,7 @@ export function validateProfile(json: unknown, source = 'profile', cwd = process
   const profile = copy as Profile & { scope: { hosts?: string[] }; output: { dir?: string } };
   if (schemaValid) moveDeprecated(json, profile, source, warn);
   checkSemantics(profile, add);
+  if (schemaValid) applyFocus(json, profile, cwd, add);
   if (problems.length > 0) throw profileError(source, problems);
   if (profile.scope.hosts === undefined) {
     profile.scope.hosts = defaultHosts(profile.seeds);

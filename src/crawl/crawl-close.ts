@@ -69,6 +69,7 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
   });
   const overrides = { describeHost: (host: string) => p.overrides.describeHost(host), budgets: p.budgets.report() };
   await attempt(() => writeReports(p.dirs.reports, p.stats, summary, p.frontier.stats(), p.frontier.queues(), overrides));
+  if (p.focus !== null) await attempt(() => p.focus!.close(p.dirs.crawlLog, p.dirs.reports));
   await attempt(() => p.frontier.close());
   await attempt(() => p.seen.close());
   await attempt(() => p.refusedSeen.close());

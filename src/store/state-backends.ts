@@ -20,7 +20,7 @@ import { levelDatabase } from './level-database.js';
 import { keyspaceRecords, type RecordStore } from './record-store.js';
 
 /** Names of the record stores a crawl keeps. */
-export type RecordsName = 'robots' | 'health' | 'job';
+export type RecordsName = 'robots' | 'health' | 'job' | 'focus';
 
 export interface StateBackend {
   /** The name it was chosen by (`level`, …). */

@@ -209,6 +209,7 @@ async function collect(
       offset: c.offset,
       ...(c.title !== undefined ? { title: c.title } : {}),
       ...(c.text !== undefined ? { text: c.text } : {}),
+      ...(typeof c.relevance === 'number' ? { relevance: c.relevance } : {}),
     });
   }
   return warcsRead;

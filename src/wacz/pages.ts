@@ -68,8 +68,8 @@ const KEY_CHARS = RANK_HEX + 1 + OFFSET_HEX + 1 + SEQ_HEX + 1;
  */
 const SORT_BATCH_LINES = 256;
 
-/** A candidate in the sort: url, WARC-Date, digest, 1 for an original, title, text (null when absent). */
-type SortedFields = [string, string, string | null, 0 | 1, string | null, string | null];
+/** A candidate in the sort: url, WARC-Date, digest, 1 for an original, title, text, relevance (null when absent). */
+type SortedFields = [string, string, string | null, 0 | 1, string | null, string | null, number | null];
 
 export class PageCollector {
   readonly #sorter: LineSorter;
@@ -103,7 +103,7 @@ export class PageCollector {
     if (!page.original && page.title === undefined && text === undefined && page.digest !== null) {
       this.#borrowers.set(page.digest, (this.#borrowers.get(page.digest) ?? 0) + 1);
     }
-    const fields: SortedFields = [page.url, page.warcDate, page.digest, page.original ? 1 : 0, page.title ?? null, text ?? null];
+    const fields: SortedFields = [page.url, page.warcDate, page.digest, page.original ? 1 : 0, page.title ?? null, text ?? null, page.relevance ?? null];
     const key = `${hex(this.#rank(page.filename), RANK_HEX)} ${hex(page.offset, OFFSET_HEX)} ${hex(this.#added++, SEQ_HEX)}`;
     if (!this.#sorter.add(`${key} ${JSON.stringify(fields)}`)) await this.#sorter.spill();
   }
@@ -207,7 +207,7 @@ function hex(n: number, width: number): string {
 
 /** A sorted line back into the candidate it was made from. */
 function candidateOf(line: string): OrderedCandidate {
-  const [url, warcDate, digest, original, title, text] = JSON.parse(line.slice(KEY_CHARS)) as SortedFields;
+  const [url, warcDate, digest, original, title, text, relevance] = JSON.parse(line.slice(KEY_CHARS)) as SortedFields;
   return {
     url,
     warcDate,
@@ -215,5 +215,6 @@ function candidateOf(line: string): OrderedCandidate {
     original: original === 1,
     ...(title !== null ? { title } : {}),
     ...(text !== null ? { text } : {}),
+    ...(typeof relevance === 'number' ? { relevance } : {}),
   };
 }
