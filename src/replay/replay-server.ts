@@ -34,7 +34,8 @@ export function replayWebPageDir(): string {
   return path.dirname(require.resolve('replaywebpage/index.html'));
 }
 
-const APP_HTML = `<!doctype html>
+/** The viewer's page: ReplayWeb.page's app element over its ui.js (the console serves it too, under /replay/). */
+export const REPLAY_APP_HTML = `<!doctype html>
 <html class="no-overflow">
   <head>
     <meta charset="utf-8">
@@ -109,7 +110,7 @@ export class ReplayServer {
         res.writeHead(302, { Location: `/?source=${encodeURIComponent(this.sourceUrl)}#view=pages` }).end();
         return;
       }
-      sendBytes(req, res, Buffer.from(APP_HTML, 'utf8'), 'text/html; charset=utf-8');
+      sendBytes(req, res, Buffer.from(REPLAY_APP_HTML, 'utf8'), 'text/html; charset=utf-8');
       return;
     }
     if (url.pathname === '/ui.js' || url.pathname === '/sw.js') {
