@@ -99,14 +99,14 @@ const TIME = '/usr/bin/time';
 const WGET = '/usr/bin/wget';
 
 /** The compiled CLI: next to this file under dist/, or dist/ of the repo when run from source with tsx. */
-function archiverBin(): string {
+export function archiverBin(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   for (const p of [path.join(here, '../src/cli/bin.js'), path.join(here, '../dist/src/cli/bin.js')]) if (existsSync(p)) return p;
   throw new Error('dist/src/cli/bin.js not found: run `npm run build` first');
 }
 
 /** Runs a command under GNU time; returns exit code, wall and CPU seconds, and peak RSS. */
-async function timed(
+export async function timed(
   cmd: string,
   args: string[],
   cwd: string,

@@ -10,6 +10,7 @@
  *   npm run bench -- --only crawl,analyze --runs 5 --hosts 20 --pages 200 --out /tmp/results.md
  *   npm run bench -- --only search      # archive search: 100k pages, archiver's FTS5 index vs MiniSearch in memory
  *   npm run bench -- --only latency --latency-web-ms 0,20,50   # the preferential-attachment web (latency.ts)
+ *   npm run bench -- --only focus       # focused vs breadth-first harvest on the labelled topical web (focus.ts)
  *   npm run bench -- --only distributed  # 1-3 nodes on one Redis (distributed.ts); needs redis-server
  *
  * Figures only: nothing here passes or fails on speed.
@@ -22,10 +23,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/core/package-root.js';
 import { crawlTable, runCrawlBench, type CrawlBenchResult } from './crawl.js';
+import { focusTable, runFocusBench } from './focus.js';
 import { latencyTable, runLatencyBench } from './latency.js';
 import { formatThreadCpu } from './thread-cpu.js';
 
-const PARTS = ['crawl', 'latency', 'uniq', 'frontier', 'analyze', 'search', 'distributed'] as const;
+const PARTS = ['crawl', 'latency', 'focus', 'uniq', 'frontier', 'analyze', 'search', 'distributed'] as const;
 type Part = (typeof PARTS)[number];
 
 interface Section {
@@ -177,6 +179,20 @@ async function main(): Promise<void> {
         ],
       });
     }
+  }
+  if (want('focus')) {
+    // The same page budget for both crawls; harvest judged by the pages' labels from the server's log.
+    const result = await runFocusBench({ hosts: 12, pagesPerHost: 300, budgetShare: 0.2, workers: 25, topics: ['tea', 'astronomy'], runs: 1, log: (l) => console.log(l) });
+    const table = focusTable(result);
+    console.log(table.join('\n'));
+    sections.push({
+      title: `Focused crawling: harvest rate against breadth-first on the labelled topical web (12 hosts × 300 articles, 4 topics; page budget ${result.maxPages} of ${result.articles} pages, one connection per host)`,
+      lines: [
+        'Harvest: pages labelled with the topic ÷ labelled pages served 200, from the server\'s request log (never the crawler\'s own scores); focused crawls learn the topic from three training pages (`focus.training`), tf-idf, threshold 0.2, restrictHops 2 (`node dist/bench/focus.js`).',
+        '',
+        ...table,
+      ],
+    });
   }
   if (want('uniq')) {
     const lines: string[] = [];

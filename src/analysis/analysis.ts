@@ -10,7 +10,9 @@ import { buildHostGraph } from './host-graph.js';
 import { hostMetrics, type HostAnalysis } from './host-metrics.js';
 import { pagerank, type PageRankOptions, type PageRankResult } from './pagerank.js';
 import { PageLinksPool } from './page-links.js';
+import { resolveRevisits, ResponseIndex } from './revisit-originals.js';
 import { WarcReader, type ReaderHooks, type ReadStats } from './warc-reader.js';
+import type { WarcSource } from '../warc/warc-records.js';
 
 export interface AnalysisOptions extends PageRankOptions {
   keepSelfLoops: boolean;
@@ -33,12 +35,18 @@ export interface AnalysisResult {
   options: AnalysisOptions;
 }
 
+/**
+ * `files`: the WARCs whose captures make the graph. `references`: WARCs
+ * searched only for the originals of revisits (a job's `dedup.against`
+ * crawls), never added to the graph.
+ */
 export async function analyzeWarcs(
-  files: readonly string[],
+  files: readonly (string | WarcSource)[],
   options: AnalysisOptions,
   hooks: ReaderHooks,
+  references: readonly (string | WarcSource)[] = [],
 ): Promise<AnalysisResult> {
-  const { graph, read } = await readGraph(files, options, hooks);
+  const { graph, read } = await readGraph(files, references, options, hooks);
   return analyzeGraph(graph, read, options);
 }
 
@@ -47,17 +55,24 @@ export async function analyzeWarcs(
  * lists (tens of MB at a million pages), is unreachable once this returns,
  * so it is not held while PageRank allocates.
  */
-async function readGraph(files: readonly string[], options: AnalysisOptions, hooks: ReaderHooks): Promise<{ graph: LinkGraph; read: ReadStats }> {
+async function readGraph(
+  files: readonly (string | WarcSource)[],
+  references: readonly (string | WarcSource)[],
+  options: AnalysisOptions,
+  hooks: ReaderHooks,
+): Promise<{ graph: LinkGraph; read: ReadStats }> {
   const builder = new LinkGraphBuilder();
+  const responses = new ResponseIndex(builder);
   // Pages are decoded and scanned on worker threads; the graph still sees them in record order.
   const pool = new PageLinksPool();
   let read: ReadStats;
   try {
-    read = await new WarcReader(builder, hooks, (page) => pool.extract(page)).readFiles(files);
+    read = await new WarcReader(builder, hooks, (page) => pool.extract(page), responses).readFiles(files);
   } finally {
     await pool.close();
   }
-  return { graph: builder.build({ keepSelfLoops: options.keepSelfLoops, maxRedirectHops: 20 }), read };
+  const revisits = await resolveRevisits(builder, responses, files, references, hooks);
+  return { graph: { ...builder.build({ keepSelfLoops: options.keepSelfLoops, maxRedirectHops: 20 }), revisits }, read };
 }
 
 /** Degrees and PageRank of a built graph. */

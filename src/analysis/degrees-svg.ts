@@ -22,6 +22,12 @@ function decadeLabel(exp: number): string {
   return `1e${exp}`;
 }
 
+/** Pages of degree 0 have no place on a log axis: the legend counts them. */
+function zeroNote(zero: number): string {
+  if (zero === 0) return '';
+  return ` (${zero} ${zero === 1 ? 'page' : 'pages'} of degree 0, not shown)`;
+}
+
 export function degreesSvg(inDeg: DegreeSummary, outDeg: DegreeSummary): string {
   const series = [inDeg, outDeg].map((s) => s.frequencies.filter(([d]) => d > 0));
   const maxDegree = Math.max(1, ...series.flat().map(([d]) => d));
@@ -77,7 +83,7 @@ export function degreesSvg(inDeg: DegreeSummary, outDeg: DegreeSummary): string 
     const lx = MARGIN.left + plotW - 290;
     parts.push(
       `<circle cx="${lx}" cy="${ly}" r="4" fill="${color}"/>`,
-      `<text x="${lx + 10}" y="${ly}" dominant-baseline="middle">${name} (${zero} pages at 0 not shown)</text>`,
+      `<text x="${lx + 10}" y="${ly}" dominant-baseline="middle">${name}${zeroNote(zero)}</text>`,
     );
   });
   parts.push(`</svg>`);

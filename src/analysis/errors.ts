@@ -47,19 +47,3 @@ export class HostMetricConvergenceError extends ArchiverError {
     super('ARCHIVER_HOST_METRIC_NOT_CONVERGED', `host ${metric} did not converge (${(cause as Error).message})`, { cause });
   }
 }
-
-/**
- * The bytes of a WARC file cannot be read on from `offset`: corrupt or
- * truncated gzip data, or something that is no record head where one should
- * start. The reader warns with the offset, counts it and goes to the next
- * file, since no record boundary after it can be trusted.
- */
-export class WarcFormatError extends ArchiverError {
-  readonly problem: 'unreadable' | 'truncated' | 'not-a-record';
-  readonly offset: number;
-  constructor(problem: WarcFormatError['problem'], offset: number, message: string, cause?: unknown) {
-    super('ARCHIVER_WARC_UNREADABLE', message, cause === undefined ? undefined : { cause });
-    this.problem = problem;
-    this.offset = offset;
-  }
-}

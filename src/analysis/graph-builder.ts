@@ -25,6 +25,23 @@ export interface LinkGraph extends Csr {
   uncapturedUrls: number;
   /** Links to URLs captured but not pages (images, 404s, redirects to nowhere). */
   nonPageLinks: number;
+  /**
+   * Revisits of another URL's payload (or whose URL has no response of its
+   * own among the inputs): re-read from the original record, or left
+   * without links and title because the original is not among the inputs.
+   */
+  revisits: { fromOriginal: number; unresolved: number };
+}
+
+/** A revisit that needs its original record read for its links and title (revisit-originals.ts). */
+export interface PendingRevisit {
+  url: string;
+  /** The URL whose capture holds the payload (WARC-Refers-To-Target-URI, or the revisit's own). */
+  refersTo: string;
+  /** WARC-Payload-Digest of the revisit, to tell the original among several captures of `refersTo`. */
+  digest: string | null;
+  /** The revisit's HTTP head says 2xx HTML (true), or it has none (null: a page when the original is). */
+  isPage: boolean | null;
 }
 
 export interface GraphBuildOptions {
@@ -64,6 +81,10 @@ export class LinkGraphBuilder implements CaptureSink {
   private readonly edges = new EdgeList(1 << 16);
   /** Revisits whose page-ness or links come from what they refer to: [url id, refers-to id, isPage?1:0]. */
   private readonly revisits: number[] = [];
+  /** URL id → 1 if a response (not a revisit) of it was read as a page. */
+  private readonly pageResponse = new IdTable();
+  /** Payload digests of the revisits, by their place in `revisits` / 3. */
+  private readonly revisitDigests: (string | null)[] = [];
   /** Reused per page to collapse repeated links early. */
   private readonly seenInPage = new Set<number>();
 
@@ -71,9 +92,15 @@ export class LinkGraphBuilder implements CaptureSink {
     this.wasCaptured.set(this.interner.intern(url), 1);
   }
 
+  /** The id a URL is known by here (assigned when new). */
+  idOf(url: string): number {
+    return this.interner.intern(url);
+  }
+
   page(url: string, title: string, links: string[]): void {
     const u = this.interner.intern(url);
     this.isPage.set(u, 1);
+    this.pageResponse.set(u, 1);
     if (title !== '' && !this.titles.has(u)) this.titles.set(u, title);
     const seen = this.seenInPage;
     seen.clear();
@@ -91,20 +118,43 @@ export class LinkGraphBuilder implements CaptureSink {
     if (u !== v) this.redirectTo.set(u, v);
   }
 
-  revisit(url: string, refersTo: string | null, isPage: boolean | null): void {
+  revisit(url: string, refersTo: string | null, isPage: boolean | null, digest: string | null = null): void {
     const u = this.interner.intern(url);
     if (isPage === true) this.isPage.set(u, 1);
     const ref = refersTo === null ? null : normalizeCaptureUrl(refersTo.replace(/^<(.*)>$/, '$1'));
     const r = ref === null ? u : this.interner.intern(ref.href);
-    if (r !== u || isPage === null) this.revisits.push(u, r, isPage === true ? 1 : 0);
+    this.revisits.push(u, r, isPage === true ? 1 : isPage === null ? 2 : 0);
+    this.revisitDigests.push(digest);
+  }
+
+  /**
+   * The revisits whose links and title must come from their original
+   * record: those of another URL's payload, and those whose URL has no
+   * page response of its own among what was read. One per URL.
+   */
+  pendingRevisits(): PendingRevisit[] {
+    const out: PendingRevisit[] = [];
+    const taken = new Set<number>();
+    for (let i = 0; i < this.revisits.length; i += 3) {
+      const [u, r, page] = [this.revisits[i]!, this.revisits[i + 1]!, this.revisits[i + 2]!];
+      if (page === 0 || taken.has(u) || (r === u && this.pageResponse.get(u) === 1)) continue;
+      taken.add(u);
+      out.push({
+        url: this.interner.urls[u]!,
+        refersTo: this.interner.urls[r]!,
+        digest: this.revisitDigests[i / 3] ?? null,
+        isPage: page === 1 ? true : null,
+      });
+    }
+    return out;
   }
 
   build(opts: GraphBuildOptions): LinkGraph {
     const urlCount = this.interner.size;
     // A revisit with no usable HTTP head is a page exactly when what it refers to is.
     for (let i = 0; i < this.revisits.length; i += 3) {
-      const [u, r] = [this.revisits[i]!, this.revisits[i + 1]!];
-      if (this.isPage.get(r) === 1) this.isPage.set(u, 1);
+      const [u, r, page] = [this.revisits[i]!, this.revisits[i + 1]!, this.revisits[i + 2]!];
+      if (page === 2 && this.isPage.get(r) === 1) this.isPage.set(u, 1);
     }
     const nodeOf = new Int32Array(urlCount).fill(NONE);
     const urls: string[] = [];
@@ -144,9 +194,8 @@ export class LinkGraphBuilder implements CaptureSink {
       dst[m] = d;
       m++;
     }
-    let csr = buildCsr(urls.length, src, dst, m, opts.keepSelfLoops);
-    csr = this.inheritRevisitLinks(csr, nodeOf, opts.keepSelfLoops);
-    return { ...csr, urls, titles, uncapturedLinks, uncapturedUrls, nonPageLinks };
+    const csr = buildCsr(urls.length, src, dst, m, opts.keepSelfLoops);
+    return { ...csr, urls, titles, uncapturedLinks, uncapturedUrls, nonPageLinks, revisits: { fromOriginal: 0, unresolved: 0 } };
   }
 
   /** URL id → node id it finally lands on (itself if a page, else along captured redirects), or NONE. */
@@ -168,30 +217,5 @@ export class LinkGraphBuilder implements CaptureSink {
       final[id] = result;
     }
     return final;
-  }
-
-  /**
-   * A revisit of a different URL (same payload) has the links of the page it
-   * refers to; copy that page's resolved out-edges onto it.
-   */
-  private inheritRevisitLinks(csr: Csr, nodeOf: Int32Array, keepSelfLoops: boolean): Csr {
-    const extra = new EdgeList();
-    for (let i = 0; i < this.revisits.length; i += 3) {
-      const u = nodeOf[this.revisits[i]!]!;
-      const r = nodeOf[this.revisits[i + 1]!]!;
-      if (u === NONE || r === NONE || u === r) continue;
-      for (let j = csr.offsets[r]!; j < csr.offsets[r + 1]!; j++) extra.push(u, csr.targets[j]!);
-    }
-    if (extra.length === 0) return csr;
-    const m = csr.targets.length + extra.length;
-    const src = new Int32Array(m);
-    const dst = new Int32Array(m);
-    for (let u = 0; u < csr.nodeCount; u++) {
-      for (let j = csr.offsets[u]!; j < csr.offsets[u + 1]!; j++) src[j] = u;
-    }
-    dst.set(csr.targets);
-    src.set(extra.src.subarray(0, extra.length), csr.targets.length);
-    dst.set(extra.dst.subarray(0, extra.length), csr.targets.length);
-    return buildCsr(csr.nodeCount, src, dst, m, keepSelfLoops);
   }
 }

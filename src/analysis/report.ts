@@ -1,11 +1,16 @@
 /**
  * The two stdout forms of an analysis: a readable text report and the
- * `--json` document whose shape issue 3 fixes:
- * { pages, edges, dangling, inDegree: {histogram, mean, median, max},
- *   outDegree: {…}, pagerank: [{url, score, inDegree, outDegree, title}] },
- * with `--hosts` also hostEdges and hosts: [{host, pages, inDegree,
- * outDegree, pagerank, hub, authority}] (every host, highest PageRank
- * first), and with `--gexf` the file's {file, graph, nodes, edges}.
+ * `--json` document, which holds everything the text does:
+ * { pages, edges, dangling, inDegree: {histogram, min, mean, median, max},
+ *   outDegree: {…}, pagerank: [{url, score, inDegree, outDegree, title}],
+ *   links: {uncaptured, uncapturedUrls, nonPage},
+ *   revisits: {fromOriginal, unresolved},
+ *   convergence: {alpha, tolerance, iterations, l1Change},
+ *   read: {files, records, bytes, skippedRecords, skippedFiles, damaged} }
+ * (the first six keys are issue 3's), with `--hosts` also hostEdges and
+ * hosts: [{host, pages, inDegree, outDegree, pagerank, hub, authority}]
+ * (every host, highest PageRank first), and with `--gexf` the file's
+ * {file, graph, nodes, edges}.
  */
 import type { AnalysisResult } from './analysis.js';
 import type { DegreeSummary } from './degrees.js';
@@ -15,6 +20,7 @@ import { topNodes } from './pagerank.js';
 
 export interface JsonDegree {
   histogram: Record<string, number>;
+  min: number;
   mean: number;
   median: number;
   max: number;
@@ -27,6 +33,14 @@ export interface JsonReport {
   inDegree: JsonDegree;
   outDegree: JsonDegree;
   pagerank: { url: string; score: number; inDegree: number; outDegree: number; title: string }[];
+  /** Links left out of the graph: to URLs never captured (counted per page capture; `uncapturedUrls` distinct), to captures that are no pages. */
+  links: { uncaptured: number; uncapturedUrls: number; nonPage: number };
+  /** Revisits given their original's links and title, and those whose original is not among the inputs. */
+  revisits: { fromOriginal: number; unresolved: number };
+  /** How PageRank was computed and how far it got. */
+  convergence: { alpha: number; tolerance: number; iterations: number; l1Change: number };
+  /** What was read: WARC files, records, bytes; records, non-WARC files and cut or corrupt stretches skipped. */
+  read: { files: number; records: number; bytes: number; skippedRecords: number; skippedFiles: number; damaged: number };
   /** Edges of the host graph (linked host pairs); with --hosts. */
   hostEdges?: number;
   /** Every host, highest PageRank first; with --hosts. */
@@ -35,7 +49,7 @@ export interface JsonReport {
 }
 
 function jsonDegree(s: DegreeSummary): JsonDegree {
-  return { histogram: s.histogram, mean: s.mean, median: s.median, max: s.max };
+  return { histogram: s.histogram, min: s.min, mean: s.mean, median: s.median, max: s.max };
 }
 
 export function jsonReport(r: AnalysisResult, top: number, gexf: GexfSummary | null = null): JsonReport {
@@ -52,6 +66,17 @@ export function jsonReport(r: AnalysisResult, top: number, gexf: GexfSummary | n
       outDegree: r.outDegree[u]!,
       title: r.graph.titles[u]!,
     })),
+    links: { uncaptured: r.graph.uncapturedLinks, uncapturedUrls: r.graph.uncapturedUrls, nonPage: r.graph.nonPageLinks },
+    revisits: { ...r.graph.revisits },
+    convergence: { alpha: r.options.alpha, tolerance: r.options.tolerance, iterations: r.rank.iterations, l1Change: r.rank.lastChange },
+    read: {
+      files: r.read.files,
+      records: r.read.records,
+      bytes: r.read.bytesRead,
+      skippedRecords: r.read.skippedRecords,
+      skippedFiles: r.read.skippedFiles,
+      damaged: r.read.damaged,
+    },
   };
   if (r.hosts !== undefined) {
     report.hostEdges = r.hosts.edges;
@@ -65,6 +90,13 @@ const num = (n: number): string => n.toLocaleString('en-US');
 
 function truncate(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
+function revisitsText(r: { fromOriginal: number; unresolved: number }): string {
+  const parts = [];
+  if (r.fromOriginal > 0) parts.push(`${num(r.fromOriginal)} read from their original record`);
+  if (r.unresolved > 0) parts.push(`${num(r.unresolved)} unresolved (original not among the inputs: no links, no title)`);
+  return parts.join(', ');
 }
 
 function histogramLines(label: string, s: DegreeSummary): string[] {
@@ -83,7 +115,8 @@ export function textReport(r: AnalysisResult, top: number, gexf: GexfSummary | n
   const lines: string[] = [];
   lines.push(
     `read ${num(read.files)} WARC file(s), ${num(read.records)} records, ${(read.bytesRead / 1e6).toFixed(1)} MB` +
-      ` — skipped: ${num(read.skippedRecords)} record(s), ${num(read.skippedFiles)} non-WARC file(s)`,
+      ` — skipped: ${num(read.skippedRecords)} record(s), ${num(read.skippedFiles)} non-WARC file(s)` +
+      (read.damaged > 0 ? `, ${num(read.damaged)} cut or corrupt stretch(es) of WARC files` : ''),
   );
   lines.push('');
   const rows: [string, string][] = [
@@ -92,6 +125,9 @@ export function textReport(r: AnalysisResult, top: number, gexf: GexfSummary | n
     ['links to uncaptured URLs', `${num(graph.uncapturedLinks)} (${num(graph.uncapturedUrls)} distinct URLs)`],
     ['links to captured non-pages', num(graph.nonPageLinks)],
     ['dangling pages', num(r.dangling)],
+    ...(graph.revisits.fromOriginal + graph.revisits.unresolved > 0
+      ? [['revisits', revisitsText(graph.revisits)] as [string, string]]
+      : []),
     ['skipped records', num(read.skippedRecords)],
     [
       'PageRank',

@@ -1,20 +1,20 @@
 /**
  * Reads WARC files (gzipped or not, ours or any other tool's; records from
- * warc-records.ts) and reports each capture that matters to the link graph
- * to a CaptureSink: HTML pages with their links, redirects with their
+ * warc/warc-records.ts) and reports each capture that matters to the link
+ * graph to a CaptureSink: HTML pages with their links, redirects with their
  * targets, and revisits. Everything else is skipped as it goes by.
  *
  * Bad input never stops the run: a file that is not a WARC, a record with a
- * broken HTTP head, a body that cannot be decoded, or a truncated/corrupt
- * stream gives one warning naming the file and offset, is counted, and the
- * reader moves on (to the next record, or to the next file when the stream
- * itself cannot be resynchronised).
+ * broken HTTP head, a body that cannot be decoded, or a cut or corrupt
+ * stretch of a file gives one warning naming the file and offset (damage in
+ * the words of warc/warc-damage.ts, as every command gives it), is counted,
+ * and the reader moves on (to the next record, or past the damage).
  */
-import { open } from 'node:fs/promises';
 import { normalizeCaptureUrl, resolveLinks } from './link-extract.js';
 import { pageLinksHere, type PageBody, type PageLinks } from './page-links.js';
-import { BodyDecodeError, BrokenRecordError, WarcFormatError } from './errors.js';
-import { parseHttpHead, readWarcRecords, WARC_RECORDS_DEFAULTS, type WarcRecord } from './warc-records.js';
+import { BodyDecodeError, BrokenRecordError } from './errors.js';
+import { describeWarcDamage, type WarcDamage } from '../warc/warc-damage.js';
+import { parseHttpHead, readWarcRecords, WARC_RECORDS_DEFAULTS, warcSource, type WarcRecord, type WarcSource } from '../warc/warc-records.js';
 
 /** Receives the captures; the graph builder implements it. */
 export interface CaptureSink {
@@ -26,9 +26,15 @@ export interface CaptureSink {
   redirect(url: string, location: string): void;
   /**
    * A revisit. `isPage` true: its HTTP head says 2xx HTML; null: no usable
-   * head, so it is a page exactly when what it refers to is.
+   * head (or no Content-Type), so it is a page exactly when what it refers
+   * to is. `digest`: its WARC-Payload-Digest.
    */
-  revisit(url: string, refersTo: string | null, isPage: boolean | null): void;
+  revisit(url: string, refersTo: string | null, isPage: boolean | null, digest: string | null): void;
+}
+
+/** Told where each 2xx response that may be a page is, so a revisit's original can be read again (revisit-originals.ts). */
+export interface ResponseLocations {
+  response(url: string, source: number, offset: number): void;
 }
 
 export interface ReadStats {
@@ -36,8 +42,10 @@ export interface ReadStats {
   /** Files given or found that are not WARCs. */
   skippedFiles: number;
   records: number;
-  /** Records that could not be read (broken head, undecodable body, corrupt stream). */
+  /** Records that could not be read (broken head, undecodable body, cut short). */
   skippedRecords: number;
+  /** Cut or corrupt stretches of WARC files, skipped (each one warned about). */
+  damaged: number;
   bytesRead: number;
 }
 
@@ -69,19 +77,25 @@ function mimeOf(contentType: string | null): string | null {
 }
 
 export class WarcReader {
-  readonly stats: ReadStats = { files: 0, skippedFiles: 0, records: 0, skippedRecords: 0, bytesRead: 0 };
+  readonly stats: ReadStats = { files: 0, skippedFiles: 0, records: 0, skippedRecords: 0, damaged: 0, bytesRead: 0 };
   /** Sink calls held back behind a page still being extracted, oldest first. */
   readonly #ordered: Ordered[] = [];
+  /** Index in readFiles' list of the file being read. */
+  #source = 0;
 
   /** `extract`: where pages' links are extracted (a PageLinksPool); default this thread. */
   constructor(
     private readonly sink: CaptureSink,
     private readonly hooks: ReaderHooks,
     private readonly extract: PageLinksFn | null = null,
+    private readonly locations: ResponseLocations | null = null,
   ) {}
 
-  async readFiles(files: readonly string[]): Promise<ReadStats> {
-    for (const file of files) await this.readFile(file);
+  async readFiles(files: readonly (string | WarcSource)[]): Promise<ReadStats> {
+    for (const [i, file] of files.entries()) {
+      this.#source = i;
+      await this.readFile(file);
+    }
     await this.#drain(0);
     return this.stats;
   }
@@ -102,53 +116,45 @@ export class WarcReader {
     }
   }
 
-  async readFile(file: string): Promise<void> {
-    let head: Buffer;
-    let size: number;
-    try {
-      const fh = await open(file, 'r');
-      try {
-        size = (await fh.stat()).size;
-        head = Buffer.alloc(5);
-        head = head.subarray(0, (await fh.read(head, 0, 5, 0)).bytesRead);
-      } finally {
-        await fh.close();
+  async readFile(file: string | WarcSource): Promise<void> {
+    const source = warcSource(file);
+    let isWarc = true;
+    const onDamage = (damage: WarcDamage): void => {
+      if (damage.problem === 'not-a-warc') {
+        isWarc = false;
+        this.stats.skippedFiles++;
+      } else {
+        this.stats.damaged++;
       }
-    } catch (err) {
-      this.hooks.warn(`${file}: cannot read: ${(err as Error).message}; file skipped`);
-      this.stats.skippedFiles++;
-      return;
-    }
-    if (!isWarcStart(head)) {
-      this.hooks.warn(`${file}: not a WARC file (offset 0); file skipped`);
-      this.stats.skippedFiles++;
-      return;
-    }
-    this.stats.files++;
+      this.hooks.warn(describeWarcDamage(damage));
+    };
     try {
-      await this.readRecords(file);
+      await this.readRecords(source, onDamage);
     } catch (err) {
-      if (!(err instanceof WarcFormatError)) throw err;
-      // No record boundary after this point can be trusted: the rest of the file is lost.
-      this.stats.skippedRecords++;
-      this.hooks.warn(
-        err.problem === 'truncated'
-          ? `${file}: truncated or unreadable data at offset ${err.offset} (${size - err.offset} bytes to end of file); skipped`
-          : err.problem === 'not-a-record'
-            ? `${file}: no WARC record at offset ${err.offset}; rest of file skipped`
-            : `${file}: unreadable WARC data at offset ${err.offset}: ${err.message}; rest of file skipped`,
-      );
+      const code = (err as NodeJS.ErrnoException).code;
+      if (typeof code !== 'string' || !code.startsWith('E')) throw err;
+      this.hooks.warn(`${source.name}: cannot read (${code}); file skipped`);
+      this.stats.skippedFiles++;
+      return;
     }
+    if (isWarc) this.stats.files++;
   }
 
-  private async readRecords(file: string): Promise<void> {
-    const records = readWarcRecords(file, {
+  private async readRecords(source: WarcSource, onDamage: (damage: WarcDamage) => void): Promise<void> {
+    const file = source.name;
+    const records = readWarcRecords(source, {
       ...WARC_RECORDS_DEFAULTS,
       keepBlockOf: KEPT_BLOCKS,
       onBytesRead: (bytes) => void (this.stats.bytesRead += bytes),
+      onDamage,
     });
     for await (const record of records) {
       this.stats.records++;
+      // Reported as damage by the reader; what it holds is not the whole record.
+      if (record.truncated) {
+        this.stats.skippedRecords++;
+        continue;
+      }
       const skipped = (err: unknown, offset: number): void => {
         this.stats.skippedRecords++;
         const what = err instanceof BodyDecodeError ? 'undecodable body' : 'unreadable record';
@@ -160,11 +166,6 @@ export class WarcReader {
         skipped(err, record.offset);
       }
       await this.#drain(EXTRACT_WINDOW);
-      if (record.truncated) {
-        this.stats.skippedRecords++;
-        this.hooks.warn(`${file}: truncated record at offset ${record.offset} (${record.targetUri ?? 'no URI'}); rest of file skipped`);
-        return;
-      }
       this.hooks.progress?.(this.stats.records, this.stats.bytesRead, file);
     }
   }
@@ -178,9 +179,10 @@ export class WarcReader {
     const href = url.href;
     this.#emit(() => this.sink.captured(href));
     const http = parseHttpHead(record.block);
+    const refersTo = record.headers.get('warc-refers-to-target-uri') ?? null;
+    const digest = record.headers.get('warc-payload-digest') ?? null;
     if (type === 'revisit' && http === null) {
-      const refersTo = record.headers.get('warc-refers-to-target-uri') ?? null;
-      this.#emit(() => this.sink.revisit(href, refersTo, null));
+      this.#emit(() => this.sink.revisit(href, refersTo, null, digest));
       return;
     }
     const status = http === null ? NaN : http.status;
@@ -201,10 +203,10 @@ export class WarcReader {
     const mime = mimeOf(contentType);
     if (mime !== null && !HTML_TYPES.has(mime)) return;
     if (type === 'revisit') {
-      const refersTo = record.headers.get('warc-refers-to-target-uri') ?? null;
-      if (mime !== null) this.#emit(() => this.sink.revisit(href, refersTo, true));
+      this.#emit(() => this.sink.revisit(href, refersTo, mime === null ? null : true, digest));
       return;
     }
+    this.locations?.response(href, this.#source, record.offset);
     const page: PageBody = {
       body: record.block.subarray(http.bodyStart),
       url: href,
@@ -233,10 +235,4 @@ export class WarcReader {
     });
     this.#ordered.push(entry);
   }
-}
-
-/** WARC files start with "WARC/" or, gzipped per record, with the gzip magic. */
-function isWarcStart(chunk: Buffer): boolean {
-  if (chunk.length >= 2 && chunk[0] === 0x1f && chunk[1] === 0x8b) return true;
-  return chunk.subarray(0, 5).toString('latin1') === 'WARC/';
 }

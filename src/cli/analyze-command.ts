@@ -15,6 +15,7 @@ import { monotonicClock, type Clock } from '../core/clock.js';
 import { ProgressReporter } from '../analysis/progress.js';
 import { jsonReport, textReport } from '../analysis/report.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { parseArgsUsage } from './parse-options.js';
 
 export interface AnalyzeIo {
   stdout: NodeJS.WritableStream;
@@ -23,28 +24,42 @@ export interface AnalyzeIo {
   clock?: Clock;
 }
 
-export const analyzeHelp = `Usage: archiver analyze <dir|file...> [options]
+export const analyzeHelp = `Usage: archiver analyze <job-dir|file.wacz|dir|file.warc.gz...> [options]
 
 Reads WARC files (gzipped or not, written by any tool), builds the link graph
 of the captured HTML pages and reports its size, degree distributions and
-PageRank. Directories are searched recursively; files that are not WARCs are
-skipped with a warning.
+PageRank. A job directory is read as its finished WARCs (warcs/; its WACZ if
+it has none); a WACZ as the WARCs stored in it; other directories are
+searched recursively, and files in them that are not WARCs are skipped with
+a warning. A cut or corrupt stretch of a WARC is reported (file, offset, what
+was skipped) and reading goes on after it.
 
 The graph: a node is a URL captured with a 2xx HTML response (a revisit
 counts); an edge is an a/area href or iframe/frame src to another node,
 resolved against <base href>, fragments removed, captured redirects followed
-to the final page, duplicates collapsed.
+to the final page, duplicates collapsed. A revisit (identical payload) gets
+the title and links of its original record, read again and resolved against
+the revisit's own URL, when the original is among the inputs — for a job,
+the earlier crawls of its dedup.against count; otherwise it is counted as
+unresolved (a page without links or title).
 
 Options:
   --top N              pages (and with --hosts, hosts) listed in the PageRank tables
                        (default 10; 0 for none)
-  --json               print one JSON document on stdout instead of the text report:
-                       {pages, edges, dangling, inDegree, outDegree, pagerank[]},
-                       with --hosts also hostEdges and hosts[], with --gexf also
+  --json               print one JSON document on stdout instead of the text report,
+                       with all it says: {pages, edges, dangling, inDegree,
+                       outDegree ({histogram, min, mean, median, max}),
+                       pagerank[] ({url, score, inDegree, outDegree, title}),
+                       links {uncaptured, uncapturedUrls, nonPage},
+                       revisits {fromOriginal, unresolved}, convergence {alpha,
+                       tolerance, iterations, l1Change}, read {files, records,
+                       bytes, skippedRecords, skippedFiles, damaged}}; with
+                       --hosts also hostEdges and hosts[], with --gexf also
                        gexf {file, graph, nodes, edges}
   --out DIR            also write DIR/nodes.csv, edges.csv, pagerank.csv,
                        degrees.svg (log-log plot of both degree distributions) and
-                       with --hosts hosts.csv
+                       with --hosts hosts.csv (DIR = <job>/analysis lets the web
+                       console show each page's PageRank)
   --alpha A            PageRank damping factor, 0 <= A < 1 (default ${PAGERANK_DEFAULTS.alpha})
   --tolerance T        stop when the L1 change of one iteration is below T (default ${PAGERANK_DEFAULTS.tolerance})
   --max-iterations N   give up after N iterations; not converging is an error, exit 1
@@ -70,8 +85,8 @@ Options:
 Progress (records, MB read, MB/s) and warnings about unreadable input go to
 stderr; skipped records are counted in the report.
 
-Exit codes: 0 done, 1 fatal (e.g. PageRank did not converge), 2 usage error,
-4 no readable WARC input.
+Exit codes: 0 done, 1 fatal (e.g. PageRank did not converge), 2 usage error
+(no input named), 4 no readable WARC input.
 `;
 
 interface ParsedArgs {
@@ -114,7 +129,7 @@ export function parseAnalyzeArgs(argv: string[]): ParsedArgs {
       },
     });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw parseArgsUsage(err, 'analyze');
   }
   const v = parsed.values;
   const isCount = (n: number): boolean => Number.isInteger(n) && n >= 0;
@@ -147,7 +162,7 @@ export async function analyzeMain(argv: string[], io: AnalyzeIo): Promise<number
     return await run(argv, io);
   } catch (err) {
     if (err instanceof ArchiverError) {
-      const hint = err instanceof UsageError ? ' (try archiver analyze --help)' : '';
+      const hint = err instanceof UsageError && !err.message.includes('--help)') ? ' (see archiver analyze --help)' : '';
       io.stderr.write(`archiver analyze: ${err.message}${hint} [${err.code}]\n`);
       return exitCodeFor(err);
     }
@@ -162,18 +177,24 @@ async function run(argv: string[], io: AnalyzeIo): Promise<number> {
     io.stdout.write(analyzeHelp);
     return ExitCode.ok;
   }
-  if (args.paths.length === 0) throw new NoInputError('no input: give WARC files or directories to analyze');
+  if (args.paths.length === 0) throw new UsageError('name what to analyze: a job directory, WACZ, WARC files or directories of them');
   const warn = (message: string): void => void io.stderr.write(`warning: ${message}\n`);
 
   const inputs = await expandInputs(args.paths);
   for (const m of inputs.missing) warn(`${m.path}: cannot open (${m.reason}); skipped`);
-  if (inputs.files.length === 0) throw new NoInputError(`no input: no files found in ${args.paths.join(', ')}`);
+  for (const note of inputs.notes) io.stderr.write(`analyze: ${note}\n`);
+  if (inputs.files.length === 0) throw new NoInputError(`no input: no WARC files found in ${args.paths.join(', ')}`);
 
   const progress = new ProgressReporter(io.stderr, io.clock ?? monotonicClock);
-  const result = await analyzeWarcs(inputs.files, args.analysis, {
-    warn,
-    progress: (records, bytes, file) => progress.update(records, bytes, file),
-  });
+  const result = await analyzeWarcs(
+    inputs.files,
+    args.analysis,
+    {
+      warn,
+      progress: (records, bytes, file) => progress.update(records, bytes, file),
+    },
+    inputs.references,
+  );
   progress.finish(result.read.records, result.read.bytesRead);
   if (result.read.records === 0) {
     throw new NoInputError(`no input: no readable WARC records in ${args.paths.join(', ')}`);
@@ -182,8 +203,11 @@ async function run(argv: string[], io: AnalyzeIo): Promise<number> {
   const gexf = args.gexfFile === null ? null : await writeGexf(result, args.gexfFile, args.gexfMaxNodes);
   if (args.json) io.stdout.write(JSON.stringify(jsonReport(result, args.top, gexf), null, 2) + '\n');
   else io.stdout.write(textReport(result, args.top, gexf));
-  if (result.read.skippedRecords > 0 || result.read.skippedFiles > 0) {
-    warn(`skipped ${result.read.skippedRecords} unreadable record(s) and ${result.read.skippedFiles} non-WARC file(s)`);
+  const { skippedRecords, skippedFiles, damaged } = result.read;
+  if (skippedRecords > 0 || skippedFiles > 0 || damaged > 0) {
+    const parts = [`${skippedRecords} unreadable record(s)`, `${skippedFiles} non-WARC file(s)`];
+    if (damaged > 0) parts.push(`${damaged} cut or corrupt stretch(es) of WARC files`);
+    warn(`skipped ${parts.join(', ')} (see above)`);
   }
   if (args.outDir !== null) {
     const written = await exportFiles(result, args.outDir);

@@ -24,8 +24,14 @@ export function exitCodeFor(err: unknown): number {
   return ExitCode.fatal;
 }
 
-/** One line for the operator: `archiver: <message> [code]`. */
+/**
+ * One line for the operator: `archiver: <message> [code]`; a message of
+ * several lines (a profile's problems) keeps the code on its first.
+ */
 export function describeError(err: unknown): string {
-  if (err instanceof ArchiverError) return `archiver: ${err.message} [${err.code}]`;
+  if (err instanceof ArchiverError) {
+    const nl = err.message.indexOf('\n');
+    return nl < 0 ? `archiver: ${err.message} [${err.code}]` : `archiver: ${err.message.slice(0, nl)} [${err.code}]${err.message.slice(nl)}`;
+  }
   return `archiver: ${err instanceof Error ? err.message : String(err)}`;
 }

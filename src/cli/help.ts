@@ -4,7 +4,7 @@ export const mainHelp = `archiver — an archival web crawler (Heritrix-style fr
 
 Usage:
   archiver run <profile.json> [options]    crawl what the profile says → WARCs, crawl.log, reports
-  archiver analyze <dir|file...> [options] link graph, degrees, PageRank; host graph (--hosts), GEXF (--gexf)
+  archiver analyze <job|wacz|warcs...>     link graph, degrees, PageRank; host graph (--hosts), GEXF (--gexf)
   archiver index <job|warcs...>            write a CDXJ index (sorted, with offsets) of a job or WARC files;
                                            for a job, also rebuild its search index (--search -o DIR: of WARCs)
   archiver search <job> "<query>"          full-text search over a job's pages (--top N, --json)
@@ -12,27 +12,37 @@ Usage:
   archiver replay <job|file.wacz|warcs...> serve the archive in ReplayWeb.page on 127.0.0.1
   archiver serve [DIR]                     the web console for the jobs under DIR (default jobs/)
   archiver demo [options]                  start the bundled demo web on loopback, crawl it, analyse it
+                                           (--serve-only: serve the demo web alone, for your own profile)
   archiver status redis://HOST:PORT/DB     a crawl of several processes: nodes, queues, rates (--crawl, --json)
   archiver stop redis://HOST:PORT/DB       ask every node of such a crawl to stop cleanly (--crawl)
-  archiver <command> --help                options of one command
+  archiver <command> --help                options of one command (also: archiver help <command>)
   archiver --version
 
-Exit codes: 0 success, 1 crawl aborted by a fatal error, 2 usage error,
-3 invalid profile, 4 no input (or no search index), 5 nothing crawled (no
-seed answered), 130 interrupted (state kept).
+Exit codes: 0 success, 1 crawl aborted by a fatal error (index, wacz: damaged
+WARC input, see --skip-bad), 2 usage error, 3 invalid profile, 4 no input (no
+such profile file, no WARCs, no search index), 5 nothing crawled (no seed
+answered), 130 interrupted (state kept).
 `;
 
 export const runHelp = `archiver run <profile.json> [options]
 
 Crawls the seeds of a JSON profile (see README.md for every profile field and
-its default) into the profile's job directory (output.dir):
-  warcs/      WARC files (PREFIX-<timestamp>-<serial>-<pid>~<host>.warc.gz)
-  indexes/    index.cdxj, written at the end of every run; captures.jsonl;
-              search/ (the full-text index, see archiver search)
-  <name>.wacz the WACZ package of the whole job (open it in ReplayWeb.page)
-  logs/       crawl.log, one Heritrix-format line per URI
-  reports/    crawl, seeds, hosts, mimetype, response-code, frontier reports (.txt and .json)
-  state/      LevelDB: seen filter, frontier queues, digest index
+its default) into the profile's job directory (output.dir, default jobs/<name>):
+  warcs/                  WARC files (PREFIX-<timestamp>-<serial>-<pid>~<host>.warc.gz;
+                          the one being written ends in .open)
+  logs/crawl.log          one Heritrix-format line per URI
+  reports/                crawl, seeds, hosts, mimetype, response-code, frontier
+                          reports (.txt and .json)
+  state/                  LevelDB: seen filter, frontier queues, digest index,
+                          robots.txt and host journals (what a resume continues from)
+  tmp/                    bodies over 1 MiB while they are fetched
+  indexes/index.cdxj      the CDXJ index, written at the end of every run
+  indexes/captures.jsonl  the capture journal: a line per record written (the
+                          index, page list and search index are built from it)
+  indexes/search/         the full-text index (see archiver search)
+  indexes/inlinks.txt     which pages link to a URL (built by the web console)
+  <name>.wacz             the WACZ package of the whole job (archiver replay)
+  analysis/               archiver analyze <job> --out <job>/analysis writes here
 
 A job directory that holds an unfinished crawl (stopped, killed, or ended on a
 limit) is resumed under the current profile and flags: WARC files left open by
@@ -81,10 +91,16 @@ export const demoHelp = `archiver demo [options]
 Starts the bundled demo web (3 hosts on 127.0.0.2-127.0.0.4, with robots.txt,
 redirects, images, CSS, a 404, gzip and chunked pages), crawls it with
 profiles/demo.json into jobs/demo (an earlier jobs/demo is moved aside), prints
-the crawl summary and where the WARCs are, then runs \`archiver analyze\` on them.
+the crawl summary and where the WARCs are, runs \`archiver analyze jobs/demo\`,
+and lists what to try next (replay, analyze --out, search, serve).
+
+With --serve-only, serves the demo web and nothing else until Ctrl-C, and
+prints its seeds and a profile to start from: for crawling it with a profile
+of your own (archiver run mine.json).
 
 Options:
-  --port N         port the demo web listens on (default 8421)
+  --port N         port the demo web listens on (default 8421; 0 = any free one)
+  --serve-only     serve the demo web only, until Ctrl-C
   --top N          PageRank top N printed by the analysis (default 10)
   --quiet          no live progress display
   -h, --help       this text

@@ -7,7 +7,7 @@ import { UsageError } from '../core/errors.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function parseCommandArgs<O extends Options>(argv: string[], options: O) {
+export function parseCommandArgs<O extends Options>(argv: string[], options: O, command = '') {
   try {
     return parseArgs({
       args: argv,
@@ -16,7 +16,26 @@ export function parseCommandArgs<O extends Options>(argv: string[], options: O) 
       options: { ...options, help: { type: 'boolean', short: 'h' } } as O & { help: { type: 'boolean'; short: 'h' } },
     });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw parseArgsUsage(err, command);
+  }
+}
+
+/**
+ * node:util's parseArgs errors in our words: `unknown option --bogus (see
+ * archiver run --help)` rather than its own advice about positionals, whose
+ * quotes do not even pair up.
+ */
+export function parseArgsUsage(err: unknown, command: string): UsageError {
+  const e = err as NodeJS.ErrnoException;
+  const option = /'(-[^' ]+)/.exec(e.message ?? '')?.[1] ?? '';
+  const help = `(see archiver ${command === '' ? '' : `${command} `}--help)`;
+  switch (e.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return new UsageError(`unknown option ${option} ${help}`);
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return new UsageError(/does not take/.test(e.message) ? `option ${option} takes no value ${help}` : `option ${option} needs a value ${help}`);
+    default:
+      return new UsageError(`${e.message} ${help}`);
   }
 }
 

@@ -7,21 +7,16 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadProfile } from '../config/load-profile.js';
 import type { Profile } from '../config/profile.js';
-import { UsageError } from '../core/errors.js';
-import { ConsoleServer, DEFAULT_CONSOLE_PORT } from '../console/console-server.js';
-import { JobCatalog } from '../console/job-catalog.js';
-import { LiveJob } from '../console/live-job.js';
-import { consoleSearch } from '../console/search-engine.js';
-import type { Crawl } from '../crawl/crawl.js';
+import { ProfileError, UsageError } from '../core/errors.js';
+import type { ConsoleServer } from '../console/console-server.js';
 import { runCrawl, type CrawlerOptions } from '../crawl/crawler.js';
 import { hasState, jobDir, moveAside } from '../job/job-dir.js';
 import { checkNodeId, defaultNodeId, isSharedStore, resetStateBackend } from '../store/state-backends.js';
 import type { CrawlSummary } from '../crawl/reports.js';
 import { runHelp } from './help.js';
 import type { CliIo } from './io.js';
-import { parseCommandArgs, portOption } from './parse-options.js';
+import { parseCommandArgs } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';
-import { consoleHost, untilSignal } from './serve-command.js';
 
 /** Command-line overrides of the limits people change per run: flag → the profile's `limits` field, and how a value is read. */
 const LIMIT_FLAGS = {
@@ -51,7 +46,7 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
     'keep-console': { type: 'boolean' },
     store: { type: 'string' },
     node: { type: 'string' },
-  });
+  }, 'run');
   if (values.help) {
     io.stdout.write(runHelp);
     return ExitCode.ok;
@@ -75,6 +70,8 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
   const shared = isSharedStore(profile.store);
   if (values.node !== undefined && !shared) throw new UsageError('--node goes with a shared store (--store redis://HOST:PORT/DB)');
   const node = shared ? checkNodeId(values.node ?? defaultNodeId()) : undefined;
+  // Each node would learn its own topic from the training pages it happened to fetch: one topic per crawl is not built yet.
+  if (shared && profile.focus !== undefined) throw new ProfileError('/focus', `${file}: focus: a focused crawl runs in one process; it cannot use a shared store (${profile.store})`);
   // A job that ran to its end is left as it is: running it again would only rewrite its reports.
   // (A node of a shared crawl rejoins instead: on a finished crawl it repairs its files and packages the job again.)
   if (!shared && values.fresh !== true && (await lastEndOf(profile.output.dir)) === 'FINISHED') {
@@ -89,36 +86,19 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
     const summary = await crawlWithSignals(profile, io, { fresh: values.fresh === true, quiet: values.quiet === true, ...(node !== undefined ? { node } : {}) });
     return summary.status === 'ABORTED' ? ExitCode.interrupted : reportSeeds(summary, io);
   }
-  // The console listens before the crawl starts: a port in use stops the run before it crawls.
-  const port = portOption(values['console-port'], DEFAULT_CONSOLE_PORT);
-  const host = consoleHost(values['console-host'], io);
-  const dir = profile.output.dir;
-  const name = path.basename(dir);
-  const catalog = new JobCatalog({ root: path.dirname(dir), only: name });
-  const search = consoleSearch();
-  const server = await ConsoleServer.start({ catalog, host, port, log: io.stderr, search });
-  try {
-    const summary = await crawlWithSignals(profile, io, {
-      fresh: values.fresh === true,
-      quiet: values.quiet === true,
-      ...(node !== undefined ? { node } : {}),
-      // The address is printed once the crawl is there to be seen.
-      onStart: (crawl: Crawl) => {
-        catalog.attach(new LiveJob({ name, dir, crawl }));
-        io.stdout.write(`console  ${server.url}\n`);
-        opts.onConsole?.(server);
-      },
-    });
-    // From now on the job is served from its files (reports, index, WACZ).
-    catalog.detach(name);
-    if (values['keep-console'] === true) {
-      io.stderr.write('archiver: the crawl is over; the console keeps serving it (Ctrl-C to stop)\n');
-      await (opts.keepUntil ?? untilSignal());
-    }
-    return summary.status === 'ABORTED' ? ExitCode.interrupted : reportSeeds(summary, io);
-  } finally {
-    await server.close();
-  }
+  // Loaded only here: a crawl without a console carries none of it.
+  const { crawlWithConsole } = await import('./run-console.js');
+  const summary = await crawlWithConsole(profile, io, {
+    fresh: values.fresh === true,
+    quiet: values.quiet === true,
+    ...(node !== undefined ? { node } : {}),
+    portText: values['console-port'],
+    hostText: values['console-host'],
+    keep: values['keep-console'] === true,
+    ...(opts.onConsole ? { onConsole: opts.onConsole } : {}),
+    ...(opts.keepUntil ? { keepUntil: opts.keepUntil } : {}),
+  });
+  return summary.status === 'ABORTED' ? ExitCode.interrupted : reportSeeds(summary, io);
 }
 
 function wholeNumber(flag: string, value: string, min: number, what: string): number {

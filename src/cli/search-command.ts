@@ -13,6 +13,7 @@ import { buildJobSearchIndex } from '../search/build-search-index.js';
 import { jobSearchDir } from '../search/search-index.js';
 import { SEARCH_DB_FILE, SearchStore } from '../search/search-store.js';
 import { MAX_LIMIT, type SearchOptions, type SearchResponse } from '../search/search-types.js';
+import { warnDamage } from './damage-report.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { parseCommandArgs } from './parse-options.js';
@@ -52,7 +53,7 @@ export async function searchMain(argv: string[], io: CliIo): Promise<number> {
     mime: { type: 'string' },
     status: { type: 'string' },
     json: { type: 'boolean' },
-  });
+  }, 'search');
   if (values.help) {
     io.stdout.write(searchHelp);
     return ExitCode.ok;
@@ -87,7 +88,7 @@ async function indexDirFor(target: string, io: CliIo): Promise<string> {
   if (existsSync(path.join(dir, SEARCH_DB_FILE))) return dir;
   if ((await jobWarcs(abs)).length === 0) throw new NoInputError(`${target}: no search index and no WARC files to build one from`);
   io.stderr.write(`archiver: ${target} has no search index yet; building it from its WARCs…\n`);
-  const built = await buildJobSearchIndex(abs);
+  const built = await buildJobSearchIndex(abs, { onDamage: warnDamage(io) });
   io.stderr.write(`archiver: indexed ${built.pages} pages → ${built.dir}\n`);
   return built.dir;
 }

@@ -47,7 +47,7 @@ export interface ServeMainOptions {
 }
 
 export async function serveMain(argv: string[], io: CliIo, opts: ServeMainOptions = {}): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { port: { type: 'string' }, host: { type: 'string' }, profiles: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs(argv, { port: { type: 'string' }, host: { type: 'string' }, profiles: { type: 'string' } }, 'serve');
   if (values.help) {
     io.stdout.write(serveHelp);
     return ExitCode.ok;

@@ -8,6 +8,8 @@ import { UsageError } from '../core/errors.js';
 import { jobWaczName } from '../job/job-dir.js';
 import { resolveInputs } from '../index/inputs.js';
 import { finalizeJob } from '../wacz/finalize-job.js';
+import { WarcDamagedError } from '../warc/warc-damage.js';
+import { damageRefusal, warnDamage } from './damage-report.js';
 import type { CliIo } from './io.js';
 import { parseCommandArgs } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';
@@ -21,13 +23,18 @@ size of every file, and datapackage-digest.json. Rewrites
 <job>/indexes/index.cdxj too. Open the package with \`archiver replay\` or at
 https://replayweb.page.
 
+A cut or corrupt WARC is reported (file, offset, what was skipped) and
+nothing is written, exit 1; with --skip-bad the package is made with what
+can be read indexed.
+
 Options:
   --name NAME      package name (default: the job's existing package, else the directory name)
+  --skip-bad       package a job whose WARCs are cut or corrupt, indexing what can be read
   -h, --help       this text
 `;
 
 export async function waczMain(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { name: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs(argv, { name: { type: 'string' }, 'skip-bad': { type: 'boolean' } }, 'wacz');
   if (values.help) {
     io.stdout.write(waczHelp);
     return ExitCode.ok;
@@ -35,10 +42,16 @@ export async function waczMain(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('wacz takes exactly one job directory (see archiver wacz --help)');
   const inputs = await resolveInputs(positionals);
   const job = inputs.jobs[0];
-  if (job === undefined) throw new UsageError(`${positionals[0]}: wacz packages a job directory (one with warcs/)`);
+  if (job === undefined) throw new UsageError(`${positionals[0]}: wacz packages a job directory (the one holding warcs/), not WARC files`);
   const existing = await jobWaczName(job);
   const name = values.name ?? (existing !== null ? existing.replace(/\.wacz$/, '') : path.basename(job));
-  const done = await finalizeJob({ jobDir: job, name, software: SOFTWARE });
+  let done;
+  try {
+    done = await finalizeJob({ jobDir: job, name, software: SOFTWARE, onDamage: warnDamage(io), skipDamaged: values['skip-bad'] === true });
+  } catch (err) {
+    if (err instanceof WarcDamagedError) throw damageRefusal(err, 'wacz', 'packages the job with what can be read indexed');
+    throw err;
+  }
   io.stderr.write(`archiver: ${done.captures} captures, ${done.pages} pages → ${done.wacz} (index: ${done.cdxj})\n`);
   return ExitCode.ok;
 }

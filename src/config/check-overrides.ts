@@ -9,17 +9,20 @@
 import { parseOverrideMatch } from '../overrides/override-match.js';
 import { mergeRobots } from '../overrides/overrides.js';
 import type { Profile } from './profile.js';
+import { regexProblem } from './regex-check.js';
 import { OVERRIDE_LIMITS } from './profile-schema.js';
 
 const ALLOWED_LIMITS: ReadonlySet<string> = new Set(OVERRIDE_LIMITS);
 
-export function checkOverrides(p: Profile, fail: (at: string, problem: string) => never): void {
+/** Each problem goes to `fail`, which may throw or collect: the checks go on after it. */
+export function checkOverrides(p: Profile, fail: (at: string, problem: string) => void): void {
   p.overrides.forEach((o, i) => {
     const at = `/overrides/${i}`;
-    const match = parseOverrideMatch(o.match);
+    // A match missing or not a string is the schema's to tell.
+    const match = typeof o.match === 'string' ? parseOverrideMatch(o.match) : undefined;
     if (match === null) fail(`${at}/match`, 'must be a host ("example.org", "127.0.0.1:8080") or a SURT prefix ("http://(org,example,)/blog")');
     for (const section of ['politeness', 'robots'] as const) {
-      if (o[section] !== undefined && !match.hostLevel) {
+      if (o[section] !== undefined && match && !match.hostLevel) {
         fail(`${at}/${section}`, `${section} acts per host: allowed only where the match is a host or a SURT prefix ending at the host, not ${JSON.stringify(o.match)}`);
       }
     }
@@ -29,11 +32,8 @@ export function checkOverrides(p: Profile, fail: (at: string, problem: string) =
       fail(`${at}/limits/${key}`, `not allowed in an override (${why}); an override's limits are ${OVERRIDE_LIMITS.join(', ')}`);
     }
     (o.scope?.exclude ?? []).forEach((re, j) => {
-      try {
-        new RegExp(re);
-      } catch (err) {
-        fail(`${at}/scope/exclude/${j}`, `invalid regular expression: ${(err as Error).message}`);
-      }
+      const problem = typeof re === 'string' ? regexProblem(re) : null;
+      if (problem !== null) fail(`${at}/scope/exclude/${j}`, problem);
     });
     const pol = o.politeness;
     if (pol?.minDelayMs !== undefined && pol.maxDelayMs !== undefined && pol.minDelayMs > pol.maxDelayMs) {

@@ -8,10 +8,20 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
-import { ProfileError } from '../core/errors.js';
+import { NoInputError, ProfileError } from '../core/errors.js';
+import { applyFocus } from './check-focus.js';
 import { checkOverrides } from './check-overrides.js';
 import type { Profile } from './profile.js';
 import { profileSchema } from './profile-schema.js';
+import { regexProblem } from './regex-check.js';
+
+/** Problems listed in one error at most; past it, a count of the rest. */
+export const MAX_LISTED_PROBLEMS = 20;
+
+interface Problem {
+  path: string;
+  problem: string;
+}
 
 /** Where warnings about the profile go: one line each. Default: stderr. */
 export type ProfileWarn = (line: string) => void;
@@ -36,31 +46,51 @@ export async function loadProfile(file: string, cwd = process.cwd(), warn: Profi
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new ProfileError('', `${file}: cannot read profile (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { cause: err });
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a profile file' : (code ?? String(err));
+    throw new NoInputError(`${file}: cannot read the profile (${why})`, { cause: err });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new ProfileError('', `${file}: not valid JSON: ${(err as Error).message}`, { cause: err });
+    throw new ProfileError('', `${file}: not valid JSON: ${jsonSyntaxProblem(text, err as Error)}`, { cause: err });
   }
   if (patch !== undefined && json !== null && typeof json === 'object' && !Array.isArray(json)) patch(json as Record<string, unknown>);
   return validateProfile(json, file, cwd, warn);
 }
 
-/** Validates an already parsed profile; `source` names it in errors and warnings. */
+/**
+ * Where JSON.parse stopped, as line and column (its message gives a
+ * character position, or nothing at the end of the input), with V8's words
+ * for what it found there.
+ */
+export function jsonSyntaxProblem(text: string, err: Error): string {
+  const at = /at position (\d+)/.exec(err.message);
+  const pos = at !== null ? Number(at[1]) : text.length;
+  const before = text.slice(0, pos);
+  const line = before.split('\n').length;
+  const column = pos - (before.lastIndexOf('\n') + 1) + 1;
+  const what = err.message.replace(/\s*(in JSON )?at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)$/, '');
+  return `line ${line}, column ${column}: ${what}`;
+}
+
+/** Validates an already parsed profile; `source` names it in errors and warnings. Every problem found is reported at once. */
 export function validateProfile(json: unknown, source = 'profile', cwd = process.cwd(), warn: ProfileWarn = warnOnStderr): Profile {
-  const ajv = new Ajv({ allErrors: false, useDefaults: true, strict: true });
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true });
   const validate = ajv.compile<Profile>(profileSchema);
   const copy: unknown = structuredClone(json);
-  if (!validate(copy)) {
-    const first = validate.errors?.[0];
-    const at = first ? first.instancePath || '/' : '/';
-    throw new ProfileError(at, `${source}: ${at}: ${describe(first)}`);
-  }
+  const problems: Problem[] = [];
+  const add = (path: string, problem: string): void => {
+    if (!problems.some((p) => p.path === path && p.problem === problem)) problems.push({ path, problem });
+  };
+  const schemaValid = validate(copy);
+  for (const e of validate.errors ?? []) add(e.instancePath || '/', describe(e));
   const profile = copy as Profile & { scope: { hosts?: string[] }; output: { dir?: string } };
-  moveDeprecated(json, profile, source, warn);
-  checkSemantics(profile, source);
+  if (schemaValid) moveDeprecated(json, profile, source, warn);
+  checkSemantics(profile, add);
+  if (schemaValid) applyFocus(json, profile, cwd, add);
+  if (problems.length > 0) throw profileError(source, problems);
   if (profile.scope.hosts === undefined) {
     profile.scope.hosts = defaultHosts(profile.seeds);
     (profile.scope as { hostsFromSeeds?: boolean }).hostsFromSeeds = true;
@@ -103,47 +133,74 @@ function describe(error: ErrorObject | undefined): string {
   }
 }
 
-function fail(source: string, at: string, problem: string): never {
-  throw new ProfileError(at, `${source}: ${at}: ${problem}`);
+/** One problem: one line naming the path. Several: a line saying how many, then one per problem (at most MAX_LISTED_PROBLEMS). */
+function profileError(source: string, problems: readonly Problem[]): ProfileError {
+  const first = problems[0]!;
+  if (problems.length === 1) return new ProfileError(first.path, `${source}: ${first.path}: ${first.problem}`, { problems });
+  const lines = problems.slice(0, MAX_LISTED_PROBLEMS).map((p) => `  ${p.path}: ${p.problem}`);
+  if (problems.length > MAX_LISTED_PROBLEMS) lines.push(`  … and ${problems.length - MAX_LISTED_PROBLEMS} more`);
+  return new ProfileError(first.path, `${source}: ${problems.length} problems\n${lines.join('\n')}`, { problems });
 }
 
-function checkSemantics(p: Profile, source: string): void {
-  p.seeds.forEach((seed, i) => {
-    let url: URL;
-    try {
-      url = new URL(seed);
-    } catch {
-      fail(source, `/seeds/${i}`, `not an absolute URL: ${JSON.stringify(seed)}`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(source, `/seeds/${i}`, `only http and https seeds are crawled, got ${url.protocol}`);
-  });
-  if (!/\+?https?:\/\/\S+/.test(p.userAgent)) {
-    fail(source, '/userAgent', 'must contain a contact URL, e.g. "archiver/0.1 (+https://example.org/crawler)"');
-  }
-  for (const key of ['include', 'exclude'] as const) {
-    p.scope[key].forEach((re, i) => {
-      try {
-        new RegExp(re);
-      } catch (err) {
-        fail(source, `/scope/${key}/${i}`, `invalid regular expression: ${(err as Error).message}`);
+type AddProblem = (path: string, problem: string) => void;
+
+/**
+ * The checks a schema cannot express. They run whether or not the schema
+ * accepted the profile, so every problem is told at once; each is guarded,
+ * since a part the schema refused may not have the shape it expects.
+ */
+function checkSemantics(p: Profile, add: AddProblem): void {
+  const checks: ((p: Profile) => void)[] = [
+    (p) =>
+      p.seeds.forEach((seed, i) => {
+        if (typeof seed !== 'string') return;
+        let url: URL;
+        try {
+          url = new URL(seed);
+        } catch {
+          add(`/seeds/${i}`, `not an absolute URL: ${JSON.stringify(seed)}`);
+          return;
+        }
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') add(`/seeds/${i}`, `only http and https seeds are crawled, got ${url.protocol}`);
+      }),
+    (p) => {
+      if (typeof p.userAgent === 'string' && !/\+?https?:\/\/\S+/.test(p.userAgent)) {
+        add('/userAgent', 'must contain a contact URL, e.g. "archiver/0.1 (+https://example.org/crawler)"');
       }
-    });
-  }
-  (p.scope.hosts ?? []).forEach((h, i) => {
-    if (!/^[^\s/:]+(:\d{1,5})?$/.test(h) && !/^\[[0-9a-fA-F:.]+\](:\d{1,5})?$/.test(h)) {
-      fail(source, `/scope/hosts/${i}`, `must be a host name, optionally with a port ("example.org", "127.0.0.1:8080")`);
+    },
+    (p) => {
+      for (const key of ['include', 'exclude'] as const) {
+        p.scope[key].forEach((re, i) => {
+          const problem = typeof re === 'string' ? regexProblem(re) : null;
+          if (problem !== null) add(`/scope/${key}/${i}`, problem);
+        });
+      }
+    },
+    (p) =>
+      (p.scope.hosts ?? []).forEach((h, i) => {
+        if (typeof h === 'string' && !/^[^\s/:]+(:\d{1,5})?$/.test(h) && !/^\[[0-9a-fA-F:.]+\](:\d{1,5})?$/.test(h)) {
+          add(`/scope/hosts/${i}`, `must be a host name, optionally with a port ("example.org", "127.0.0.1:8080")`);
+        }
+      }),
+    (p) => {
+      if (p.politeness.minDelayMs > p.politeness.maxDelayMs) add('/politeness/minDelayMs', `must not exceed maxDelayMs (${p.politeness.maxDelayMs})`);
+    },
+    (p) => {
+      if (p.robots.policy === 'custom' && p.robots.custom.trim() === '') add('/robots/custom', 'the custom policy needs robots.txt text here');
+      if (p.robots.policy === 'mostFavoredSet' && p.robots.candidateUserAgents.length === 0) {
+        add('/robots/candidateUserAgents', 'mostFavoredSet needs at least one candidate user agent');
+      }
+    },
+    (p) => checkOverrides(p, add),
+  ];
+  for (const check of checks) {
+    try {
+      check(p);
+    } catch (err) {
+      // A shape the schema has already refused (told above); nothing more to say about it here.
+      if (!(err instanceof TypeError)) throw err;
     }
-  });
-  if (p.politeness.minDelayMs > p.politeness.maxDelayMs) {
-    fail(source, '/politeness/minDelayMs', `must not exceed maxDelayMs (${p.politeness.maxDelayMs})`);
   }
-  if (p.robots.policy === 'custom' && p.robots.custom.trim() === '') {
-    fail(source, '/robots/custom', 'the custom policy needs robots.txt text here');
-  }
-  if (p.robots.policy === 'mostFavoredSet' && p.robots.candidateUserAgents.length === 0) {
-    fail(source, '/robots/candidateUserAgents', 'mostFavoredSet needs at least one candidate user agent');
-  }
-  checkOverrides(p, (at, problem) => fail(source, at, problem));
 }
 
 /** The seeds' hosts, with the port when it is not the scheme's default. */

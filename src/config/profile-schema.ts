@@ -136,7 +136,7 @@ export const profileSchema = {
         queueAssignment: { enum: ['hostname', 'surtAuthority', 'elfHash'], default: 'hostname' },
         elfHashBuckets: { type: 'integer', minimum: 1, default: 100 },
         elfHashOf: { enum: ['url', 'host'], default: 'url' },
-        order: { enum: ['breadth-first', 'depth-first'], default: 'breadth-first' },
+        order: { enum: ['breadth-first', 'depth-first', 'best-first'], default: 'breadth-first' },
         precedence: { enum: ['fifo', 'priority'], default: 'fifo' },
         balanceReplenishAmount: { type: 'integer', minimum: 1, default: 3000 },
         queueTotalBudget: { type: 'integer', minimum: -1, default: -1 },
@@ -162,6 +162,18 @@ export const profileSchema = {
     },
     // Per-host and per-prefix settings (src/overrides/), longest match first, field by field.
     overrides: { type: 'array', items: overrideSchema, default: [] },
+    // Topic-focused crawling (src/focus/); check-focus.ts checks what a schema cannot say.
+    focus: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        keywords: { type: 'array', items: { type: 'string', minLength: 1 }, default: [] },
+        training: { type: 'array', items: { type: 'string', minLength: 1 }, default: [] },
+        weighting: { enum: ['seed', 'tfidf'], default: 'tfidf' },
+        threshold: { type: 'number', minimum: 0, maximum: 1, default: 0.2 },
+        restrictHops: { ...nonNegInt, default: 2 },
+      },
+    },
     workers: { type: 'integer', minimum: 1, maximum: 1000, default: 25 },
     // Where the crawl keeps its state (src/store/state-backends.ts): one LevelDB per job, or Redis shared by several processes.
     store: { type: 'string', pattern: '^(level|redis://[^/\\s]+(/\\d{1,2})?)$', default: 'level' },

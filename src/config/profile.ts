@@ -6,7 +6,8 @@
 
 export type RobotsPolicyName = 'obey' | 'classic' | 'ignore' | 'robotsTxtOnly' | 'mostFavored' | 'mostFavoredSet' | 'custom';
 export type QueueAssignmentName = 'hostname' | 'surtAuthority' | 'elfHash';
-export type QueueOrderName = 'breadth-first' | 'depth-first';
+/** `best-first`: highest `CrawlUri.priority` first (what `focus` scores; src/focus/). */
+export type QueueOrderName = 'breadth-first' | 'depth-first' | 'best-first';
 /** Which ready queue hands out next: `fifo` (first ready, first served), `priority` (highest head `CrawlUri.priority`). */
 export type QueuePrecedenceName = 'fifo' | 'priority';
 
@@ -131,6 +132,28 @@ export interface ProfileOverride {
   scope?: { exclude?: readonly string[] };
 }
 
+/** How the topic's terms are weighed: `seed` = the seed document's formula, `tfidf` = smoothed tf-idf. */
+export type FocusWeightingName = 'seed' | 'tfidf';
+
+/**
+ * Topic-focused crawling (src/focus/): the topic, learnt from keywords
+ * and/or training pages, scores each page (cosine similarity) and each link,
+ * and the frontier serves the most promising URIs first (`frontier.order`
+ * best-first, `frontier.precedence` priority, both implied).
+ */
+export interface FocusOptions {
+  /** Words of the topic. */
+  keywords: readonly string[];
+  /** http(s) URLs fetched first (as seeds, archived), or job directories / WARC files read (absolute paths once loaded). */
+  training: readonly string[];
+  /** Default `tfidf`. */
+  weighting: FocusWeightingName;
+  /** A page whose relevance is at or above it is relevant. Default 0.2. */
+  threshold: number;
+  /** Links are followed at most this many hops past the last relevant page (0 = only from relevant pages). Default 2. */
+  restrictHops: number;
+}
+
 export interface OutputOptions {
   dir: string;
   prefix: string;
@@ -157,6 +180,8 @@ export interface Profile {
   dedup: DedupOptions;
   /** Per-host and per-prefix settings, in the order given (src/overrides/). Default none. */
   overrides: readonly ProfileOverride[];
+  /** Topic-focused crawling; absent: none (nothing changes). */
+  focus?: FocusOptions;
   workers: number;
   /** State backend name (`level`). */
   store: string;

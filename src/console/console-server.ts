@@ -19,10 +19,12 @@ import { appRoutes } from './routes-app.js';
 import { cdxRoutes } from './routes-cdx.js';
 import { crawlRoutes } from './routes-crawl.js';
 import { eventRoutes } from './routes-events.js';
-import { jobRoutes, type JobStarter } from './routes-jobs.js';
+import { jobRoutes } from './routes-jobs.js';
+import type { ConsoleDeps, JobStarter } from './console-deps.js';
 import { replayRoutes } from './routes-replay.js';
 import { searchRoutes } from './routes-search.js';
 import { ArchiveResources } from './archive-resources.js';
+import { listenFailure } from '../core/listen-failure.js';
 
 export const DEFAULT_CONSOLE_PORT = 8480;
 
@@ -36,20 +38,15 @@ export interface ConsoleServerOptions {
   host?: string;
   /** Default 8480; 0 picks a free port. */
   port?: number;
+  /** The option that sets the port, named when it is in use; default `--port`. */
+  portFlag?: string;
   /** Default: a new random one. */
   token?: string;
   /** Where a handler's unexpected failure is reported (the client gets a bare 500). */
   log?: NodeJS.WritableStream;
 }
 
-/** What the route modules share. */
-export interface ConsoleDeps {
-  catalog: JobCatalog;
-  search: ArchiveSearch | null;
-  starter: JobStarter | null;
-  archive: ArchiveResources;
-  guard: AccessGuard;
-}
+export type { ConsoleDeps, JobStarter } from './console-deps.js';
 
 export class ConsoleServer {
   readonly token: string;
@@ -78,7 +75,9 @@ export class ConsoleServer {
     const host = opts.host ?? '127.0.0.1';
     const port = opts.port ?? DEFAULT_CONSOLE_PORT;
     await new Promise<void>((resolve, reject) => {
-      server.#server.once('error', (err) => reject(new ConsoleListenError(`the console cannot listen on ${host}:${port}: ${(err as Error).message}`, { cause: err })));
+      server.#server.once('error', (err) =>
+        reject(new ConsoleListenError(`the console ${listenFailure(`${host}:${port}`, err, opts.portFlag ?? '--port')}`, { cause: err })),
+      );
       server.#server.listen(port, host, () => resolve());
     });
     const addr = server.#server.address();

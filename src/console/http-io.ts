@@ -23,6 +23,13 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, ext
   res.end(bytes);
 }
 
+/** An HTML page held in memory (the viewer's page), cacheable as the static files are. */
+export function sendPage(res: ServerResponse, html: string): void {
+  const bytes = Buffer.from(html, 'utf8');
+  res.writeHead(200, { ...COMMON_HEADERS, 'Cache-Control': 'no-cache', 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(bytes.length) });
+  res.end(bytes);
+}
+
 export function sendError(res: ServerResponse, err: ConsoleError, extra: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.destroy();

@@ -8,16 +8,17 @@
  * job's size. It is rebuilt when the job's index.cdxj is newer (a resumed
  * crawl packaged the job again). A running crawl has no inlinks yet.
  */
-import { createReadStream } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { WARCParser } from 'warcio';
+import { readWarcRecords, WARC_RECORDS_DEFAULTS } from '../warc/warc-records.js';
 import { writeSortedAtomically } from '../index/build-index.js';
 import { jobWarcs } from '../index/inputs.js';
 import { LineSorter } from '../index/line-sorter.js';
 import { jobIndexPath } from '../job/job-dir.js';
 import { parseOutlinks } from './capture-records.js';
 import { SortedLines } from './sorted-lines.js';
+
+const METADATA: ReadonlySet<string> = new Set(['metadata']);
 
 /** Sort buffer of a build: small, the console shares the process with a crawl. */
 const SORT_BUFFER_BYTES = 16 * 1024 * 1024;
@@ -96,13 +97,12 @@ export async function buildInlinks(jobDir: string): Promise<{ lines: number }> {
   const sorter = new LineSorter({ maxBufferedBytes: SORT_BUFFER_BYTES, tmpDir: path.dirname(out) });
   try {
     for (const file of await jobWarcs(jobDir)) {
-      for await (const record of new WARCParser(createReadStream(file))) {
-        if (record.warcType !== 'metadata') {
-          await record.skipFully();
-          continue;
-        }
-        const source = record.warcTargetURI ?? '';
-        const { outlinks } = parseOutlinks(await record.contentText(), Number.MAX_SAFE_INTEGER);
+      // A damaged stretch is read around (the shared reader reads on after it): its links are missing, no more.
+      const records = readWarcRecords(file, { ...WARC_RECORDS_DEFAULTS, keepBlockOf: METADATA, onDamage: () => {} });
+      for await (const record of records) {
+        if (record.type !== 'metadata' || record.truncated) continue;
+        const source = record.targetUri ?? '';
+        const { outlinks } = parseOutlinks(record.block.toString('utf8'), Number.MAX_SAFE_INTEGER);
         for (const link of outlinks) {
           if (/[\t\n]/.test(link.url) || /[\t\n]/.test(source)) continue;
           if (!sorter.add(`${link.url}\t${link.hop}\t${source}`)) await sorter.spill();

@@ -14,7 +14,7 @@ import type { CrawlStartOptions } from '../crawl/crawl.js';
 import { badRequest, conflict, notFound } from './console-errors.js';
 import { checkJobName, type JobCatalog } from './job-catalog.js';
 import { LiveJob } from './live-job.js';
-import type { JobStarter } from './routes-jobs.js';
+import type { JobStarter } from './console-deps.js';
 
 const PROFILE_FILE = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.json$/;
 

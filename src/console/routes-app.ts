@@ -5,7 +5,7 @@
  * page's EventSource and replay frame carry it too; it answers with what
  * the page needs to know about this console.
  */
-import type { ConsoleDeps } from './console-server.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { sendJson } from './http-io.js';
 import type { Route } from './router.js';
 import { appDir, StaticFiles } from './static-files.js';

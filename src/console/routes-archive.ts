@@ -13,7 +13,7 @@ import { captureJournalPath } from '../job/capture-journal.js';
 import { jobIndexPath } from '../job/job-dir.js';
 import { locateInIndex, locateInJournal } from './capture-locator.js';
 import { readCaptureRecords } from './capture-records.js';
-import type { ConsoleDeps } from './console-server.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { badRequest, notFound } from './console-errors.js';
 import { sendJson } from './http-io.js';
 import { pagerankOf } from './pagerank-lookup.js';

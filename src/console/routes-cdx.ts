@@ -7,7 +7,7 @@ import { access } from 'node:fs/promises';
 import { captureJournalPath } from '../job/capture-journal.js';
 import { jobIndexPath } from '../job/job-dir.js';
 import { formatCdxAnswer, parseCdxQuery, queryIndex, queryJournal } from './cdx-query.js';
-import type { ConsoleDeps } from './console-server.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { COMMON_HEADERS, writeChunk } from './http-io.js';
 import type { Route } from './router.js';
 

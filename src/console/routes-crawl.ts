@@ -10,7 +10,7 @@ import { ExclusionError } from '../crawl/operator-exclusions.js';
 import { hostOfQueueKey } from '../crawl/reports.js';
 import { ArchiverError } from '../core/errors.js';
 import { API_QUEUE_STATES, apiHost, apiQueue, apiStatus, frontierQueueState, type ApiHost, type ApiQueue } from './api-shapes.js';
-import type { ConsoleDeps } from './console-server.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { badRequest, conflict, ConsoleError } from './console-errors.js';
 import { crawlLogTail } from './crawl-log-tail.js';
 import { readJsonBody, sendJson } from './http-io.js';

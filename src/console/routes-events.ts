@@ -6,7 +6,7 @@
  * nothing more (the stream stays open, as EventSource expects).
  */
 import { apiStatus } from './api-shapes.js';
-import type { ConsoleDeps } from './console-server.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { EventStream } from './event-stream.js';
 import { iso } from './http-io.js';
 import { reportStatus } from './job-reports.js';

@@ -3,19 +3,10 @@
  * under `archiver serve`, GET /api/profiles lists the profiles a job can be
  * started from and POST /api/jobs {"profile"} starts one in this process.
  */
-import type { ConsoleDeps } from './console-server.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { badRequest, ConsoleError } from './console-errors.js';
 import { readJsonBody, sendJson } from './http-io.js';
-import type { LiveJob } from './live-job.js';
 import type { Route } from './router.js';
-
-/** Starts jobs from profiles (serve). */
-export interface JobStarter {
-  /** File names of the profiles one can start from. */
-  profiles(): Promise<string[]>;
-  /** Start the crawl `profile` (a name from profiles()) describes; it joins the catalog. */
-  start(profile: string): Promise<LiveJob>;
-}
 
 export function jobRoutes(d: ConsoleDeps): Route[] {
   const starter = () => {

@@ -12,10 +12,10 @@
  * refuses the viewer frame, and every capture after the first failed to
  * show. It may be framed by the console page only.
  */
-import { replayWebPageDir, sendSource } from '../replay/replay-server.js';
-import type { ConsoleDeps } from './console-server.js';
+import { REPLAY_APP_HTML, replayWebPageDir, sendSource } from '../replay/replay-server.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { notFound } from './console-errors.js';
-import { sendJson } from './http-io.js';
+import { sendJson, sendPage } from './http-io.js';
 import { checkJobName } from './job-catalog.js';
 import { jobReplayArchive, type ReplayArchive } from './replay-source.js';
 import type { Route } from './router.js';
@@ -77,7 +77,7 @@ export function replayRoutes(d: ConsoleDeps): Route[] {
       handler: async (ctx) => {
         if (ctx.rest === 'ui.js' || ctx.rest === 'sw.js') return (await (viewer ??= StaticFiles.of(replayWebPageDir(), ['ui.js', 'sw.js']))).send(ctx.req, ctx.res, ctx.rest);
         if (ctx.rest !== '' && ctx.rest !== 'index.html') throw notFound('no such file');
-        (await (host ??= StaticFiles.of(appDir(), ['replay-app.html', 'replay.html', 'replay.js']))).send(ctx.req, ctx.res, 'replay-app.html');
+        sendPage(ctx.res, REPLAY_APP_HTML);
       },
     },
     {
@@ -88,7 +88,7 @@ export function replayRoutes(d: ConsoleDeps): Route[] {
       handler: async (ctx) => {
         const page = ctx.rest === 'replay.html' || ctx.rest === 'replay.js' ? ctx.rest : null;
         if (page === null) throw notFound('no such file');
-        (await (host ??= StaticFiles.of(appDir(), ['replay-app.html', 'replay.html', 'replay.js']))).send(ctx.req, ctx.res, page, EMBED_HEADERS);
+        (await (host ??= StaticFiles.of(appDir(), ['replay.html', 'replay.js']))).send(ctx.req, ctx.res, page, EMBED_HEADERS);
       },
     },
   ];

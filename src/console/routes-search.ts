@@ -3,7 +3,7 @@
  * search over a job's archive through the engine the console was given;
  * 503 when it was given none.
  */
-import type { ConsoleDeps } from './console-server.js';
+import type { ConsoleDeps } from './console-deps.js';
 import { badRequest, ConsoleError } from './console-errors.js';
 import { sendJson } from './http-io.js';
 import type { Route } from './router.js';

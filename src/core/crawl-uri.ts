@@ -40,10 +40,18 @@ export interface CrawlUri {
   redirects: number;
   /**
    * Higher goes first where a frontier policy looks at it (the `priority`
-   * queue precedence; a best-first queue order later). Absent means 0; a
-   * finite number, since it is stored as JSON.
+   * queue precedence, the `best-first` queue order). Absent means 0; a
+   * finite number, since it is stored as JSON. A prerequisite takes the
+   * priority of the URI that needs it, so that it does not hold back that
+   * URI's queue.
    */
   priority?: number;
+  /**
+   * Topic-focused crawls (src/focus/): how many pages past the last
+   * relevant one the page that linked here lies (0: a relevant page, a
+   * seed or a training page); absent means 0.
+   */
+  focusGap?: number;
   /**
    * The `<lastmod>` a sitemap gave this URL, as written (a W3C Datetime);
    * absent when none did. It also sets `priority` (src/sitemap/lastmod.ts).
@@ -74,7 +82,7 @@ export function seedUri(url: string): CrawlUri {
 }
 
 export function childUri(parent: CrawlUri, url: string, hop: Hop, context: string): CrawlUri {
-  return {
+  const child: CrawlUri = {
     url,
     hopPath: parent.hopPath + hop,
     via: parent.url,
@@ -84,4 +92,7 @@ export function childUri(parent: CrawlUri, url: string, hop: Hop, context: strin
     retries: 0,
     redirects: hop === 'R' ? parent.redirects + 1 : 0,
   };
+  // A robots.txt ranks as the URI waiting for it (see `priority`).
+  if (hop === 'P' && parent.priority !== undefined) child.priority = parent.priority;
+  return child;
 }

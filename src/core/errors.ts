@@ -15,11 +15,14 @@ export class ArchiverError extends Error {
 
 /** The profile (or another input file) is invalid: exit code 3. */
 export class ProfileError extends ArchiverError {
-  /** JSON path of the offending field, e.g. `/politeness/minDelayMs`. */
+  /** JSON path of the (first) offending field, e.g. `/politeness/minDelayMs`. */
   readonly path: string;
-  constructor(path: string, message: string, options?: { cause?: unknown }) {
+  /** Every problem found, each at its JSON path (the message lists them too). */
+  readonly problems: readonly { path: string; problem: string }[];
+  constructor(path: string, message: string, options?: { cause?: unknown; problems?: readonly { path: string; problem: string }[] }) {
     super('ARCHIVER_INVALID_PROFILE', message, options);
     this.path = path;
+    this.problems = options?.problems ?? [];
   }
 }
 
@@ -74,10 +77,10 @@ export function isFatalCrawlError(err: unknown): boolean {
   return !(err instanceof Error);
 }
 
-/** Analysis was given nothing it could read: exit code 4. */
+/** A command was given nothing it could read (no WARCs, no such profile file…): exit code 4. */
 export class NoInputError extends ArchiverError {
-  constructor(message: string) {
-    super('ARCHIVER_NO_INPUT', message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ARCHIVER_NO_INPUT', message, options);
   }
 }
 

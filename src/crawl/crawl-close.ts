@@ -94,10 +94,13 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
     closedHosts: p.health.closed(),
     // A node that does not package the crawl knows only its own captures: whether the seeds were reached is the packager's to say.
     seeds: shared && !packages ? [] : [...stats.seeds.values()],
+    dedupAgainst: p.earlier?.jobs.map((j) => j.dir) ?? [],
   });
   const overrides = { describeHost: (host: string) => p.overrides.describeHost(host), budgets: p.budgets.report() };
   if (packages) await attempt(() => writeReports(p.dirs.reports, stats, summary, p.frontier.stats(), p.frontier.queues(), overrides));
   if (nodes !== null) await attempt(() => writeNodesReport(p.dirs.reports, nodes));
+  // (A focused crawl runs in one process: the profile is refused with a shared store.)
+  if (p.focus !== null) await attempt(() => p.focus!.close(p.dirs.crawlLog, p.dirs.reports));
   await attempt(() => p.frontier.close());
   await attempt(() => p.seen.close());
   await attempt(() => p.refusedSeen.close());

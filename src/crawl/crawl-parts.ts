@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LookupFunction } from 'node:net';
 import type { Clock } from '../core/clock.js';
+import type { CrawlUri } from '../core/crawl-uri.js';
 import { packageVersion } from '../core/package-root.js';
 import type { Profile } from '../config/profile.js';
 import type { EarlierCaptures } from '../dedup/earlier-captures.js';
@@ -48,6 +49,7 @@ import { OperatorExclusions } from './operator-exclusions.js';
 import { Scope } from './scope.js';
 import { UriProcessor } from './uri-processor.js';
 import { asFatal, isDiskFull } from './crawl-failure.js';
+import { FocusCrawl } from '../focus/focus-crawl.js';
 
 export const SOFTWARE = `archiver/${packageVersion()}`;
 
@@ -105,6 +107,8 @@ export interface CrawlParts {
   addedSeeds: string[];
   /** Crawl time of the job's earlier runs. */
   priorCrawlMs: number;
+  /** The topic-focused crawl (profile `focus`), or null. */
+  focus: FocusCrawl | null;
 }
 
 /** Opens the state and builds the parts; on failure, whatever was opened is closed again. */
@@ -243,6 +247,15 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   const policies = new RobotsPolicies((host) => overrides.forHost(host).robots, profile.userAgent);
   const scope = new Scope(profile.scope, overrides.any ? (url) => overrides.excludesFor(url) : undefined);
   if (scope.hostsFromSeeds) for (const seed of addedSeeds) scope.addHost(new URL(seed).host);
+  // The topic: saved in the job, or learnt from training read now and fetched first (as seeds).
+  const focus = profile.focus === undefined ? null : await FocusCrawl.open({
+    focus: profile.focus,
+    patience: profile.limits.maxPages > 0 || profile.limits.maxBytes > 0 ? { delayMs: profile.politeness.minDelayMs } : null,
+    records: backend.records('focus'),
+    ...(o.quiet ? {} : { notice: (line: string) => void o.log.write(`${line}\n`) }),
+  });
+  const training = focus?.trainingUris() ?? [];
+  if (scope.hostsFromSeeds) for (const t of training) scope.addHost(new URL(t.url).host);
   const exclusions = new OperatorExclusions();
   if (resuming) {
     for (const regex of await job.exclusions()) {
@@ -260,10 +273,14 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     budgets,
     onRefused: (uri, status, reason) => ledger.refused(uri, status, reason),
     onClosedHost: (uri, status, annotation) => ledger.failed(uri, status, null, [annotation]),
+    ...(focus !== null ? { focusSeed: (seed: CrawlUri) => focus.seed(seed) } : {}),
   });
+  // Whatever the seen filter says: a job resumed before its topic was saved fetches them again.
+  await links.scheduleForced(training);
   // Shared: another node may have archived a payload since, so every miss is asked of the store.
   const digestIndex = new LevelDigestIndex(backend.digests(), backend.shared ? { memoryDigests: 0 } : {});
-  const htmlThread = new HtmlExtractThread({ maxLinks: profile.limits.maxOutlinks });
+  // A focused crawl scores pages and links by their words, cut on the extraction thread.
+  const htmlThread = new HtmlExtractThread({ maxLinks: profile.limits.maxOutlinks, focusTerms: focus !== null });
   const processor = new UriProcessor({
     profile,
     fetcher,
@@ -290,6 +307,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     extractHtml: htmlThread.extract,
     dedup: new PayloadDedup(digestIndex, earlier),
     exclusions,
+    ...(focus !== null ? { focus } : {}),
     abortSignal: o.abortSignal,
     ...(o.quiet ? {} : { notice: (line: string) => void o.log.write(`${line}\n`) }),
   });
@@ -297,7 +315,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   return {
     dirs, resuming, backend, clock, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal, search,
     ledger, overrides, budgets, health, healthJournal, digestIndex, earlier, htmlThread, processor, job, exclusions, robotsStore, robotsJournal, robotsPolicies: policies,
-    addedSeeds, priorCrawlMs,
+    addedSeeds, priorCrawlMs, focus,
   };
 }
 

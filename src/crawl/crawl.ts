@@ -14,6 +14,7 @@
  * resumes running. Seeds added while running are saved before they are
  * queued, so a crawl killed after `addSeeds` resumes with them.
  */
+import { setMaxListeners } from 'node:events';
 import type { LookupFunction } from 'node:net';
 import { systemClock, type Clock } from '../core/clock.js';
 import { seedUri, type CrawlUri } from '../core/crawl-uri.js';
@@ -110,6 +111,8 @@ export class Crawl {
   #state: CrawlState = 'running';
   #endReason: string | null = null;
   #fatal: unknown = null;
+  /** URLs whose fetch is over and whose capture is not counted yet (a capture event counts it). */
+  readonly #capturesToCome = new Set<string>();
   /** Whether a queue may hand out its next URI once a fetch is over, before the page's links are queued. */
   readonly #releaseEarly: boolean;
   /** Politeness delay after each host's last fetch, by host as URLs write it. */
@@ -122,6 +125,8 @@ export class Crawl {
     this.#abort = abort;
     this.#clock = clock;
     this.#releaseEarly = profile.frontier.order !== 'depth-first';
+    // A capture counted by the statistics is no longer to come.
+    events.on('capture', (e) => void this.#capturesToCome.delete(e.url));
     this.#run = { at: clock.now(), uris: parts.stats.succeeded, bytes: parts.stats.bytes, priorMs: parts.priorCrawlMs };
     this.#pool = new WorkerPool({ size: profile.workers, frontier: parts.frontier, handle: (claim, id, fetchOver) => this.#handle(claim, id, fetchOver) });
     this.done = this.#begin(opts);
@@ -135,6 +140,8 @@ export class Crawl {
       if (!quiet) opts.log.write(`archiver: a crawl event listener failed (ignored from now on): ${err instanceof Error ? err.message : String(err)}\n`);
     });
     const abort = new AbortController();
+    // Every fetch in flight, and every page finishing behind a worker, listens on it.
+    setMaxListeners(profile.workers * 4 + 16, abort.signal);
     const parts = await buildCrawlParts(profile, {
       log: opts.log,
       quiet,
@@ -366,33 +373,46 @@ export class Crawl {
    * its next URI while this one's records, logs and outlinks are finished.
    */
   async #handle(claim: Claim, worker: number, fetchOver: () => void): Promise<void> {
-    const { processor, frontier, ledger } = this.#p;
+    const { processor, frontier } = this.#p;
+    let coming = false;
     try {
       const outcome = await processor.process(claim, worker, async (delayMs) => {
         this.#delays.set(urlHostOf(claim.host), delayMs);
         // Depth-first keeps the queue until the page's links are in: the deepest of them goes next.
         if (this.#releaseEarly) await frontier.released(claim, delayMs);
+        // Its capture is coming: counted now, so the page limit holds before the worker claims again.
+        coming = true;
+        this.#capturesToCome.add(claim.uri.url);
+        this.#checkLimits();
         fetchOver();
       });
       await frontier.finished(claim, outcome);
       this.#checkLimits();
     } catch (err) {
-      if (isFatalCrawlError(err)) {
-        // Ours, not the web's (disk full, state unwritable): stop the crawl; the URI stays queued for the resume.
-        this.#fatal ??= err;
-        this.#halt('ABORTED_FATAL');
-        await frontier.finished(claim, { kind: 'retry', delayMs: 0 }).catch(() => {});
-        return;
-      }
-      // Anything else is one URI's problem (Heritrix's -5 runtime error): log it and go on.
-      try {
-        const code = err instanceof ArchiverError ? err.code : err instanceof Error ? err.name : 'error';
-        ledger.failed(claim.uri, -5, worker, [`err:${code}`]);
-        await frontier.finished(claim, { kind: 'done', delayMs: 0 });
-      } catch (failure) {
-        this.#fatal ??= failure;
-        this.#halt('ABORTED_FATAL');
-      }
+      await this.#failed(claim, worker, err);
+    } finally {
+      if (coming) this.#capturesToCome.delete(claim.uri.url);
+    }
+  }
+
+  /** A claim whose processing threw: the crawl's own failure stops it, anything else is the URI's (-5). */
+  async #failed(claim: Claim, worker: number, err: unknown): Promise<void> {
+    const { frontier, ledger } = this.#p;
+    if (isFatalCrawlError(err)) {
+      // Ours, not the web's (disk full, state unwritable): stop the crawl; the URI stays queued for the resume.
+      this.#fatal ??= err;
+      this.#halt('ABORTED_FATAL');
+      await frontier.finished(claim, { kind: 'retry', delayMs: 0 }).catch(() => {});
+      return;
+    }
+    // Anything else is one URI's problem (Heritrix's -5 runtime error): log it and go on.
+    try {
+      const code = err instanceof ArchiverError ? err.code : err instanceof Error ? err.name : 'error';
+      ledger.failed(claim.uri, -5, worker, [`err:${code}`]);
+      await frontier.finished(claim, { kind: 'done', delayMs: 0 });
+    } catch (failure) {
+      this.#fatal ??= failure;
+      this.#halt('ABORTED_FATAL');
     }
   }
 
@@ -413,7 +433,8 @@ export class Crawl {
   #checkLimits(): void {
     const { maxPages, maxBytes } = this.#profile.limits;
     const stats = this.#p.stats;
-    if (maxPages > 0 && stats.succeeded >= maxPages) this.#halt('FINISHED_DOCUMENT_LIMIT');
+    // Captures whose fetch is over count already: their records are on their way.
+    if (maxPages > 0 && stats.succeeded + this.#capturesToCome.size >= maxPages) this.#halt('FINISHED_DOCUMENT_LIMIT');
     if (maxBytes > 0 && stats.bytes >= maxBytes) this.#halt('FINISHED_DATA_LIMIT');
   }
 

@@ -15,6 +15,17 @@ import { canonicalizeForSeen } from '../url/canonicalize.js';
 import type { Scope } from './scope.js';
 import type { SitemapsMode } from '../config/profile.js';
 import { guessedSitemapUrl, namesSitemap, SITEMAP_FROM_SEED, SITEMAP_GUESSED } from '../sitemap/sitemap-uri.js';
+import { FOCUS_RESTRICTED, FOCUS_RESTRICTED_STATUS } from '../focus/annotations.js';
+
+/**
+ * Where a topic-focused crawl (src/focus/) puts the links of one page: it
+ * sets each child's priority, and says whether it is followed
+ * (`restricted`: no, logged -5000 focusRestricted; `forced`: queued
+ * whatever the seen filter says).
+ */
+export interface LinkFocus {
+  place(child: CrawlUri, link: DiscoveredLink): 'follow' | 'restricted' | 'forced';
+}
 
 export interface DiscoveredLink {
   url: string;
@@ -23,6 +34,10 @@ export interface DiscoveredLink {
   /** A sitemap's `<lastmod>` for the URL, and the priority it gives (sitemap-outlinks.ts). */
   lastmod?: string;
   priority?: number;
+  /** A focused crawl's terms of a hyperlink's anchor, of the text around it and of its URL, space-separated (src/focus/page-terms.ts). */
+  anchorTerms?: string;
+  aroundTerms?: string;
+  urlTerms?: string;
 }
 
 export interface LinkSchedulerDeps {
@@ -42,6 +57,8 @@ export interface LinkSchedulerDeps {
   budgets?: Budgets;
   /** Called once per URL of a closed host (or a spent budget), with its crawl.log status and annotation. */
   onClosedHost?(uri: CrawlUri, status: number, annotation: string): void;
+  /** A focused crawl's seeds, as queued (their priority). */
+  focusSeed?(seed: CrawlUri): CrawlUri;
 }
 
 export class LinkScheduler {
@@ -59,7 +76,9 @@ export class LinkScheduler {
    */
   async scheduleSeeds(seeds: readonly CrawlUri[]): Promise<CrawlUri[]> {
     const mode = this.#d.sitemaps ?? 'off';
-    const marked = mode === 'off' ? seeds : seeds.map((s) => (namesSitemap(s.url) ? { ...s, context: SITEMAP_FROM_SEED } : s));
+    const focusSeed = this.#d.focusSeed;
+    const ranked = focusSeed === undefined ? seeds : seeds.map((s) => focusSeed(s));
+    const marked = mode === 'off' ? ranked : ranked.map((s) => (namesSitemap(s.url) ? { ...s, context: SITEMAP_FROM_SEED } : s));
     const guesses: CrawlUri[] = [];
     if (mode === 'seeds') {
       const guessed = new Set(seeds.map((s) => s.url));
@@ -94,12 +113,18 @@ export class LinkScheduler {
 
   /** Queues a prerequisite (a redirected robots.txt) whatever the seen filter says. */
   async schedulePrerequisite(uri: CrawlUri): Promise<void> {
-    await this.#d.frontier.schedule([uri]);
-    await this.#d.seen.addForce(uri.url);
+    await this.scheduleForced([uri]);
   }
 
-  /** Schedules the links found in `parent`'s capture; returns how many were new. */
-  async schedule(parent: CrawlUri, links: readonly DiscoveredLink[]): Promise<number> {
+  /** Queues URIs whatever the seen filter says (then records them in it). */
+  async scheduleForced(uris: readonly CrawlUri[]): Promise<void> {
+    if (uris.length === 0) return;
+    await this.#d.frontier.schedule(uris);
+    for (const u of uris) await this.#d.seen.addForce(u.url);
+  }
+
+  /** Schedules the links found in `parent`'s capture, placed by `focus` in a focused crawl; returns how many were new. */
+  async schedule(parent: CrawlUri, links: readonly DiscoveredLink[], focus?: LinkFocus): Promise<number> {
     const candidates: CrawlUri[] = [];
     const refused: CrawlUri[] = [];
     const refusedStatus: number[] = [];
@@ -137,6 +162,17 @@ export class LinkScheduler {
         closed.push({ uri: child, status: BUDGET_EXCEEDED_STATUS, annotation: BUDGET_EXCEEDED });
         continue;
       }
+      const placed = focus?.place(child, link) ?? 'follow';
+      if (placed === 'restricted') {
+        refused.push(child);
+        refusedStatus.push(FOCUS_RESTRICTED_STATUS);
+        refusedReason.push(FOCUS_RESTRICTED);
+        continue;
+      }
+      if (placed === 'forced') {
+        forced.push(child);
+        continue;
+      }
       // A redirect to a URL that canonicalizes like its source (www., session
       // id…) would be dropped as already seen, and replay would then loop on
       // the 3xx: fetch such targets anyway.
@@ -145,8 +181,7 @@ export class LinkScheduler {
     }
     const chosen = await this.#scheduleNew(candidates);
     if (forced.length > 0) {
-      await this.#d.frontier.schedule(forced);
-      for (const f of forced) await this.#d.seen.addForce(f.url);
+      await this.scheduleForced(forced);
       chosen.push(...forced);
     }
     if (refused.length > 0) {

@@ -24,8 +24,8 @@ export interface Outlinks {
   links: DiscoveredLink[];
   /** crawl.log annotations, e.g. "nofollow", "noindex". */
   annotations: string[];
-  /** An HTML page's title, visible text and noindex, for the capture journal (pages.jsonl). */
-  page?: { title: string | null; text: string; noindex: boolean };
+  /** An HTML page's title, visible text and noindex, for the capture journal (pages.jsonl); a focused crawl's terms of them. */
+  page?: { title: string | null; text: string; noindex: boolean; terms?: string };
   /** Links the HTML extractor met past its own cap (not taken). */
   linksBeyondCap: number;
   /** A line for the operator (a sitemap past the protocol's limits). */
@@ -86,7 +86,11 @@ async function extractAll(ex: HttpExchange, mime: string, obeyMetaRobots: boolea
   if (noindex) annotations.push('noindex');
   for (const l of page.links) {
     if (nofollow && l.hop === 'L') continue;
-    links.push({ url: l.url, hop: l.hop as Hop, context: l.context });
+    const link: DiscoveredLink = { url: l.url, hop: l.hop as Hop, context: l.context };
+    if (l.anchorTerms !== undefined) link.anchorTerms = l.anchorTerms;
+    if (l.aroundTerms !== undefined) link.aroundTerms = l.aroundTerms;
+    if (l.urlTerms !== undefined) link.urlTerms = l.urlTerms;
+    links.push(link);
   }
-  return { links, annotations, page: { title: page.title, text: page.text, noindex }, linksBeyondCap: page.linksBeyondCap };
+  return { links, annotations, page: { title: page.title, text: page.text, noindex, ...(page.terms !== undefined ? { terms: page.terms } : {}) }, linksBeyondCap: page.linksBeyondCap };
 }

@@ -23,6 +23,8 @@ export interface CrawlOutcome {
   wacz: string | null;
   closedHosts: ClosedHost[];
   seeds: SeedStatus[];
+  /** The earlier jobs (absolute directories) of `dedup.against`: where this job's revisits' originals are. */
+  dedupAgainst?: string[];
 }
 
 export interface CrawlSummary {
@@ -51,6 +53,8 @@ export interface CrawlSummary {
   runWarcFiles: string[];
   cdxj: string | null;
   wacz: string | null;
+  /** The earlier jobs of `dedup.against`, absolute: `archiver analyze <job>` reads their WARCs for revisits' originals. */
+  dedupAgainst: string[];
 }
 
 export function summarize(status: CrawlStatus, hosts: number, outcome: CrawlOutcome): CrawlSummary {
@@ -79,6 +83,7 @@ export function summarize(status: CrawlStatus, hosts: number, outcome: CrawlOutc
     runWarcFiles: outcome.runWarcFiles,
     cdxj: outcome.cdxj,
     wacz: outcome.wacz,
+    dedupAgainst: outcome.dedupAgainst ?? [],
   };
 }
 

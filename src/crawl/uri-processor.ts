@@ -30,6 +30,7 @@ import { SITEMAP_FROM_ROBOTS } from '../sitemap/sitemap-uri.js';
 import type { LinkScheduler } from './link-scheduler.js';
 import type { PayloadDedup } from '../dedup/payload-dedup.js';
 import { DELETED_BY_OPERATOR, DELETED_BY_OPERATOR_STATUS, type OperatorExclusions } from './operator-exclusions.js';
+import type { FocusCrawl } from '../focus/focus-crawl.js';
 
 /** Transport failures worth retrying: DNS, connect, connection lost, timeout. */
 const RETRYABLE = new Set([-1, -2, -3, -4]);
@@ -64,6 +65,8 @@ export interface UriProcessorDeps {
   abortSignal: AbortSignal;
   /** Where a line for the operator goes (a sitemap past the protocol's limits); nowhere when absent. */
   notice?: (line: string) => void;
+  /** A topic-focused crawl: URIs wait while its topic is learnt, pages are scored, links placed. */
+  focus?: FocusCrawl;
 }
 
 export class UriProcessor {
@@ -81,6 +84,21 @@ export class UriProcessor {
    * them need their rules recorded first.
    */
   async process(claim: Claim, worker: number, release: (delayMs: number) => Promise<void> = async () => {}): Promise<Outcome> {
+    const focus = this.#d.focus;
+    if (focus === undefined) return this.#claimed(claim, worker, release);
+    const waitMs = focus.waitMs(claim.uri, this.#d.clock.now());
+    if (waitMs > 0) return { kind: 'defer', delayMs: waitMs };
+    let outcome: Outcome = DONE;
+    try {
+      outcome = await this.#claimed(claim, worker, release);
+      return outcome;
+    } finally {
+      // Whatever became of it, a training URL counts down to the topic: one that threw must not hold the crawl.
+      await focus.settled(claim.uri, outcome);
+    }
+  }
+
+  async #claimed(claim: Claim, worker: number, release: (delayMs: number) => Promise<void>): Promise<Outcome> {
     const uri = claim.uri;
     const d = this.#d;
     // A closed host's URIs are disposed of as they come, without a fetch or a wait.
@@ -90,8 +108,9 @@ export class UriProcessor {
       return DONE;
     }
     const prerequisite = d.robots.isPrerequisite(uri);
-    // A robots.txt is never held back by a budget: the URIs waiting on it would wait for ever.
-    const budget = prerequisite || !d.budgets.any ? null : d.budgets.take(uri.url);
+    // A robots.txt is never held back by a budget (the URIs waiting on it would wait for
+    // ever), but holds a place while it is fetched, so the pages starting meanwhile count it.
+    const budget = !d.budgets.any ? null : prerequisite ? { kind: 'go' as const, ...d.budgets.hold(uri.url) } : d.budgets.take(uri.url);
     if (budget?.kind === 'spent') {
       d.ledger.failed(uri, BUDGET_EXCEEDED_STATUS, worker, [BUDGET_EXCEEDED]);
       return DONE;
@@ -163,6 +182,7 @@ export class UriProcessor {
         ? { links: answered.sitemaps.map((url) => ({ url, hop: 'M' as const, context: SITEMAP_FROM_ROBOTS })), annotations: [], linksBeyondCap: 0 }
         : await extractOutlinks(ex, mime, d.robots.policyFor(origin).obeysMetaRobots, d.extractHtml, d.profile.limits.maxOutlinks, sitemapRole(uri, mime, d.profile.scope.sitemaps));
     if (found.notice !== undefined) d.notice?.(found.notice);
+    const focused = d.focus?.page(uri, { status: ex.status, mime, ...(found.page ? { page: found.page } : {}) });
     // The capture's WARC-Date, exactly as written: what revisits of it refer to.
     const date = warcDate(ex.startedAt, d.profile.output.warcVersion);
     let revisitOf: { url: string; date: string } | undefined;
@@ -173,7 +193,7 @@ export class UriProcessor {
     // is finished (deleted from the frontier) only once both are done, and
     // the shorter the time between its records reaching the disk and that
     // delete, the fewer captures a crash makes the resumed crawl repeat.
-    const scheduling = found.links.length > 0 ? d.links.schedule(uri, found.links) : Promise.resolve(0);
+    const scheduling = found.links.length > 0 ? d.links.schedule(uri, found.links, focused) : Promise.resolve(0);
     // Awaited at the end; a failure while the capture is written must not count as unhandled.
     scheduling.catch(() => {});
     const written = await d.writer.writeCapture({
@@ -198,12 +218,13 @@ export class UriProcessor {
       page: isPageCapture(ex.status, mime, found.page?.noindex ?? false),
       ...(found.page?.title ? { title: found.page.title } : {}),
       ...(found.page?.text ? { text: found.page.text } : {}),
+      ...(focused?.relevance != null ? { relevance: focused.relevance } : {}),
     };
     await d.journal.append(journaled);
     // Searchable within the index's commit interval; the journal line above lets a resume catch up.
     const searchable = d.search ? searchPageOf(journaled) : null;
     if (searchable !== null) d.search!.add(searchable);
-    const annotations = [...found.annotations];
+    const annotations = [...found.annotations, ...(focused?.annotations ?? [])];
     if (uri.retries > 0) annotations.push(`${uri.retries + 1}t`);
     if (ex.truncated) annotations.push(`truncated:${ex.truncated}`);
     if (revisitOf) annotations.push('duplicate:digest');

@@ -132,6 +132,11 @@ export class EarlierCaptures implements EarlierCaptureLookup {
     });
   }
 
+  /** The earlier jobs loaded, in `dedup.against` order (the crawl report lists them for `analyze`). */
+  get jobs(): readonly EarlierJob[] {
+    return this.#jobs;
+  }
+
   /** Fingerprints held, the table's bytes, and whether it holds every digest (benchmarks, reports). */
   get memory(): { digests: number; bytes: number; complete: boolean } {
     const { keys, bytes, complete } = this.#map.memory;

@@ -15,6 +15,7 @@ import { fileLines } from '../core/file-lines.js';
 import { parseCdxjLine } from '../index/cdxj.js';
 import { jobWarcs } from '../index/inputs.js';
 import { indexWarcFile } from '../index/warc-index.js';
+import { WarcDamagedError } from '../warc/warc-damage.js';
 import { jobIndexPath, jobWaczName } from '../job/job-dir.js';
 import { BUFFER_ENCODINGS } from '../store/keyspace.js';
 import {
@@ -72,7 +73,17 @@ export async function loadEarlierCaptures(against: readonly string[], db: Earlie
     if (job.index !== null) {
       for await (const lines of fileLines(job.index)) for (const line of lines) if (line !== '') await captures.add(parseCdxjLine(line), j);
     } else {
-      for (const warc of job.warcs) for (const entry of await indexWarcFile(warc)) await captures.add(entry, j);
+      for (const warc of job.warcs) {
+        let entries;
+        try {
+          entries = await indexWarcFile(warc);
+        } catch (err) {
+          if (!(err instanceof WarcDamagedError)) throw err;
+          // Without an index, the earlier job's WARCs are read here: say how to give it one that skips the damage.
+          throw new NoInputError(`dedup.against: ${err.message}; archiver index --skip-bad ${job.dir} indexes what can be read of that job`, { cause: err });
+        }
+        for (const entry of entries) await captures.add(entry, j);
+      }
     }
   }
   await captures.flush();

@@ -14,6 +14,7 @@ import { preciseClock, RequestLog, type RequestLogEntry } from './request-log.js
 import type { Resource } from './resource.js';
 import { generateWeb, type GenerateWebOptions, type GeneratedWeb, type HostSite } from './site-generator.js';
 import { listenOne } from './listen.js';
+import { listenFailure } from '../core/listen-failure.js';
 
 export type { RequestLogEntry } from './request-log.js';
 export type { ExpectedUrls } from './reachability.js';
@@ -268,5 +269,5 @@ async function listenAll(
       await closeQuietly(servers);
     }
   }
-  throw new FixtureWebError('ARCHIVER_FIXTURE_LISTEN', `cannot listen on ${addresses.join(', ')} port ${port}`, { cause: lastError });
+  throw new FixtureWebError('ARCHIVER_FIXTURE_LISTEN', listenFailure(`${addresses.join(', ')} port ${port}`, lastError, '--port'), { cause: lastError });
 }

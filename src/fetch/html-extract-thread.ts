@@ -3,7 +3,9 @@
  * tokenizer, our scan, resolving every link) was about a tenth of the
  * crawl's main thread, the thread that limits a crawl on a small machine;
  * here it runs beside it. Pages under SMALL_PAGE_CHARS are extracted in
- * this thread: the trip would cost more than the parse.
+ * this thread: the trip would cost more than the parse — unless a focused
+ * crawl's terms are asked for (src/focus/page-terms.ts): cutting words with
+ * ICU costs more than any parse.
  *
  * The worker runs compiled JavaScript only (tsx's loader does not reach
  * worker threads), so when this module runs from its TypeScript source, or
@@ -11,6 +13,7 @@
  * same result.
  */
 import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';
+import { withFocusTerms } from '../focus/page-terms.js';
 import type { HtmlExtractRequest } from './html-extract-worker.js';
 import { extractHtml, type HtmlExtraction } from './link-extractor.js';
 
@@ -21,12 +24,20 @@ export type HtmlExtractFn = (html: string, url: string) => Promise<HtmlExtractio
 
 export class HtmlExtractThread {
   readonly #pool: BatchedWorker<HtmlExtractRequest, HtmlExtraction>;
-  readonly #maxLinks: number | undefined;
+  readonly #options: Pick<HtmlExtractRequest, 'maxLinks' | 'focusTerms'>;
 
-  /** `maxLinks`: distinct links taken from one page (limits.maxOutlinks); the page is still read whole for its text. */
-  constructor(opts: { maxLinks?: number } = {}) {
+  /**
+   * `maxLinks`: distinct links taken from one page (limits.maxOutlinks); the
+   * page is still read whole for its text. `focusTerms`: the page and its
+   * hyperlinks (anchor, surrounding text, URL) come with the terms a
+   * focused crawl scores, cut on the worker (src/focus/page-terms.ts).
+   */
+  constructor(opts: { maxLinks?: number; focusTerms?: boolean } = {}) {
     this.#pool = new BatchedWorker(compiledWorker(new URL('./html-extract-worker.js', import.meta.url)));
-    this.#maxLinks = opts.maxLinks;
+    this.#options = {
+      ...(opts.maxLinks !== undefined ? { maxLinks: opts.maxLinks } : {}),
+      ...(opts.focusTerms === true ? { focusTerms: true } : {}),
+    };
   }
 
   /** True when extraction runs in this thread (no worker here, or it failed). */
@@ -35,13 +46,20 @@ export class HtmlExtractThread {
   }
 
   readonly extract: HtmlExtractFn = (html, url) => {
-    const maxLinks = this.#maxLinks;
-    const here = async (): Promise<HtmlExtraction> => extractHtml(html, url, maxLinks !== undefined ? { maxLinks } : {});
-    if (html.length < SMALL_PAGE_CHARS) return here();
-    return this.#pool.run(maxLinks !== undefined ? { html, url, maxLinks } : { html, url }, [], here);
+    const options = this.#options;
+    const here = async (): Promise<HtmlExtraction> => extractFor(html, url, options);
+    // Cutting a focused crawl's terms (ICU's segmenter) outweighs the trip even for a small page.
+    if (html.length < SMALL_PAGE_CHARS && options.focusTerms !== true) return here();
+    return this.#pool.run({ html, url, ...options }, [], here);
   };
 
   close(): Promise<void> {
     return this.#pool.close();
   }
+}
+
+/** What the worker does with a request, and the fallback in this thread. */
+export function extractFor(html: string, url: string, o: Omit<HtmlExtractRequest, 'html' | 'url'>): HtmlExtraction {
+  const page = extractHtml(html, url, { ...(o.maxLinks !== undefined ? { maxLinks: o.maxLinks } : {}), ...(o.focusTerms === true ? { linkText: true } : {}) });
+  return o.focusTerms === true ? withFocusTerms(page) : page;
 }

@@ -54,12 +54,14 @@ export class LinkCollector {
     return this.links.length >= this.#maxLinks;
   }
 
-  add(raw: string | undefined, hop: ExtractedLink['hop'], context: string): void {
-    if (raw === undefined || this.full) return;
+  /** The link taken, or null (none, unfetchable, a duplicate, or past the cap). */
+  add(raw: string | undefined, hop: ExtractedLink['hop'], context: string): ExtractedLink | null {
+    if (raw === undefined || this.full) return null;
     const taken = this.#take(raw, hop, context);
     const pending = this.#pending;
     // Every raw value up to the cap, then the ones taken: at most twice the cap.
-    if (pending !== null && (taken || pending.length < this.#maxLinks)) pending.push({ raw, hop, context });
+    if (pending !== null && (taken !== null || pending.length < this.#maxLinks)) pending.push({ raw, hop, context });
+    return taken;
   }
 
   /**
@@ -87,15 +89,15 @@ export class LinkCollector {
     }
   }
 
-  /** Whether the link was new. */
-  #take(raw: string, hop: ExtractedLink['hop'], context: string): boolean {
+  /** The link when it was new, else null. */
+  #take(raw: string, hop: ExtractedLink['hop'], context: string): ExtractedLink | null {
     const link = resolveLink(raw, this.#base, hop, context);
-    if (link === null) return false;
+    if (link === null) return null;
     const key = `${hop} ${link.url}`;
-    if (this.#seen.has(key)) return false;
+    if (this.#seen.has(key)) return null;
     this.#seen.add(key);
     this.links.push(link);
-    return true;
+    return link;
   }
 }
 

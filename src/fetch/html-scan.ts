@@ -23,6 +23,8 @@ export type HtmlAttribute = Token.Attribute;
 export interface HtmlScanHandler {
   /** Start tag of an HTML element, in document order (`image` already renamed `img`, as the tree builder does). */
   onHtmlElement(tag: string, attrs: readonly HtmlAttribute[]): void;
+  /** End tag of an HTML element (optional: for those who follow where an element ends, e.g. an anchor's text). */
+  onHtmlEndTag?(tag: string): void;
   /** Start tag of an element inside SVG or MathML (including the <svg>/<math> root). */
   onForeignElement(tag: string, attrs: readonly HtmlAttribute[]): void;
   /** The whole content of an HTML <title> or <style>, at its end tag or at the end of input. */
@@ -168,6 +170,7 @@ class HtmlScan implements TokenHandler {
     }
     if (this.#isHtmlOpen(token)) this.#htmlOpen[token.tagID]!--;
     if (HIDDEN_CONTAINERS.has(tag) && this.#hiddenDepth > 0) this.#hiddenDepth--;
+    this.#handler.onHtmlEndTag?.(tag);
   }
 
   onCharacter(token: Token.CharacterToken): void {

@@ -12,6 +12,7 @@ import { srcsetUrls, metaRefreshUrl } from './html-attributes.js';
 import { scanHtml, type HtmlAttribute, type HtmlScanHandler } from './html-scan.js';
 import { LinkCollector, mayHaveBaseTag } from './html-scan-links.js';
 import { DEFAULT_MAX_TEXT_CHARS, VisibleText } from './html-scan-text.js';
+import { LinkTexts } from './link-text.js';
 import type { ExtractedLink } from './link-resolution.js';
 import { applyDirectiveList, type RobotsDirectives } from './robots-directives.js';
 
@@ -33,6 +34,8 @@ export interface HtmlExtraction {
    * to one space, text nodes separated by a space, at most `maxTextChars`.
    */
   text: string;
+  /** A focused crawl's terms of the title and text, space-separated (src/focus/page-terms.ts). */
+  terms?: string;
   /**
    * Link-bearing elements met after `maxLinks` distinct links were taken
    * (counted, not resolved or de-duplicated: an estimate of what was left).
@@ -45,6 +48,8 @@ export interface HtmlExtractOptions {
   maxLinks?: number;
   /** Characters of visible text kept; default 100 000 (DEFAULT_MAX_TEXT_CHARS). */
   maxTextChars?: number;
+  /** Give each a/area hyperlink its anchor text and the text around it (link-text.ts); default false. */
+  linkText?: boolean;
 }
 
 const DEFAULT_MAX_LINKS = 100_000;
@@ -78,6 +83,8 @@ export function extractHtml(html: string, pageUrl: string, opts: HtmlExtractOpti
 class PageExtraction implements HtmlScanHandler {
   readonly #links: LinkCollector;
   readonly #text: VisibleText;
+  /** Anchor and surrounding text per hyperlink, when asked for. */
+  readonly #linkTexts: LinkTexts | null;
   readonly #metaRobots: RobotsDirectives = { noindex: false, nofollow: false };
   #title: string | null = null;
   #beyondCap = 0;
@@ -85,9 +92,11 @@ class PageExtraction implements HtmlScanHandler {
   constructor(pageUrl: string, html: string, opts: HtmlExtractOptions) {
     this.#links = new LinkCollector(pageUrl, { maxLinks: opts.maxLinks ?? DEFAULT_MAX_LINKS, mayHaveBase: mayHaveBaseTag(html) });
     this.#text = new VisibleText(opts.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS);
+    this.#linkTexts = opts.linkText === true ? new LinkTexts() : null;
   }
 
   result(): HtmlExtraction {
+    this.#linkTexts?.finish();
     return { links: this.#links.links, title: this.#title, metaRobots: this.#metaRobots, baseUrl: this.#links.baseUrl, text: this.#text.toString(), linksBeyondCap: this.#beyondCap };
   }
 
@@ -111,11 +120,22 @@ class PageExtraction implements HtmlScanHandler {
     const background = attr(attrs, 'background');
     if (background !== undefined) out.add(background, 'E', `${tag}/@background`);
 
+    const texts = this.#linkTexts;
     switch (tag) {
       case 'a':
-      case 'area':
-        out.add(attr(attrs, 'href'), 'L', `${tag}/@href`);
+      case 'area': {
+        const link = out.add(attr(attrs, 'href'), 'L', `${tag}/@href`);
+        if (texts === null) break;
+        // A new <a> ends the one open, as the parser does; a duplicate link's anchor goes nowhere.
+        if (link === null) texts.close();
+        else texts.open(link);
+        if (tag === 'area') {
+          const alt = attr(attrs, 'alt');
+          if (alt !== undefined) texts.alt(alt);
+          texts.close();
+        }
         break;
+      }
       case 'link': {
         const rels = (attr(attrs, 'rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
         if (rels.some((r) => HINT_RELS.has(r))) break;
@@ -127,6 +147,10 @@ class PageExtraction implements HtmlScanHandler {
         if ((attr(attrs, 'type') ?? '').trim().toLowerCase() === 'image') out.add(attr(attrs, 'src'), 'E', 'input/@src');
         break;
       default: {
+        if (texts !== null && tag === 'img') {
+          const alt = attr(attrs, 'alt');
+          if (alt !== undefined) texts.alt(alt);
+        }
         const embeds = EMBED_ATTRS[tag];
         if (embeds === undefined) break;
         for (const [name, isSrcset] of embeds) {
@@ -154,10 +178,16 @@ class PageExtraction implements HtmlScanHandler {
 
   onVisibleText(chunk: string): void {
     this.#text.append(chunk);
+    this.#linkTexts?.text(chunk);
   }
 
   onTextBoundary(): void {
     this.#text.boundary();
+    this.#linkTexts?.boundary();
+  }
+
+  onHtmlEndTag(tag: string): void {
+    if (tag === 'a') this.#linkTexts?.close();
   }
 
   #readMeta(attrs: readonly HtmlAttribute[]): void {

@@ -11,6 +11,13 @@ export interface ExtractedLink {
   hop: 'L' | 'E' | 'R';
   /** Where it was found, e.g. "a/@href", "img/@srcset", "css/url()". */
   context: string;
+  /** A hyperlink's anchor text, and some text around it (only when asked for: HtmlExtractOptions.linkText). */
+  anchor?: string;
+  around?: string;
+  /** A focused crawl's terms of them and of the URL, space-separated (src/focus/page-terms.ts). */
+  anchorTerms?: string;
+  aroundTerms?: string;
+  urlTerms?: string;
 }
 
 /** A scheme as the URL parser reads it: a letter, then letters, digits, '+', '-' or '.', then ':'. */

@@ -14,7 +14,30 @@ import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { formatCdxjLine, type CdxjEntry } from './cdxj.js';
 import { LineSorter, type LineSorterOptions } from './line-sorter.js';
+import { WarcDamagedError, type WarcDamage } from '../warc/warc-damage.js';
 import { indexWarcFile, type IndexFileOptions } from './warc-index.js';
+
+/** What to do with a cut or corrupt stretch of a WARC. */
+export interface DamageOptions {
+  /** Told of each one as it is met. */
+  onDamage?: (damage: WarcDamage) => void;
+  /** Index what can be read; default false: once every file is read, WarcDamagedError names the damage and nothing is written. */
+  skipDamaged?: boolean;
+}
+
+/** An onDamage for indexWarcFile that records the damage, and the check to run once every file is read. */
+export function damageGate(opts: DamageOptions): { onDamage: (damage: WarcDamage) => void; check: () => void } {
+  const seen: WarcDamage[] = [];
+  return {
+    onDamage: (d) => {
+      seen.push(d);
+      opts.onDamage?.(d);
+    },
+    check: () => {
+      if (seen.length > 0 && opts.skipDamaged !== true) throw new WarcDamagedError(seen);
+    },
+  };
+}
 
 /** Index several WARCs; the visitors see every file's records in file order. */
 export async function indexWarcs(files: readonly string[], visit: Omit<IndexFileOptions, 'filename'> = {}): Promise<CdxjEntry[]> {
@@ -87,14 +110,16 @@ export async function writeSortedAtomically(outPath: string, sorter: LineSorter)
  * The index lines of WARC files in a LineSorter, ready to read; the caller
  * reads or closes it. Holds one file's entries at a time.
  */
-export async function sortCdxjOf(files: readonly string[], opts: LineSorterOptions = {}): Promise<LineSorter> {
+export async function sortCdxjOf(files: readonly string[], opts: LineSorterOptions & DamageOptions = {}): Promise<LineSorter> {
   const sorter = new LineSorter(opts);
+  const gate = damageGate(opts);
   try {
     for (const file of files) {
-      for (const e of await indexWarcFile(file)) {
+      for (const e of await indexWarcFile(file, { onDamage: gate.onDamage })) {
         if (!sorter.add(formatCdxjLine(e))) await sorter.spill();
       }
     }
+    gate.check();
   } catch (err) {
     await sorter.close();
     throw err;
@@ -106,7 +131,7 @@ export async function sortCdxjOf(files: readonly string[], opts: LineSorterOptio
 export async function writeCdxj(
   files: readonly string[],
   outPath: string,
-  opts: Pick<LineSorterOptions, 'maxBufferedBytes'> = {},
+  opts: Pick<LineSorterOptions, 'maxBufferedBytes'> & DamageOptions = {},
 ): Promise<{ lines: number }> {
   await mkdir(path.dirname(outPath), { recursive: true });
   const sorter = await sortCdxjOf(files, { ...opts, tmpDir: path.dirname(outPath) });

@@ -1,7 +1,7 @@
 /**
  * What `index`, `wacz` and `replay` are given on the command line: a job
  * directory (its `warcs/` are read; WARCs still being written, `.open`, are
- * not), WARC files, or (replay) WACZ files. Resolved once here, in a stable
+ * not), a directory of WARC files, WARC files, or (replay) WACZ files. Resolved once here, in a stable
  * order, so the index and the package list files the same way every time.
  */
 import { readdir, stat } from 'node:fs/promises';
@@ -33,6 +33,17 @@ export async function jobWarcs(jobDir: string): Promise<string[]> {
   return names.filter(isWarcName).sort().map((n) => path.join(dir, n));
 }
 
+/** The WARC files of a job still open (`.open`): being written by a crawl, or left by one that was killed. */
+export async function jobOpenWarcs(jobDir: string): Promise<string[]> {
+  const names = await readdir(path.join(jobDir, 'warcs')).catch(() => [] as string[]);
+  return names.filter((n) => n.endsWith('.open') && isWarcName(n.slice(0, -'.open'.length))).sort();
+}
+
+/** Why a job's open WARCs are not read, in one phrase. */
+export function openWarcsNote(count: number): string {
+  return `${count} WARC file(s) still open (a crawl is writing them, or was killed: running it again closes them) not read`;
+}
+
 export async function resolveInputs(args: readonly string[], cwd = process.cwd()): Promise<ResolvedInputs> {
   const out: ResolvedInputs = { warcs: [], waczs: [], jobs: [] };
   for (const arg of args) {
@@ -45,9 +56,17 @@ export async function resolveInputs(args: readonly string[], cwd = process.cwd()
     }
     if (info.isDirectory()) {
       const warcs = await jobWarcs(abs);
-      if (warcs.length === 0) throw new NoInputError(`${arg}: no WARC files in ${path.join(arg, 'warcs')}`);
-      out.jobs.push(abs);
-      out.warcs.push(...warcs);
+      if (warcs.length > 0) {
+        out.jobs.push(abs);
+        out.warcs.push(...warcs);
+        continue;
+      }
+      const open = await jobOpenWarcs(abs);
+      if (open.length > 0) throw new NoInputError(`${arg}: a job with no finished WARC file: ${openWarcsNote(open.length)}`);
+      // A directory of WARC files (a job's warcs/, or any other): its files, but it is no job.
+      const own = (await readdir(abs).catch(() => [] as string[])).filter(isWarcName).sort();
+      if (own.length === 0) throw new NoInputError(`${arg}: neither a job directory (no WARC files in ${path.join(arg, 'warcs')}) nor a directory of WARC files`);
+      out.warcs.push(...own.map((n) => path.join(abs, n)));
     } else if (isWarcName(abs)) {
       out.warcs.push(abs);
     } else if (abs.endsWith('.wacz')) {

@@ -78,6 +78,8 @@ export interface JournaledCapture {
   title?: string;
   /** Visible text, at most JOURNAL_MAX_TEXT_CHARS characters. */
   text?: string;
+  /** A focused crawl's relevance of the page to its topic (3 decimals), for pages.jsonl. */
+  relevance?: number;
 }
 
 /** The journal could not be written or read. */

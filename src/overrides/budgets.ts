@@ -42,7 +42,7 @@ export interface BudgetReport {
 /** What `take` says: go (and `release()` when the fetch is over), wait for fetches under way, or the budget is spent. */
 export type BudgetTake = { kind: 'go'; release: () => void } | { kind: 'wait' } | { kind: 'spent' };
 
-const GO_FREE: BudgetTake = Object.freeze({ kind: 'go', release: () => {} });
+const GO_FREE: BudgetTake & { kind: 'go' } = Object.freeze({ kind: 'go', release: () => {} });
 const WAIT: BudgetTake = Object.freeze({ kind: 'wait' });
 const SPENT: BudgetTake = Object.freeze({ kind: 'spent' });
 
@@ -79,6 +79,20 @@ export class Budgets {
     if (budgets.length === 0) return GO_FREE;
     if (budgets.some(reached)) return SPENT;
     if (budgets.some((b) => b.maxPages > 0 && b.pages + b.inFlight >= b.maxPages)) return WAIT;
+    return this.#go(budgets);
+  }
+
+  /**
+   * A fetch that goes whatever the budgets say (a robots.txt: the URIs of its
+   * host wait for it) still holds a place while under way, so the fetches
+   * that start meanwhile see it coming: it is counted when captured.
+   */
+  hold(url: string): { release: () => void } {
+    const budgets = this.#of(url);
+    return budgets.length === 0 ? GO_FREE : this.#go(budgets);
+  }
+
+  #go(budgets: Budget[]): BudgetTake & { kind: 'go' } {
     for (const b of budgets) b.inFlight++;
     let released = false;
     return {

@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream';
 import { ArchiverError } from '../core/errors.js';
 import { parseRange, type ByteSource } from './byte-source.js';
 import type { ReplaySources } from './replay-sources.js';
+import { listenFailure } from '../core/listen-failure.js';
 
 export interface ReplayServerOptions {
   sources: ReplaySources;
@@ -20,6 +21,8 @@ export interface ReplayServerOptions {
   port?: number;
   /** Default 127.0.0.1; the service worker needs localhost or HTTPS. */
   host?: string;
+  /** The option that sets the port, named when it is in use; default `--port`. */
+  portFlag?: string;
 }
 
 export class ReplayServerError extends ArchiverError {}
@@ -31,7 +34,8 @@ export function replayWebPageDir(): string {
   return path.dirname(require.resolve('replaywebpage/index.html'));
 }
 
-const APP_HTML = `<!doctype html>
+/** The viewer's page: ReplayWeb.page's app element over its ui.js (the console serves it too, under /replay/). */
+export const REPLAY_APP_HTML = `<!doctype html>
 <html class="no-overflow">
   <head>
     <meta charset="utf-8">
@@ -61,7 +65,9 @@ export class ReplayServer {
     const server = new ReplayServer(opts.sources);
     const host = opts.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
-      server.#server.once('error', (err) => reject(new ReplayServerError('ARCHIVER_REPLAY_LISTEN', `cannot listen on ${host}:${opts.port ?? 0}`, { cause: err })));
+      server.#server.once('error', (err) =>
+        reject(new ReplayServerError('ARCHIVER_REPLAY_LISTEN', listenFailure(`${host}:${opts.port ?? 0}`, err, opts.portFlag ?? '--port'), { cause: err })),
+      );
       server.#server.listen(opts.port ?? 0, host, () => resolve());
     });
     const addr = server.#server.address();
@@ -104,7 +110,7 @@ export class ReplayServer {
         res.writeHead(302, { Location: `/?source=${encodeURIComponent(this.sourceUrl)}#view=pages` }).end();
         return;
       }
-      sendBytes(req, res, Buffer.from(APP_HTML, 'utf8'), 'text/html; charset=utf-8');
+      sendBytes(req, res, Buffer.from(REPLAY_APP_HTML, 'utf8'), 'text/html; charset=utf-8');
       return;
     }
     if (url.pathname === '/ui.js' || url.pathname === '/sw.js') {

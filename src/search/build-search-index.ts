@@ -14,6 +14,7 @@ import { journalFrom, searchPageOf, warcPages } from './page-sources.js';
 import { jobSearchDir } from './search-index.js';
 import { SearchStore } from './search-store.js';
 import type { SearchPage } from './search-types.js';
+import type { WarcDamage } from '../warc/warc-damage.js';
 
 export interface BuiltSearchIndex {
   dir: string;
@@ -27,7 +28,10 @@ export interface BuiltSearchIndex {
 const BUILD_BATCH = 500;
 
 /** Rebuild `<job>/indexes/search` from the job's WARCs and journal. `ignoreJournal`: read every WARC (tests compare both). */
-export async function buildJobSearchIndex(jobDir: string, opts: { ignoreJournal?: boolean } = {}): Promise<BuiltSearchIndex> {
+export async function buildJobSearchIndex(
+  jobDir: string,
+  opts: { ignoreJournal?: boolean; onDamage?: (damage: WarcDamage) => void } = {},
+): Promise<BuiltSearchIndex> {
   const warcs = await jobWarcs(jobDir);
   const sizes = new Map<string, number>();
   for (const w of warcs) sizes.set(path.basename(w), (await stat(w)).size);
@@ -41,7 +45,7 @@ export async function buildJobSearchIndex(jobDir: string, opts: { ignoreJournal?
     else toRead.push(w);
   }
   return buildInto(jobSearchDir(jobDir), async (add, store) => {
-    for (const w of toRead) await warcPages(w, add);
+    for (const w of toRead) await warcPages(w, add, opts.onDamage);
     if (fromJournal.size === 0) return;
     let end = 0;
     for await (const chunk of journalFrom(journalFile, 0)) {
@@ -59,10 +63,21 @@ export async function buildJobSearchIndex(jobDir: string, opts: { ignoreJournal?
   }).then((built) => ({ ...built, warcsRead: toRead.length }));
 }
 
-/** Build an index in `outDir` from WARC files alone. */
-export async function buildWarcSearchIndex(warcs: readonly string[], outDir: string): Promise<BuiltSearchIndex> {
+/**
+ * Build an index in `outDir` from WARC files alone. `onDamage`: told of each
+ * cut or corrupt stretch (the pages around it are indexed); without it a
+ * damaged file throws WarcDamagedError.
+ */
+export async function buildWarcSearchIndex(
+  warcs: readonly string[],
+  outDir: string,
+  onDamage?: (damage: WarcDamage) => void,
+  /** Runs once every file is read, before the index is swapped in; throwing keeps the old one. */
+  beforeSwap?: () => void,
+): Promise<BuiltSearchIndex> {
   const built = await buildInto(outDir, async (add) => {
-    for (const w of warcs) await warcPages(w, add);
+    for (const w of warcs) await warcPages(w, add, onDamage);
+    beforeSwap?.();
   });
   return { ...built, warcsRead: warcs.length };
 }

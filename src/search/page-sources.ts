@@ -10,10 +10,10 @@
  */
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import type { WARCRecord } from 'warcio';
 import { robotsDirectivesFromHeaders } from '../fetch/robots-directives.js';
 import type { CdxjEntry } from '../index/cdxj.js';
-import { indexWarcFile } from '../index/warc-index.js';
+import { indexWarcFile, type IndexedRecord } from '../index/warc-index.js';
+import type { WarcDamage } from '../warc/warc-damage.js';
 import { parseJournalLine, type JournaledCapture, type ParsedJournalLine } from '../job/capture-journal.js';
 import { recordPageText } from '../wacz/pages.js';
 import type { SearchPage } from './search-types.js';
@@ -26,19 +26,24 @@ export function searchPageOf(c: JournaledCapture): SearchPage | null {
   return { url: c.url, timestamp: c.date, status: c.status, mime: c.mime, digest: c.digest, title: c.title ?? '', text: c.text ?? '' };
 }
 
-/** The pages of one WARC file, in file order, each handed to `visit` before the parser moves on. */
-export async function warcPages(file: string, visit: (page: SearchPage) => Promise<void>): Promise<void> {
+/**
+ * The pages of one WARC file, in file order, each handed to `visit` before
+ * the reader moves on. `onDamage`: as indexWarcFile takes it (without it, a
+ * damaged file throws once read).
+ */
+export async function warcPages(file: string, visit: (page: SearchPage) => Promise<void>, onDamage?: (damage: WarcDamage) => void): Promise<void> {
   await indexWarcFile(file, {
-    onIndexed: async (record: WARCRecord, entry: CdxjEntry) => {
-      const head = record.httpHeaders;
-      if (record.warcType !== 'response' || !head || !record.warcDate) return;
+    ...(onDamage !== undefined ? { onDamage } : {}),
+    onIndexed: async (record: IndexedRecord, entry: CdxjEntry) => {
+      const head = record.http;
+      if (record.type !== 'response' || head === null || record.date === null) return;
       if (entry.status === null || entry.status < 200 || entry.status >= 300) return;
       const mime = (head.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (!HTML_TYPES.has(mime)) return;
-      if (robotsDirectivesFromHeaders([...head.headers]).noindex) return;
+      if (robotsDirectivesFromHeaders(record.httpHeaderList()).noindex) return;
       const text = await recordPageText(record);
       if (text.noindex) return;
-      await visit({ url: entry.url, timestamp: record.warcDate, status: entry.status, mime, digest: entry.digest, title: text.title ?? '', text: text.text });
+      await visit({ url: entry.url, timestamp: record.date, status: entry.status, mime, digest: entry.digest, title: text.title ?? '', text: text.text });
     },
   });
 }

@@ -39,7 +39,7 @@ import { isRedisSpec, parseRedisSpec } from './redis/redis-spec.js';
 import { crawlReport, pickCrawl, stopCrawl, type CrawlReport } from './redis/redis-inspect.js';
 
 /** Names of the record stores a crawl keeps. */
-export type RecordsName = 'robots' | 'health' | 'job';
+export type RecordsName = 'robots' | 'health' | 'job' | 'focus';
 
 export interface StateBackend {
   /** The name it was chosen by (`level`, `redis://…`). */

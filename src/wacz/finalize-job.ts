@@ -24,7 +24,8 @@ import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NoInputError } from '../core/errors.js';
 import { captureJournalPath, openCaptureJournal, type JournaledCapture } from '../job/capture-journal.js';
-import { AtomicLineFile } from '../index/build-index.js';
+import { AtomicLineFile, damageGate } from '../index/build-index.js';
+import type { WarcDamage } from '../warc/warc-damage.js';
 import { entryFor, formatCdxjLine, REVISIT_MIME, type CdxjEntry } from '../index/cdxj.js';
 import { jobIndexPath } from '../job/job-dir.js';
 import { jobWarcs } from '../index/inputs.js';
@@ -58,6 +59,10 @@ export interface FinalizeJobOptions {
   sortBufferBytes?: number;
   /** Ignore the capture journal and read every WARC (tests compare the two paths). Default false. */
   ignoreJournal?: boolean;
+  /** Told of each cut or corrupt stretch of a WARC read from its bytes. */
+  onDamage?: (damage: WarcDamage) => void;
+  /** Package what can be read of damaged WARCs; default false: WarcDamagedError once all are read, nothing written. */
+  skipDamaged?: boolean;
 }
 
 export interface FinalizedJob {
@@ -90,7 +95,9 @@ export async function finalizeJob(opts: FinalizeJobOptions): Promise<FinalizedJo
   const sorter = new LineSorter({ tmpDir: work, maxBufferedBytes: sortBufferBytes });
   const pages = new PageCollector({ files: warcs.map((w) => path.basename(w)), tmpDir: work, sortBufferBytes });
   try {
-    const warcsRead = await collect(opts.jobDir, warcs, opts.ignoreJournal ?? false, sorter, pages);
+    const gate = damageGate(opts);
+    const warcsRead = await collect(opts.jobDir, warcs, opts.ignoreJournal ?? false, sorter, pages, gate.onDamage);
+    gate.check();
     const { index, lines } = await writeIndexes(sorter, cdxj, work, opts);
     const pagesFile = path.join(work, 'pages.jsonl');
     const { pages: pageCount, main } = await pages.writeJsonl(pagesFile, opts.seeds);
@@ -161,7 +168,14 @@ async function writeIndexes(sorter: LineSorter, cdxj: string, work: string, opts
  * WARC: from the journal where it covers a file, else from the file's
  * bytes. Returns how many files were read from their bytes.
  */
-async function collect(jobDir: string, warcs: readonly string[], ignoreJournal: boolean, sorter: LineSorter, pages: PageCollector): Promise<number> {
+async function collect(
+  jobDir: string,
+  warcs: readonly string[],
+  ignoreJournal: boolean,
+  sorter: LineSorter,
+  pages: PageCollector,
+  onDamage: (damage: WarcDamage) => void,
+): Promise<number> {
   const sizes = new Map<string, number>();
   for (const w of warcs) sizes.set(path.basename(w), (await stat(w)).size);
   const journal = ignoreJournal ? null : await openCaptureJournal(captureJournalPath(jobDir), sizes);
@@ -175,7 +189,7 @@ async function collect(jobDir: string, warcs: readonly string[], ignoreJournal: 
       continue;
     }
     warcsRead++;
-    for (const e of await indexWarcFile(warc, { onIndexed: pages.onIndexed, onRecord: pages.onRecord })) {
+    for (const e of await indexWarcFile(warc, { onIndexed: pages.onIndexed, onRecord: pages.onRecord, onDamage })) {
       if (!sorter.add(formatCdxjLine(e))) await sorter.spill();
     }
   }
@@ -195,6 +209,7 @@ async function collect(jobDir: string, warcs: readonly string[], ignoreJournal: 
       offset: c.offset,
       ...(c.title !== undefined ? { title: c.title } : {}),
       ...(c.text !== undefined ? { text: c.text } : {}),
+      ...(typeof c.relevance === 'number' ? { relevance: c.relevance } : {}),
     });
   }
   return warcsRead;

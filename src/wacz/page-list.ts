@@ -27,6 +27,8 @@ export interface PageEntry {
   ts: string;
   title?: string;
   text?: string;
+  /** A focused crawl's relevance of the page to its topic. */
+  relevance?: number;
 }
 
 /** A page candidate as the ordered pass needs it (its place in the package is its position in the stream). */
@@ -39,6 +41,8 @@ export interface OrderedCandidate {
   original: boolean;
   title?: string;
   text?: string;
+  /** A focused crawl's relevance of this capture (its own, never borrowed). */
+  relevance?: number;
 }
 
 export interface PageListOptions {
@@ -97,6 +101,7 @@ export class PageList {
     const page: PageEntry = { url: c.url, ts: new Date(Date.parse(c.warcDate)).toISOString() };
     if (source?.title) page.title = source.title;
     if (source?.text) page.text = source.text;
+    if (c.relevance !== undefined) page.relevance = c.relevance;
     this.#count++;
     this.#consider(page);
     return page;

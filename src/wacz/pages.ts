@@ -15,11 +15,12 @@
  * and the sorted stream is turned into the list in one pass (PageList) and
  * written line by line to a file.
  */
-import type { WARCRecord } from 'warcio';
+import { dechunk } from '../analysis/body-decode.js';
 import { decodeContentEncoding, decodeText, detectCharset } from '../fetch/content-decoding.js';
 import { robotsDirectivesFromHeaders } from '../fetch/robots-directives.js';
 import { AtomicLineFile } from '../index/build-index.js';
 import type { CdxjEntry } from '../index/cdxj.js';
+import type { IndexedRecord } from '../index/warc-index.js';
 import { LineSorter } from '../index/line-sorter.js';
 import { PageList, type OrderedCandidate, type PageEntry } from './page-list.js';
 import { DEFAULT_MAX_TEXT_CHARS, pageText, type PageText } from './page-text.js';
@@ -67,8 +68,8 @@ const KEY_CHARS = RANK_HEX + 1 + OFFSET_HEX + 1 + SEQ_HEX + 1;
  */
 const SORT_BATCH_LINES = 256;
 
-/** A candidate in the sort: url, WARC-Date, digest, 1 for an original, title, text (null when absent). */
-type SortedFields = [string, string, string | null, 0 | 1, string | null, string | null];
+/** A candidate in the sort: url, WARC-Date, digest, 1 for an original, title, text, relevance (null when absent). */
+type SortedFields = [string, string, string | null, 0 | 1, string | null, string | null, number | null];
 
 export class PageCollector {
   readonly #sorter: LineSorter;
@@ -102,7 +103,7 @@ export class PageCollector {
     if (!page.original && page.title === undefined && text === undefined && page.digest !== null) {
       this.#borrowers.set(page.digest, (this.#borrowers.get(page.digest) ?? 0) + 1);
     }
-    const fields: SortedFields = [page.url, page.warcDate, page.digest, page.original ? 1 : 0, page.title ?? null, text ?? null];
+    const fields: SortedFields = [page.url, page.warcDate, page.digest, page.original ? 1 : 0, page.title ?? null, text ?? null, page.relevance ?? null];
     const key = `${hex(this.#rank(page.filename), RANK_HEX)} ${hex(page.offset, OFFSET_HEX)} ${hex(this.#added++, SEQ_HEX)}`;
     if (!this.#sorter.add(`${key} ${JSON.stringify(fields)}`)) await this.#sorter.spill();
   }
@@ -113,14 +114,14 @@ export class PageCollector {
   }
 
   /** For indexWarcs' `onIndexed`. */
-  readonly onIndexed = async (record: WARCRecord, entry: CdxjEntry): Promise<void> => {
-    const head = record.httpHeaders;
-    if (!head || entry.status === null || entry.status < 200 || entry.status >= 300) return;
+  readonly onIndexed = async (record: IndexedRecord, entry: CdxjEntry): Promise<void> => {
+    const head = record.http;
+    if (head === null || entry.status === null || entry.status < 200 || entry.status >= 300) return;
     const mime = (head.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (!HTML_TYPES.has(mime) || !record.warcDate) return;
-    if (robotsDirectivesFromHeaders([...head.headers]).noindex) return;
-    const original = record.warcType === 'response';
-    const page: PageCandidate = { url: entry.url, warcDate: record.warcDate, digest: entry.digest, original, filename: entry.filename, offset: entry.offset };
+    if (!HTML_TYPES.has(mime) || record.date === null) return;
+    if (robotsDirectivesFromHeaders(record.httpHeaderList()).noindex) return;
+    const original = record.type === 'response';
+    const page: PageCandidate = { url: entry.url, warcDate: record.date, digest: entry.digest, original, filename: entry.filename, offset: entry.offset };
     if (original) {
       const text = await this.#extract(record);
       if (text.noindex) return;
@@ -131,10 +132,10 @@ export class PageCollector {
   };
 
   /** For indexWarcs' `onRecord`: a metadata record saying `seed: true` marks its URL a seed. */
-  readonly onRecord = async (record: WARCRecord): Promise<void> => {
-    if (record.warcType !== 'metadata') return;
-    const fields = Buffer.from(await record.readFully(false)).toString('utf8');
-    if (/^seed: true\r?$/m.test(fields)) this.addSeed((record.warcTargetURI ?? '').replace(/^<(.*)>$/, '$1'));
+  readonly onRecord = async (record: IndexedRecord): Promise<void> => {
+    if (record.type !== 'metadata') return;
+    const fields = record.payload().toString('utf8');
+    if (/^seed: true\r?$/m.test(fields)) this.addSeed(record.url);
   };
 
   /**
@@ -173,7 +174,7 @@ export class PageCollector {
     return r;
   }
 
-  #extract(record: WARCRecord): Promise<PageText> {
+  #extract(record: IndexedRecord): Promise<PageText> {
     return recordPageText(record, this.#maxTextChars);
   }
 }
@@ -184,23 +185,20 @@ export class PageCollector {
  * crawl does (BOM, Content-Type, <meta>, then UTF-8 or windows-1252). Reads
  * the record's body. Also used by the search index for WARCs.
  */
-export async function recordPageText(record: WARCRecord, maxTextChars = DEFAULT_MAX_TEXT_CHARS): Promise<PageText> {
-  const head = record.httpHeaders!;
+export async function recordPageText(record: IndexedRecord, maxTextChars = DEFAULT_MAX_TEXT_CHARS): Promise<PageText> {
+  const head = record.http!;
   const contentType = head.headers.get('content-type') ?? undefined;
-  let bytes: Uint8Array;
-  if ((head.headers.get('transfer-encoding') ?? '').toLowerCase().includes('chunked')) {
-    // Another tool's WARC that kept chunk framing: warcio de-chunks (and inflates gzip/deflate).
-    bytes = await record.readFully(true);
-  } else {
-    const decoded = await decodeContentEncoding(asAsync(record.reader), head.headers.get('content-encoding') ?? undefined, MAX_DECODED_BYTES);
-    bytes = decoded.bytes;
-  }
+  let body: Uint8Array = record.payload();
+  // Another tool's WARC may have kept the chunk framing (dechunk leaves a body that is not chunked as it is).
+  if ((head.headers.get('transfer-encoding') ?? '').toLowerCase().includes('chunked')) body = dechunk(body);
+  const decoded = await decodeContentEncoding(once(body), head.headers.get('content-encoding') ?? undefined, MAX_DECODED_BYTES);
+  const bytes = decoded.bytes;
   const html = decodeText(bytes, detectCharset(bytes, contentType));
   return pageText(html, maxTextChars);
 }
 
-async function* asAsync(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncIterable<Uint8Array> {
-  for await (const chunk of chunks) yield chunk;
+async function* once(chunk: Uint8Array): AsyncIterable<Uint8Array> {
+  yield chunk;
 }
 
 function hex(n: number, width: number): string {
@@ -209,7 +207,7 @@ function hex(n: number, width: number): string {
 
 /** A sorted line back into the candidate it was made from. */
 function candidateOf(line: string): OrderedCandidate {
-  const [url, warcDate, digest, original, title, text] = JSON.parse(line.slice(KEY_CHARS)) as SortedFields;
+  const [url, warcDate, digest, original, title, text, relevance] = JSON.parse(line.slice(KEY_CHARS)) as SortedFields;
   return {
     url,
     warcDate,
@@ -217,5 +215,6 @@ function candidateOf(line: string): OrderedCandidate {
     original: original === 1,
     ...(title !== null ? { title } : {}),
     ...(text !== null ? { text } : {}),
+    ...(typeof relevance === 'number' ? { relevance } : {}),
   };
 }

@@ -20,7 +20,7 @@ import { topNodes } from '../../src/analysis/pagerank.js';
 import type { ReadStats } from '../../src/analysis/warc-reader.js';
 import { prng } from './synthetic.js';
 
-const READ: ReadStats = { files: 1, skippedFiles: 0, records: 1, skippedRecords: 0, bytesRead: 1 };
+const READ: ReadStats = { files: 1, skippedFiles: 0, records: 1, skippedRecords: 0, damaged: 0, bytesRead: 1 };
 const OPTIONS: AnalysisOptions = { alpha: 0.85, tolerance: 1e-10, maxIterations: 200, keepSelfLoops: false };
 
 /** A few hundred pages on a dozen hosts, with URLs and titles that need escaping in XML. */

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildCsr } from '../../src/analysis/csr.js';
 import { logBinLabel, summarizeDegrees } from '../../src/analysis/degrees.js';
+import { degreesSvg } from '../../src/analysis/degrees-svg.js';
 import { LinkGraphBuilder, type LinkGraph } from '../../src/analysis/graph-builder.js';
 import { UrlInterner } from '../../src/analysis/url-interner.js';
 import { mulberry32 } from '../helpers/prng.js';
@@ -53,16 +54,23 @@ describe('LinkGraphBuilder', () => {
     assert.equal(g.nodeCount, 2, 'redirecting URLs are not nodes');
   });
 
-  it('counts revisits as captures and gives them the links of the page they refer to', () => {
+  it('counts revisits as pages, and lists those whose links must come from their original', () => {
     const b = new LinkGraphBuilder();
     b.page(A, '', [B, C]);
     b.page(C, '', []);
-    b.revisit(B, null, true); // same URL, head says 2xx HTML
+    b.revisit(B, null, true, 'sha1:B'); // same URL, head says 2xx HTML, no response of B read: pending
+    b.revisit(C, C, true); // same URL, and C's own response was read: nothing to do
     b.revisit('http://a.test/copy', A, null); // no head: a page because A is
     b.revisit('http://a.test/unknown', 'http://a.test/nothing', null);
+    assert.deepEqual(b.pendingRevisits(), [
+      { url: B, refersTo: B, digest: 'sha1:B', isPage: true },
+      { url: 'http://a.test/copy', refersTo: A, digest: null, isPage: null },
+      { url: 'http://a.test/unknown', refersTo: 'http://a.test/nothing', digest: null, isPage: null },
+    ]);
     const g = b.build({ keepSelfLoops: false, maxRedirectHops: 20 });
     assert.deepEqual(g.urls.sort(), [A, B, C, 'http://a.test/copy'].sort());
-    assert.deepEqual(edgesByUrl(g), [`${A} -> ${B}`, `${A} -> ${C}`, `http://a.test/copy -> ${B}`, `http://a.test/copy -> ${C}`]);
+    // Links are not copied here, already resolved against A: revisit-originals.ts reads A again for /copy.
+    assert.deepEqual(edgesByUrl(g), [`${A} -> ${B}`, `${A} -> ${C}`]);
   });
 });
 
@@ -120,5 +128,17 @@ describe('UrlInterner', () => {
     assert.equal(it.lookup('e'), 4);
     assert.equal(it.lookup('zz'), -1);
     assert.deepEqual(it.urls, ['a', 'b', 'c', 'd', 'e']);
+  });
+});
+
+describe('degreesSvg', () => {
+  it('counts the pages of degree 0 in the legend, one page as "1 page"', () => {
+    // The walk-through's plot said "1 pages at 0 not shown".
+    const one = degreesSvg(summarizeDegrees(Int32Array.from([0, 1, 2])), summarizeDegrees(Int32Array.from([0, 0, 3])));
+    assert.match(one, />in-degree \(1 page of degree 0, not shown\)</);
+    assert.match(one, />out-degree \(2 pages of degree 0, not shown\)</);
+    const none = degreesSvg(summarizeDegrees(Int32Array.from([1, 2])), summarizeDegrees(Int32Array.from([1, 1])));
+    assert.match(none, />in-degree</);
+    assert.doesNotMatch(none, /degree 0/);
   });
 });

@@ -4,11 +4,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { captureIo } from '../helpers/capture.js';
+import { pageHtml, warcBytes } from '../analysis/synthetic.js';
 
 test('--help lists the commands and exit codes', async () => {
   const io = captureIo();
@@ -19,19 +20,82 @@ test('--help lists the commands and exit codes', async () => {
 test('run --help explains every option', async () => {
   const io = captureIo();
   assert.equal(await main(['run', '--help'], io), 0);
-  for (const word of ['--fresh', '--quiet', '--workers', 'warcs/', 'crawl.log', 'state/']) assert.ok(io.stdout.text.includes(word), word);
+  // The whole job layout: the walk-through found captures.jsonl and tmp/ explained nowhere.
+  for (const word of ['--fresh', '--quiet', '--workers', 'warcs/', 'crawl.log', 'state/', 'tmp/', 'indexes/index.cdxj', 'indexes/captures.jsonl', 'indexes/search/', 'indexes/inlinks.txt', '<name>.wacz', 'analysis/']) {
+    assert.ok(io.stdout.text.includes(word), word);
+  }
 });
 
-test('no command and unknown commands are usage errors (2)', async () => {
-  assert.equal(await main([], captureIo()), 2);
+test('no command and unknown commands are usage errors (2); no command gives one line, not the whole help', async () => {
+  const bare = captureIo();
+  assert.equal(await main([], bare), 2);
+  assert.equal(bare.stdout.text, '');
+  assert.match(bare.stderr.text, /^usage: archiver <command> \[options\]; the commands are run, .* \(archiver --help says more\)\n$/);
   const io = captureIo();
   assert.equal(await main(['crawl'], io), 2);
   assert.match(io.stderr.text, /unknown command "crawl".*ARCHIVER_USAGE/);
 });
 
-test('run without a profile, or with an unknown flag, is a usage error (2)', async () => {
+test('archiver help <command> is that command\'s help', async () => {
+  for (const command of ['run', 'analyze', 'index', 'search', 'wacz', 'replay', 'serve', 'demo']) {
+    const viaHelp = captureIo();
+    const viaFlag = captureIo();
+    assert.equal(await main(['help', command], viaHelp), 0, command);
+    assert.equal(await main([command, '--help'], viaFlag), 0, command);
+    assert.equal(viaHelp.stdout.text, viaFlag.stdout.text, command);
+    assert.ok(viaHelp.stdout.text.includes(`archiver ${command}`), command);
+  }
+  const unknown = captureIo();
+  assert.equal(await main(['help', 'crawl'], unknown), 2);
+  assert.match(unknown.stderr.text, /no help on "crawl"/);
+});
+
+test('run without a profile, or with an unknown flag, is a usage error (2), told in our words', async () => {
   assert.equal(await main(['run'], captureIo()), 2);
-  assert.equal(await main(['run', 'a.json', '--bogus'], captureIo()), 2);
+  for (const command of ['run', 'index', 'analyze', 'replay']) {
+    const io = captureIo();
+    assert.equal(await main([command, 'a.json', '--bogus'], io), 2, command);
+    assert.equal(io.stderr.text, `archiver${command === 'analyze' ? ' analyze' : ''}: unknown option --bogus (see archiver ${command} --help) [ARCHIVER_USAGE]\n`);
+  }
+  const missing = captureIo();
+  assert.equal(await main(['replay', '--port'], missing), 2);
+  assert.match(missing.stderr.text, /option --port needs a value \(see archiver replay --help\)/);
+});
+
+test('a missing profile file is no input (4), not an invalid profile', async () => {
+  const io = captureIo();
+  assert.equal(await main(['run', path.join(os.tmpdir(), 'no-such-profile-here.json')], io), 4);
+  assert.match(io.stderr.text, /no-such-profile-here\.json: cannot read the profile \(no such file\) \[ARCHIVER_NO_INPUT\]/);
+});
+
+test('a profile with several problems lists each with its JSON path; bad JSON gives line and column', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'archiver-cli-'));
+  try {
+    const file = path.join(dir, 'many.json');
+    await writeFile(
+      file,
+      JSON.stringify({ name: 'x', seeds: ['ftp://a/'], userAgent: 'x (+https://example.org)', workers: 0, bogus: 1, scope: { exclude: ['(unclosed'] } }),
+    );
+    const io = captureIo();
+    assert.equal(await main(['run', file], io), 3);
+    const lines = io.stderr.text.trimEnd().split('\n');
+    assert.equal(lines[0], `archiver: ${file}: 4 problems [ARCHIVER_INVALID_PROFILE]`);
+    assert.deepEqual(lines.slice(1).sort(), [
+      '  /: unknown key "bogus"',
+      '  /scope/exclude/0: invalid regular expression /(unclosed/: Unterminated group',
+      '  /seeds/0: only http and https seeds are crawled, got ftp:',
+      '  /workers: must be >= 1',
+    ]);
+
+    const broken = path.join(dir, 'broken.json');
+    await writeFile(broken, '{\n  "name": "x",\n  "seeds": ["http://a/"]\n  "userAgent": "x"\n}\n');
+    const json = captureIo();
+    assert.equal(await main(['run', broken], json), 3);
+    assert.match(json.stderr.text, /broken\.json: not valid JSON: line 4, column 3: .*\[ARCHIVER_INVALID_PROFILE\]\n$/);
+    assert.doesNotMatch(json.stderr.text, /position/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('an invalid profile exits 3 with one line naming file and path', async () => {
@@ -53,4 +117,33 @@ test('--version prints the package version', async () => {
   const io = captureIo();
   assert.equal(await main(['--version'], io), 0);
   assert.match(io.stdout.text, /^archiver \d+\.\d+\.\d+/);
+});
+
+test('a directory of WARC files (a job\'s warcs/) is read by index and replay; wacz asks for the job directory', async () => {
+  // The walk-through met "jobs/x/warcs: no WARC files in jobs/x/warcs/warcs".
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'archiver-cli-'));
+  try {
+    const warcs = path.join(dir, 'job', 'warcs');
+    await mkdir(warcs, { recursive: true });
+    await writeFile(path.join(warcs, 'a.warc.gz'), await warcBytes([{ url: 'http://d.test/', html: pageHtml('D', []) }], true));
+    const index = captureIo();
+    assert.equal(await main(['index', warcs, '-o', path.join(dir, 'out.cdxj')], index), 0, index.stderr.text);
+    assert.match(await readFile(path.join(dir, 'out.cdxj'), 'utf8'), /^test,d\)\/ /);
+    const wacz = captureIo();
+    assert.equal(await main(['wacz', warcs], wacz), 2);
+    assert.match(wacz.stderr.text, /wacz packages a job directory \(the one holding warcs\/\), not WARC files/);
+    const empty = captureIo();
+    assert.equal(await main(['index', dir], empty), 4);
+    assert.match(empty.stderr.text, /neither a job directory .* nor a directory of WARC files/);
+    // A job whose only WARC is open (a killed crawl): said so, rather than "no WARC files".
+    await writeFile(path.join(warcs, 'b.warc.gz.open'), 'x');
+    await rm(path.join(warcs, 'a.warc.gz'));
+    for (const command of ['index', 'analyze']) {
+      const open = captureIo();
+      assert.equal(await main([command, path.join(dir, 'job')], open), 4, command);
+      assert.match(open.stderr.text, /1 WARC file\(s\) still open \(a crawl is writing them, or was killed: running it again closes them\) not read/, command);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -12,6 +12,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { validateProfile } from '../../src/config/load-profile.js';
 import { startDemoWeb } from '../../src/demo/demo-web-cli.js';
 import { startCli, waitFor } from '../helpers/cli-child.js';
 import { readWarcDir } from '../helpers/warc-read.js';
@@ -85,6 +87,29 @@ describe('archiver demo, then archiver replay', () => {
     for (const row of top) assert.ok(captured.has(row.trim().split(/\s+/).at(-1)!), `ranked ${row} was captured`);
     const report = JSON.parse(await readFile(path.join(jobDir(), 'reports', 'crawl-report.json'), 'utf8')) as { status: string };
     assert.equal(report.status, 'FINISHED');
+    // It analysed the job directory (no warning about its other files), and says what to try next.
+    assert.doesNotMatch(run.stderr(), /warning/);
+    for (const next of ['archiver replay jobs/demo', 'archiver analyze jobs/demo', 'archiver demo --serve-only']) assert.ok(stdout.includes(next), next);
+  });
+
+  test('demo --serve-only serves the demo web until Ctrl-C, with a profile to start from that validates', async () => {
+    const port = await freeDemoPort();
+    const run = startCli(['demo', '--serve-only', '--port', String(port)], { cwd: tmp });
+    let stdout = '';
+    run.child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    try {
+      assert.ok(await waitFor(() => run.exited() || /^\}$/m.test(stdout), 30_000), 'prints its profile');
+      assert.equal(run.exited(), false, run.stderr());
+      const home = await fetch(`http://127.0.0.3:${port}/`);
+      assert.equal(home.status, 200);
+      const profile = JSON.parse(stdout.slice(stdout.indexOf('{'))) as Record<string, unknown>;
+      const valid = validateProfile(profile, 'printed', tmp);
+      assert.deepEqual(valid.seeds, [`http://127.0.0.2:${port}/`]);
+    } finally {
+      run.child.kill('SIGINT');
+    }
+    assert.equal(await run.exit, 0, run.stderr());
+    assert.ok(!existsSync(path.join(tmp, 'jobs', 'mine')), 'nothing crawled');
   });
 
   test('replay serves the viewer and the job\'s WACZ by byte ranges until Ctrl-C', async () => {

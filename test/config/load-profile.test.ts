@@ -1,5 +1,6 @@
 /**
- * The profile contract: every error path names the JSON path in one line and
+ * The profile contract: every error path names the JSON path (one line for one
+ * problem, a line per problem for several) and
  * carries the stable code; defaults are Heritrix's; the result is frozen.
  */
 import { test } from 'node:test';
@@ -7,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { loadProfile, validateProfile } from '../../src/config/load-profile.js';
+import { loadProfile, MAX_LISTED_PROBLEMS, validateProfile } from '../../src/config/load-profile.js';
 import { ProfileError } from '../../src/core/errors.js';
 
 const base = { name: 'site', seeds: ['https://example.org/'], userAgent: 'archiver/0.1 (+https://example.org/bot)' };
@@ -90,7 +91,8 @@ test('file errors name the file', async () => {
     const bad = path.join(dir, 'bad.json');
     await writeFile(bad, '{ "name": ');
     await assert.rejects(loadProfile(bad), (err: ProfileError) => err.code === 'ARCHIVER_INVALID_PROFILE' && err.message.startsWith(bad));
-    await assert.rejects(loadProfile(path.join(dir, 'missing.json')), (err: ProfileError) => err.code === 'ARCHIVER_INVALID_PROFILE');
+    // A profile that is not there is no input (exit 4), not an invalid one.
+    await assert.rejects(loadProfile(path.join(dir, 'missing.json')), (err: ProfileError) => err.code === 'ARCHIVER_NO_INPUT' && err.message.includes('missing.json'));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -132,5 +134,34 @@ test('the bundled profiles are valid', async () => {
   for (const f of ['profiles/site.json', 'profiles/demo.json']) {
     const p = await loadProfile(f, process.cwd(), (line) => assert.fail(`unexpected warning: ${line}`));
     assert.ok(p.seeds.length > 0);
+  }
+});
+
+test('every problem is reported at once, each with its JSON path, the list capped', () => {
+  // Before, only the first problem was told: fixing a profile took one run per mistake.
+  const json = { name: 'x', seeds: ['http://127.0.0.1:1/', 'not a url'], userAgent: 'no contact', workers: 0, scope: { exclude: ['ok', '[a-'] } };
+  let err: ProfileError | null = null;
+  try {
+    validateProfile(json, 'p.json');
+  } catch (e) {
+    err = e as ProfileError;
+  }
+  assert.ok(err instanceof ProfileError);
+  assert.deepEqual(err.problems.map((p) => p.path).sort(), ['/scope/exclude/1', '/seeds/1', '/userAgent', '/workers']);
+  assert.ok(err.message.startsWith('p.json: 4 problems\n'), err.message);
+  assert.match(err.message, /\n {2}\/scope\/exclude\/1: invalid regular expression \/\[a-\/: .+/);
+  assert.doesNotMatch(err.message, /regular expression: Invalid regular expression/);
+
+  const many: Record<string, unknown> = { name: 'x', seeds: ['http://127.0.0.1:1/'], userAgent: 'x (+https://example.org)' };
+  for (let i = 0; i < MAX_LISTED_PROBLEMS + 5; i++) many[`unknown${i}`] = i;
+  try {
+    validateProfile(many, 'p.json');
+    assert.fail('accepted');
+  } catch (e) {
+    const capped = e as ProfileError;
+    assert.equal(capped.problems.length, MAX_LISTED_PROBLEMS + 5);
+    const lines = capped.message.split('\n');
+    assert.equal(lines.length, 1 + MAX_LISTED_PROBLEMS + 1);
+    assert.equal(lines.at(-1), '  … and 5 more');
   }
 });

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HtmlExtractThread, SMALL_PAGE_CHARS } from '../../src/fetch/html-extract-thread.js';
+import { extractFor, HtmlExtractThread, SMALL_PAGE_CHARS } from '../../src/fetch/html-extract-thread.js';
 import { extractHtml } from '../../src/fetch/link-extractor.js';
 
 function page(n: number): string {
@@ -36,4 +36,17 @@ test('small pages, and everything after close, are extracted here with the same 
   const big = page(99);
   assert.deepEqual(await thread.extract(big, 'http://s.test/'), extractHtml(big, 'http://s.test/'));
   assert.equal(thread.fellBack, true);
+});
+
+test('a focused crawl\'s terms are cut on the worker, small pages too, as they would be here', async () => {
+  const thread = new HtmlExtractThread({ focusTerms: true });
+  const small = '<title>绿茶</title><p>我们喜欢乌龙茶</p><a href="/tea/green">龙井</a>';
+  const pages = [small, ...Array.from({ length: 5 }, (_, n) => page(n))];
+  const results = await Promise.all(pages.map((html, n) => thread.extract(html, `http://site.test/page/${n}`)));
+  results.forEach((result, n) => assert.deepEqual(result, extractFor(pages[n] as string, `http://site.test/page/${n}`, { focusTerms: true })));
+  assert.equal(results[0]?.terms, '绿茶 绿茶 我们 喜欢 乌龙茶 龙井');
+  assert.equal(results[0]?.links[0]?.anchorTerms, '龙井');
+  const compiled = import.meta.url.endsWith('.js');
+  assert.equal(thread.fellBack, !compiled);
+  await thread.close();
 });

@@ -67,6 +67,24 @@ export function listingConformance(make: Make): void {
     });
   }
 
+  it('best-first order: prerequisite, embeds, then the highest priority inside a queue, kept by a reopen', async () => {
+    const { frontier: f, reopen } = await make({ order: 'best-first', precedence: 'priority' });
+    await f.schedule([
+      at(uri('http://a.test/low', 'L'), 1.1),
+      at(uri('http://a.test/high', 'LLL'), 1.9),
+      uri('http://a.test/none', 'L'),
+      at(uri('http://a.test/mid', 'L'), 1.5),
+      at(uri('http://a.test/img.png', 'LLE'), 1.05),
+      at(uri('http://a.test/robots.txt', 'P'), 1.05),
+      at(uri('http://a.test/mid2', 'LL'), 1.5),
+    ]);
+    const first = await take(f);
+    assert.equal(first.uri.url, 'http://a.test/robots.txt');
+    await f.finished(first, { kind: 'done', delayMs: 0 });
+    const g = await reopen();
+    assert.deepEqual(await drain(g), ['http://a.test/img.png', 'http://a.test/high', 'http://a.test/mid', 'http://a.test/mid2', 'http://a.test/low', 'http://a.test/none']);
+  });
+
   it('lists queues in key order, a page at a time, by state', async () => {
     const { frontier: f } = await make();
     await f.schedule(['e', 'b', 'd', 'a', 'c'].map((h) => uri(`http://${h}.test/1`)));

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Directive, type CrawlUri } from '../../src/core/crawl-uri.js';
-import { breadthFirst, depthFirst, queueOrderFor } from '../../src/frontier/queue-order.js';
+import { bestFirst, breadthFirst, depthFirst, queueOrderFor } from '../../src/frontier/queue-order.js';
 import { DelayHeap } from '../../src/frontier/delay-heap.js';
 
 const u = (hopPath: string, directive: Directive): CrawlUri => ({ url: 'http://a.test/', hopPath, via: null, context: '', seed: false, directive, retries: 0, redirects: 0 });
@@ -33,10 +33,31 @@ describe('queue order', () => {
     assert.deepEqual(sorted(keys), [3, 1, 2, 0]);
   });
 
+  it('best-first: directive, then highest priority (negative, fractional, absent = 0), then ordinal', () => {
+    const at = (priority: number | undefined, directive: Directive = Directive.normal): CrawlUri => ({ ...u('LL', directive), ...(priority === undefined ? {} : { priority }) });
+    const keys = [
+      bestFirst.sortKey(at(1.5), 1),
+      bestFirst.sortKey(at(-2), 2),
+      bestFirst.sortKey(at(undefined), 3),
+      bestFirst.sortKey(at(-0), 4),
+      bestFirst.sortKey(at(1.5), 2 ** 33),
+      bestFirst.sortKey(at(1.25), 6),
+      bestFirst.sortKey(at(3), 7),
+      bestFirst.sortKey(at(1e-9), 8),
+      bestFirst.sortKey(at(-0.5), 9),
+      bestFirst.sortKey(at(0.001, Directive.high), 10),
+      bestFirst.sortKey(at(-7, Directive.prerequisite), 11),
+      bestFirst.sortKey(at(Number.NaN), 12),
+    ];
+    // NaN is no priority (0); -0 is 0; 0 ties are first-come first-served.
+    assert.deepEqual(sorted(keys), [10, 9, 6, 0, 4, 5, 7, 2, 3, 11, 8, 1]);
+  });
+
   it('is chosen by name', () => {
     assert.equal(queueOrderFor('breadth-first'), breadthFirst);
     assert.equal(queueOrderFor('depth-first'), depthFirst);
-    assert.throws(() => queueOrderFor('best-first' as never), { code: 'ARCHIVER_FRONTIER_UNKNOWN_POLICY' });
+    assert.equal(queueOrderFor('best-first'), bestFirst);
+    assert.throws(() => queueOrderFor('random' as never), { code: 'ARCHIVER_FRONTIER_UNKNOWN_POLICY' });
   });
 });
 

@@ -13,9 +13,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { WARCParser } from 'warcio';
-import { WarcFormatError } from '../../src/analysis/errors.js';
-import { parseHttpHead, readWarcRecords, WARC_RECORDS_DEFAULTS, type WarcRecord, type WarcRecordsOptions } from '../../src/analysis/warc-records.js';
-import { pageHtml, prng, warcBytes, type PageSpec } from './synthetic.js';
+import { describeWarcDamage, WarcFormatError, type WarcDamage } from '../../src/warc/warc-damage.js';
+import { parseHttpHead, readWarcRecords, WARC_RECORDS_DEFAULTS, type WarcRecord, type WarcRecordsOptions } from '../../src/warc/warc-records.js';
+import { pageHtml, prng, warcBytes, type PageSpec } from '../analysis/synthetic.js';
 
 const KEEP: WarcRecordsOptions = { ...WARC_RECORDS_DEFAULTS, keepBlockOf: new Set(['response', 'revisit']) };
 
@@ -166,10 +166,10 @@ describe('readWarcRecords', () => {
     const trailerOfFirst = offsets[1]! - 8;
     badCrc[trailerOfFirst] = badCrc[trailerOfFirst]! ^ 0xff;
     const crc = await problem(badCrc, 'crc.warc.gz');
-    assert.deepEqual([crc.records.length, crc.error?.problem, crc.error?.offset], [0, 'unreadable', 0]);
+    assert.deepEqual([crc.records.length, crc.error?.problem, crc.error?.offset], [0, 'corrupt', 0]);
 
     const garbage = await problem(Buffer.concat([good.subarray(0, offsets[2]!), Buffer.from('not gzip at all'), good.subarray(offsets[2]!)]), 'garbage.warc.gz');
-    assert.deepEqual([garbage.records.length, garbage.error?.problem, garbage.error?.offset], [2, 'unreadable', offsets[2]]);
+    assert.deepEqual([garbage.records.length, garbage.error?.problem, garbage.error?.offset], [2, 'corrupt', offsets[2]]);
 
     const plainBytes = await fs.readFile(plain);
     const plainOffsets = (await collect(plain)).map((r) => r.offset);
@@ -180,5 +180,71 @@ describe('readWarcRecords', () => {
     assert.equal(blockCut.error, null);
     const notRecord = await problem(Buffer.concat([plainBytes.subarray(0, plainOffsets[1]!), Buffer.from('HTTP/1.1 200 OK\r\n\r\n'), plainBytes.subarray(plainOffsets[1]!)]), 'norecord.warc');
     assert.deepEqual([notRecord.records.length, notRecord.error?.problem, notRecord.error?.offset], [1, 'not-a-record', plainOffsets[1]]);
+  });
+
+  async function damaged(bytes: Buffer, name: string, from?: { start: number; length: number }): Promise<{ records: Seen[]; damage: WarcDamage[] }> {
+    const file = path.join(dir, name);
+    await fs.writeFile(file, bytes);
+    const damage: WarcDamage[] = [];
+    const records: Seen[] = [];
+    const source = from === undefined ? file : { path: file, name, start: from.start, length: from.length };
+    for await (const r of readWarcRecords(source, { ...KEEP, onDamage: (d) => damage.push(d) })) records.push({ ...seen(r), block: r.truncated ? 'TRUNCATED' : '' });
+    return { records, damage };
+  }
+
+  it('with onDamage, reports each damaged stretch and reads on after it', async () => {
+    const good = await fs.readFile(gz);
+    const offsets = (await collect(gz)).map((r) => r.offset);
+    // Garbage over the middle of the 4th member: the other 32 records are read.
+    const bad = Buffer.from(good);
+    bad.fill(0x41, offsets[3]! + 30, offsets[3]! + 60);
+    const corrupt = await damaged(bad, 'corrupt.warc.gz');
+    assert.deepEqual(corrupt.records.map((r) => r.offset), offsets.filter((_, i) => i !== 3));
+    assert.equal(corrupt.damage.length, 1);
+    assert.deepEqual(
+      { ...corrupt.damage[0]!, detail: '' },
+      { file: path.join(dir, 'corrupt.warc.gz'), problem: 'corrupt', offset: offsets[3], resumeAt: offsets[4], size: good.length, detail: '' },
+    );
+    assert.equal(
+      describeWarcDamage({ ...corrupt.damage[0]!, file: 'x.warc.gz', detail: 'bad' }),
+      `x.warc.gz: corrupt data at offset ${offsets[3]} (bad); skipped ${(offsets[4]! - offsets[3]!).toLocaleString('en-US')} bytes, read on from offset ${offsets[4]}`,
+    );
+
+    // Bytes that look like a gzip header inside garbage are no member: reading goes on at a real one.
+    const fake = Buffer.concat([good.subarray(0, offsets[2]!), Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff]), good.subarray(offsets[2]!)]);
+    const faked = await damaged(fake, 'fake.warc.gz');
+    assert.equal(faked.records.length, 33);
+    assert.deepEqual([faked.damage[0]!.offset, faked.damage[0]!.resumeAt], [offsets[2], offsets[2]! + 12]);
+
+    // Cut inside a member: the rest of the file.
+    const cut = await damaged(good.subarray(0, offsets[10]! + 40), 'cut2.warc.gz');
+    assert.equal(cut.records.length, 10);
+    assert.deepEqual([cut.damage[0]!.problem, cut.damage[0]!.offset, cut.damage[0]!.resumeAt], ['truncated', offsets[10], null]);
+
+    // An uncompressed file: garbage where a record should start, then the next "WARC/" line.
+    const plainBytes = await fs.readFile(plain);
+    const plainOffsets = (await collect(plain)).map((r) => r.offset);
+    const junk = Buffer.from('HTTP/1.1 200 OK\r\nnot a record\r\n\r\n');
+    const plainBad = await damaged(Buffer.concat([plainBytes.subarray(0, plainOffsets[1]!), junk, plainBytes.subarray(plainOffsets[1]!)]), 'junk.warc');
+    assert.equal(plainBad.records.length, 33);
+    assert.deepEqual(
+      [plainBad.damage[0]!.problem, plainBad.damage[0]!.offset, plainBad.damage[0]!.resumeAt],
+      ['not-a-record', plainOffsets[1], plainOffsets[1]! + junk.length],
+    );
+    // A block cut short: returned marked, and reported.
+    const blockCut = await damaged(plainBytes.subarray(0, plainOffsets[4]! - 30), 'blockcut2.warc');
+    assert.deepEqual(blockCut.records.map((r) => r.block), ['', '', '', 'TRUNCATED']);
+    assert.deepEqual([blockCut.damage[0]!.problem, blockCut.damage[0]!.offset, blockCut.damage[0]!.uri], ['truncated', plainOffsets[3], 'http://w.test/3']);
+
+    const notWarc = await damaged(Buffer.from('hello, not a warc\n'), 'notes.txt');
+    assert.deepEqual([notWarc.records.length, notWarc.damage[0]!.problem], [0, 'not-a-warc']);
+  });
+
+  it('reads a WARC stored inside a larger file (a WACZ) as a byte range, offsets counted from its start', async () => {
+    const good = await fs.readFile(gz);
+    const wrapped = Buffer.concat([Buffer.alloc(1000, 0x50), good, Buffer.alloc(500, 0x50)]);
+    const inside = await damaged(wrapped, 'wrapped.bin', { start: 1000, length: good.length });
+    assert.deepEqual(inside.damage, []);
+    assert.deepEqual(inside.records.map((r) => [r.offset, r.uri]), (await collect(gz)).map((r) => [r.offset, r.uri]));
   });
 });

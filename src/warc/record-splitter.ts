@@ -3,7 +3,7 @@
  * (warc-records.ts): the head up to its empty line, then Content-Length
  * bytes of block, then the CRLFs between records.
  */
-import { WarcFormatError } from './errors.js';
+import { WarcFormatError } from './warc-damage.js';
 import { endAfter, headEnd, parseFields } from './head-lines.js';
 
 export interface WarcRecord {
@@ -72,6 +72,25 @@ export class RecordSplitter {
       this.#state = State.Gap;
       this.#head = null;
     }
+  }
+
+  /** The target URI of the record being read (its head read, its block not yet whole), if any. */
+  get pendingUri(): string | null {
+    return this.#record?.targetUri ?? null;
+  }
+
+  /**
+   * After damage: forget the record or head in progress and the held
+   * problem; the next bytes pushed are read as the start of a record.
+   */
+  reset(): void {
+    this.#state = State.Gap;
+    this.#head = null;
+    this.#record = null;
+    this.#need = 0;
+    this.#keep = 0;
+    this.#parts = [];
+    this.#error = null;
   }
 
   /** `offset`: of chunk[0] in the file when `exact`, else of the member the chunk comes from. */

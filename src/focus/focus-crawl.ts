@@ -1,0 +1,310 @@
+/**
+ * A topic-focused crawl, as the rest of the crawl sees it:
+ *
+ * - the topic model: reloaded from the job (a resume), or learnt from the
+ *   keywords and the training documents — WARCs and job directories read at
+ *   start, training URLs fetched first through the frontier as seeds of the
+ *   highest priority (archived like any page, robots and politeness as for
+ *   any URI). Until every training URL is fetched or given up (a redirect
+ *   is followed, a transport failure counts as given up: its retry is
+ *   crawled later like any URI), only training URLs, robots.txt, embeds
+ *   and redirects are fetched — `waitMs()` puts the rest back — and then
+ *   crawling by relevance starts. The model is saved in the job (record
+ *   `model` of the `focus` records) with the focus settings it was learnt
+ *   under; a resume with other settings learns again.
+ * - patience (patience.ts): in a crawl with a budget, `waitMs()` also puts
+ *   back a link far poorer than those being claimed.
+ * - each capture scored (`page()`): a 2xx HTML page's relevance (cosine
+ *   with the topic), annotated in crawl.log (`relevance:0.734`), and where
+ *   its links go: priority by link-priority.ts, and `restrictHops`: a link
+ *   found more than that many pages past the last relevant one is not
+ *   followed (`focusRestricted`). Embeds and redirects are always
+ *   followed, so every archived page replays. Seeds and training pages count
+ *   as relevant there: the operator chose them.
+ * - the focus report at the end (focus-report.ts).
+ */
+import type { FocusOptions } from '../config/profile.js';
+import { Directive, priorityOf, seedUri, type CrawlUri, type Hop } from '../core/crawl-uri.js';
+import type { RecordStore } from '../store/record-store.js';
+import { FOCUS_TRAINING, loggedRelevance, relevanceAnnotation } from './annotations.js';
+import { writeFocusReport } from './focus-report.js';
+import { inheritedScore, linkScore, priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
+import { Patience, PATIENCE_WAIT_MS } from './patience.js';
+import { splitTerms } from './page-terms.js';
+import { urlTerms } from './terms.js';
+import { TopicModel, type FocusDocument, type PreparedText } from './topic-model.js';
+import { isTrainingUrl, readTrainingDocs } from './training-docs.js';
+
+/** How long a URI waits while the model is learnt. */
+export const TRAINING_WAIT_MS = 250;
+
+const MODEL_KEY = 'model';
+
+/** What the crawl tells of a capture. */
+export interface FocusCapture {
+  status: number;
+  mime: string;
+  /** An HTML page's title and visible text, and its terms when the extraction cut them (page-terms.ts). */
+  page?: { title: string | null; text: string; terms?: string };
+}
+
+/** A link as found: its hop, and for a hyperlink the terms it comes with (page-terms.ts; cut here when absent). */
+export interface FocusLink {
+  url: string;
+  hop: Hop;
+  anchorTerms?: string;
+  aroundTerms?: string;
+  urlTerms?: string;
+}
+
+export type Placement = 'follow' | 'restricted' | 'forced';
+
+/** A capture as scored: its relevance, and where its links go. */
+export interface FocusedCapture {
+  /** The page's relevance in [0, 1], three decimals (as logged); null when no text was scored (not a 2xx HTML page, or one the model learns from). */
+  readonly relevance: number | null;
+  /** For crawl.log. */
+  readonly annotations: readonly string[];
+  /** Sets the child's priority (and focus gap); `restricted`: not followed; `forced`: queued whatever the seen filter says. */
+  place(child: CrawlUri, link: FocusLink): Placement;
+}
+
+export interface FocusCrawlOptions {
+  focus: FocusOptions;
+  /**
+   * When the crawl has a page or byte budget, links wait while far better
+   * ones are fetched (patience.ts), over a window of at least twice
+   * `delayMs` (the politeness delay). Without a budget (null) the order
+   * changes nothing of what is fetched in the end, and waiting would only
+   * slow the crawl.
+   */
+  patience: { delayMs: number } | null;
+  /** Where the model is kept (the state backend's `focus` records). */
+  records: RecordStore;
+  /** Lines for the operator (stderr). */
+  notice?: (line: string) => void;
+}
+
+/** The focus settings a model was learnt under: another set means learning again. */
+interface SavedModel {
+  settings: { keywords: readonly string[]; training: readonly string[]; weighting: string };
+  model: unknown;
+}
+
+export class FocusCrawl {
+  readonly #focus: FocusOptions;
+  readonly #records: RecordStore;
+  readonly #notice: (line: string) => void;
+  #model: TopicModel | null = null;
+  /** Training URLs (and redirect targets of them) not yet fetched or given up. */
+  readonly #waiting = new Set<string>();
+  readonly #trainingUrls: ReadonlySet<string>;
+  /** Training documents read so far (from disk at start, then fetched ones). */
+  readonly #docs: FocusDocument[] = [];
+  /** The model's save, once it was learnt. */
+  #building: Promise<void> | null = null;
+  readonly #patience: Patience | null;
+
+  private constructor(o: FocusCrawlOptions) {
+    this.#focus = o.focus;
+    this.#records = o.records;
+    this.#notice = o.notice ?? (() => {});
+    this.#patience = o.patience === null ? null : new Patience(o.patience.delayMs);
+    this.#trainingUrls = new Set(o.focus.training.filter(isTrainingUrl));
+  }
+
+  /** The model saved in the job when its settings match, else learnt from what is on disk (and, later, the training URLs). */
+  static async open(o: FocusCrawlOptions): Promise<FocusCrawl> {
+    const f = new FocusCrawl(o);
+    const saved = await f.#loadSaved();
+    if (saved !== null) {
+      f.#model = saved;
+      return f;
+    }
+    for (const doc of await readTrainingDocs(o.focus.training.filter((t) => !isTrainingUrl(t)), o.notice)) f.#docs.push(doc);
+    for (const url of f.#trainingUrls) f.#waiting.add(url);
+    if (f.#waiting.size === 0) await f.#learn();
+    return f;
+  }
+
+  /** The model, once learnt. */
+  get model(): TopicModel | null {
+    return this.#model;
+  }
+
+  /**
+   * The training URLs to queue (seeds of the highest priority), when the
+   * model is still to be learnt from them. Queued whatever the seen filter
+   * says: a job resumed before its model was saved fetches them again.
+   */
+  trainingUris(): CrawlUri[] {
+    if (this.#model !== null) return [];
+    return [...this.#waiting].map((url) => ({ ...seedUri(url), priority: TRAINING_PRIORITY }));
+  }
+
+  /** A seed as queued: fetched before any link. */
+  seed(uri: CrawlUri): CrawlUri {
+    return this.#trainingUrls.has(uri.url) ? { ...uri, priority: TRAINING_PRIORITY } : { ...uri, priority: SEED_PRIORITY };
+  }
+
+  /**
+   * How long `uri`, just claimed, must wait (0: not at all). While the model
+   * is learnt, links and seeds wait; training URLs, robots.txt, embeds and
+   * redirects do not (they go before links in their queue: held, they would
+   * hold a training URL behind them). Then, in a crawl with a budget, a
+   * link waits while far better ones are being claimed elsewhere (patience.ts).
+   */
+  waitMs(uri: CrawlUri, now: number): number {
+    if (uri.directive !== Directive.normal) return 0;
+    if (this.#model === null) return this.#waiting.has(uri.url) ? 0 : TRAINING_WAIT_MS;
+    if (this.#patience === null) return 0;
+    const priority = priorityOf(uri);
+    if (priority < SCORED_BASE || priority >= SEED_PRIORITY) return 0;
+    return this.#patience.waits(scoreOfPriority(priority), now) ? PATIENCE_WAIT_MS : 0;
+  }
+
+  /** Scores a capture; a training page still awaited becomes a training document. */
+  page(uri: CrawlUri, capture: FocusCapture): FocusedCapture {
+    const isPage = capture.page !== undefined && capture.status >= 200 && capture.status < 300;
+    if (this.#model === null) {
+      const training = this.#waiting.has(uri.url);
+      if (training && isPage) this.#docs.push(documentOf(capture.page!));
+      return new ScoredCapture(this, uri, null, null, training ? 'training' : 'plain');
+    }
+    if (!isPage) return new ScoredCapture(this, uri, null, null, 'plain');
+    const prepared = this.#model.preparePage(documentOf(capture.page!));
+    const relevance = loggedRelevance(this.#model.relevance(prepared));
+    return new ScoredCapture(this, uri, relevance, prepared, this.#trainingUrls.has(uri.url) ? 'training' : 'plain');
+  }
+
+  /** A claimed URI's outcome: a training URL fetched or given up counts down to the model. */
+  async settled(uri: CrawlUri, outcome: { kind: 'done' | 'retry' | 'defer' }): Promise<void> {
+    if (this.#model !== null || outcome.kind === 'defer' || !this.#waiting.delete(uri.url)) return;
+    if (this.#waiting.size === 0) await this.#learn();
+  }
+
+  /** The job's end: the focus report from crawl.log; waits for a model being saved. */
+  async close(crawlLog: string, reportsDir: string): Promise<void> {
+    await this.#building;
+    await writeFocusReport({ crawlLog, reportsDir, focus: this.#focus, model: this.#model });
+  }
+
+  get focus(): FocusOptions {
+    return this.#focus;
+  }
+
+  /** A redirect of an awaited training URL: its target is awaited instead (and queued whatever the seen filter says). */
+  followTraining(from: string, to: string): boolean {
+    if (this.#model !== null || !this.#waiting.has(from)) return false;
+    this.#waiting.add(to);
+    return true;
+  }
+
+  async #learn(): Promise<void> {
+    const model = TopicModel.build({ weighting: this.#focus.weighting, keywords: this.#focus.keywords, docs: this.#docs, notice: this.#notice });
+    this.#docs.length = 0;
+    this.#model = model;
+    const top = model.topTerms(8).map(([t]) => t).join(' ');
+    this.#notice(
+      `archiver: focus: topic learnt (${this.#focus.weighting}) from ${model.nDoc} training page(s) and ${this.#focus.keywords.length} keyword(s): ${model.size} term(s)${top ? `, heaviest: ${top}` : ''}`,
+    );
+    if (model.size === 0) this.#notice('archiver: focus: the topic has no terms (no training page could be read): every page scores 0');
+    const saved: SavedModel = { settings: this.#settings(), model: model.toJSON() };
+    this.#building = this.#records.put(MODEL_KEY, Buffer.from(JSON.stringify(saved)));
+    await this.#building;
+  }
+
+  async #loadSaved(): Promise<TopicModel | null> {
+    const raw = await this.#records.get(MODEL_KEY);
+    if (raw === undefined) return null;
+    let saved: SavedModel;
+    try {
+      saved = JSON.parse(raw.toString('utf8')) as SavedModel;
+    } catch {
+      return null;
+    }
+    if (JSON.stringify(saved.settings) !== JSON.stringify(this.#settings())) {
+      this.#notice('archiver: focus: the focus settings changed since the topic was learnt: learning it again');
+      return null;
+    }
+    return TopicModel.fromJSON(saved.model);
+  }
+
+  #settings(): SavedModel['settings'] {
+    return { keywords: this.#focus.keywords, training: this.#focus.training, weighting: this.#focus.weighting };
+  }
+}
+
+/** One capture's score and the placement of its links. */
+class ScoredCapture implements FocusedCapture {
+  readonly relevance: number | null;
+  readonly annotations: readonly string[];
+  readonly #f: FocusCrawl;
+  readonly #uri: CrawlUri;
+  readonly #prepared: PreparedText | null;
+  readonly #training: boolean;
+  /** Pages past the last relevant one this capture lies at (links of it carry it). */
+  readonly #gap: number;
+  /** What its links inherit. */
+  readonly #inherited: number;
+
+  constructor(f: FocusCrawl, uri: CrawlUri, relevance: number | null, prepared: PreparedText | null, kind: 'training' | 'plain') {
+    this.#f = f;
+    this.#uri = uri;
+    this.relevance = relevance;
+    this.#prepared = prepared;
+    this.#training = kind === 'training';
+    const threshold = f.focus.threshold;
+    const own = uri.focusGap ?? 0;
+    const chosen = this.#training || uri.seed;
+    // Seeds and training pages count as relevant; a page that is not one passes its gap on unchanged.
+    this.#gap = chosen || (relevance !== null && relevance >= threshold) ? 0 : relevance === null ? own : own + 1;
+    this.#inherited = this.#training && relevance === null ? 1 : inheritedScore(relevance, threshold, scoreOfPriority(priorityOf(uri)));
+    this.annotations = relevance !== null ? [relevanceAnnotation(relevance)] : this.#training && f.model === null ? [FOCUS_TRAINING] : [];
+  }
+
+  place(child: CrawlUri, link: FocusLink): Placement {
+    const parent = this.#uri;
+    switch (link.hop) {
+      case 'P':
+        return 'follow';
+      case 'R':
+        // The same page, elsewhere: it keeps its place.
+        if (parent.priority !== undefined) child.priority = parent.priority;
+        if (parent.focusGap !== undefined) child.focusGap = parent.focusGap;
+        return this.#f.followTraining(parent.url, child.url) ? 'forced' : 'follow';
+      case 'E':
+      case 'X':
+        // Part of this page: fetched whatever its relevance (transclusion), ranked as the page.
+        child.priority = priorityOfScore(Math.max(scoreOfPriority(priorityOf(parent)), this.relevance ?? 0));
+        this.#setGap(child);
+        return 'follow';
+      default:
+        if (this.#gap > this.#f.focus.restrictHops) return 'restricted';
+        child.priority = priorityOfScore(linkScore(this.#inherited, this.#neighbourhood(link)));
+        this.#setGap(child);
+        return 'follow';
+    }
+  }
+
+  #setGap(child: CrawlUri): void {
+    if (this.#gap > 0) child.focusGap = this.#gap;
+  }
+
+  #neighbourhood(link: FocusLink): { anchor: number; around: number; url: number } {
+    const model = this.#f.model;
+    if (model === null) return { anchor: 0, around: 0, url: 0 };
+    const languages = this.#prepared?.languages ?? model.languages;
+    const short = (terms: readonly string[]): number => (terms.length === 0 ? 0 : model.shortTextScore(model.prepareTerms(terms, languages)));
+    return {
+      anchor: link.anchorTerms ? short(splitTerms(link.anchorTerms)) : 0,
+      around: link.aroundTerms ? model.relevance(model.prepareTerms(splitTerms(link.aroundTerms), languages)) : 0,
+      url: short(link.urlTerms !== undefined ? splitTerms(link.urlTerms) : urlTerms(link.url)),
+    };
+  }
+}
+
+/** A captured page as the model reads it: the terms the extraction cut, when it did. */
+function documentOf(page: NonNullable<FocusCapture['page']>): FocusDocument {
+  return { title: page.title, text: page.text, ...(page.terms !== undefined ? { terms: splitTerms(page.terms) } : {}) };
+}
