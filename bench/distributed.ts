@@ -114,7 +114,7 @@ async function main(): Promise<void> {
     // Memory and CPU per queued URL: URIs added to the shared queue store, 1000 hosts, in batches of 50.
     const queued = Number(values.queued);
     const keysQ = new CrawlKeys('bench-queue');
-    const store = new RedisQueueStore({ link, keys: keysQ, node: 'b', leaseMs: 60_000, room: () => 1e9, ordinalBase: 0 });
+    const store = new RedisQueueStore({ link, keys: keysQ, node: 'b', token: 'b.1', leaseMs: 60_000, room: () => 1e9, ordinalBase: 0 });
     const q0 = await redisFigures(link);
     for (let i = 0; i < queued; i += 50) {
       const entries = Array.from({ length: Math.min(50, queued - i) }, (_, j) => {

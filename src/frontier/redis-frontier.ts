@@ -25,8 +25,13 @@ import { WorkQueueFrontier, type FrontierInitOptions } from './work-queue-fronti
 export interface NodeView {
   /** Ids of live nodes, this one included. */
   live(): readonly string[];
-  /** Ids of nodes whose heartbeat stopped: their leases and inboxes are released. */
-  dead(): readonly string[];
+  /**
+   * Incarnations (`node.n`) of nodes whose heartbeat stopped, as they last
+   * said: their leases and inboxes are released. An incarnation, not a node
+   * id: a node restarted under its id is a new incarnation, whose leases a
+   * view that has not yet seen it come back must not release.
+   */
+  deadIncarnations(): readonly string[];
   /** Every node id the crawl has seen. */
   all(): readonly string[];
   /** Queues holding URIs per live node, as each last said. */
@@ -37,7 +42,7 @@ export interface NodeView {
 
 /** A view for one node alone. */
 export function soleNodeView(node: string): NodeView {
-  return { live: () => [node], dead: () => [], all: () => [node], busyQueues: () => new Map(), mayFinish: () => true };
+  return { live: () => [node], deadIncarnations: () => [], all: () => [node], busyQueues: () => new Map(), mayFinish: () => true };
 }
 
 export interface RedisFrontierInit extends FrontierInitOptions {
@@ -102,6 +107,7 @@ export class RedisFrontier implements Frontier {
       link: init.link,
       keys: init.keys,
       node: init.node,
+      token: `${init.node}.${init.ordinalTag}`,
       leaseMs: init.leaseMs ?? 10_000,
       ordinalBase: init.ordinalBase,
       room: () => (ref.self === null ? 1e9 : ref.self.#room()),
@@ -211,7 +217,7 @@ export class RedisFrontier implements Frontier {
     const now = Date.now();
     if (now - this.#lastRenew >= this.#renewMs) {
       this.#lastRenew = now;
-      const { lost, pending } = await this.#store.renew(this.#view.dead());
+      const { lost, pending } = await this.#store.renew(this.#view.deadIncarnations());
       this.#pending = pending;
       if (lost.length > 0) await this.#local.lose(lost);
       // More than a share (a node that started first took every seed's queue): hand the rest on,

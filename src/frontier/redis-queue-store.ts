@@ -17,6 +17,9 @@
  * - `T:gate`           hash host → epoch ms its gate opens;
  * - `T:lease`          hash queueKey → `node|epoch`; `T:leasez` sorted set
  *   queueKey → expiry; `T:owned:<node>` set of its queues; `T:epoch`;
+ * - `T:inc`            hash node → its latest incarnation (`node.n`) that
+ *   loaded here: a dead incarnation's leases are released only while
+ *   the node has not come back as a newer one;
  * - `T:pending`        set of queues holding URIs and no lease;
  * - `T:retired`        set of queues at their total budget;
  * - `T:inbox:<node>`   list of `queueKey|member` scheduled by others into
@@ -153,12 +156,17 @@ redis.call('INCR', T .. ':ver')
 return 0`,
 );
 
-/** ARGV: T, me, ttl → {{key, epoch, count, meta, …}, {host, openAt, …}}: my queues again, under new epochs. */
+/**
+ * ARGV: T, me, ttl, my incarnation → {{key, epoch, count, meta, …}, {host, openAt, …}}: my queues again, under new
+ * epochs. The incarnation is noted (`T:inc`): from now on a view that still counts this node's earlier
+ * incarnation dead releases nothing of this one.
+ */
 const LOAD = redisScript(
   'frontier-load',
   `${LIB}
 local me, ttl = ARGV[2], tonumber(ARGV[3])
 local t = now()
+redis.call('HSET', T .. ':inc', me, ARGV[4])
 local inbox = redis.call('LRANGE', T .. ':inbox:' .. me, 0, -1)
 redis.call('DEL', T .. ':inbox:' .. me)
 for _, entry in ipairs(inbox) do
@@ -178,9 +186,11 @@ return {queues, redis.call('HGETALL', T .. ':gate')}`,
 );
 
 /**
- * ARGV: T, me, ttl, dead nodes (comma-separated) → {lost queue keys, pending count}:
- * my leases renewed; expired leases and dead nodes' leases released
- * (their queues pending), dead nodes' inboxes moved into the queues.
+ * ARGV: T, me, ttl, dead incarnations (`node.n`, comma-separated), then the queues I hold here and their
+ * epochs → {lost queue keys, pending count}: my leases renewed, and any of them no longer mine under that epoch
+ * (expired while I was away, released as dead) reported lost; expired leases released; leases and inboxes of
+ * dead incarnations released (their queues pending, the inboxes routed) — unless the node came back as a newer
+ * incarnation (`T:inc`, set by its load) since the caller saw it die.
  */
 const RENEW = redisScript(
   'frontier-renew',
@@ -188,16 +198,23 @@ const RENEW = redisScript(
 local me, ttl = ARGV[2], tonumber(ARGV[3])
 local t = now()
 local lost = {}
-for _, qk in ipairs(redis.call('SMEMBERS', T .. ':owned:' .. me)) do
-  if ownerOf(qk) == me then redis.call('ZADD', T .. ':leasez', t + ttl, qk)
-  else redis.call('SREM', T .. ':owned:' .. me, qk) table.insert(lost, qk) end
+for i = 5, #ARGV, 2 do
+  local qk = ARGV[i]
+  local node, e = ownerOf(qk)
+  if node == me and e == ARGV[i + 1] then redis.call('ZADD', T .. ':leasez', t + ttl, qk)
+  else
+    if node ~= me then redis.call('SREM', T .. ':owned:' .. me, qk) end
+    table.insert(lost, qk)
+  end
 end
 for _, qk in ipairs(redis.call('ZRANGEBYSCORE', T .. ':leasez', '-inf', t, 'LIMIT', 0, 1000)) do
   local node = ownerOf(qk)
   release(qk, node)
 end
-for d in string.gmatch(ARGV[4], '[^,]+') do
-  if d ~= me then
+for tk in string.gmatch(ARGV[4], '[^,]+') do
+  local d = string.match(tk, '^(.*)%.%d+$')
+  local now_inc = d and redis.call('HGET', T .. ':inc', d)
+  if d and d ~= me and (not now_inc or now_inc == tk) then
     for _, qk in ipairs(redis.call('SMEMBERS', T .. ':owned:' .. d)) do
       if ownerOf(qk) == d then release(qk, d) end
     end
@@ -287,6 +304,8 @@ export interface RedisQueueStoreOptions {
   keys: CrawlKeys;
   /** This node's id (leases are held by node). */
   node: string;
+  /** This process's incarnation of it, `node.n`. */
+  token: string;
   /** Lease lifetime, ms; renewed by renew() well within it. */
   leaseMs: number;
   /** How many unheld queues an add may take on now (the rest wait in the pending set). */
@@ -337,7 +356,7 @@ export class RedisQueueStore implements SharedQueueStore {
     const queues = new Map<string, StoredQueue>();
     const hosts = new Map<string, number>();
     await this.#eachShard(async (shard) => {
-      const [q, g] = await this.#eval<[Buffer[], Buffer[]]>(LOAD, shard, [this.#o.node, this.#o.leaseMs]);
+      const [q, g] = await this.#eval<[Buffer[], Buffer[]]>(LOAD, shard, [this.#o.node, this.#o.leaseMs, this.#o.token]);
       for (let i = 0; i < q.length; i += 4) {
         const key = q[i]!.toString();
         this.#epochs.set(key, q[i + 1]!.toString());
@@ -429,11 +448,17 @@ export class RedisQueueStore implements SharedQueueStore {
   }
 
   /** Renew this node's leases; release expired ones and those of `deadNodes`. */
-  async renew(deadNodes: readonly string[]): Promise<RenewResult> {
+  async renew(deadIncarnations: readonly string[]): Promise<RenewResult> {
     const lost: string[] = [];
     let pending = 0;
+    // What this node believes it holds, by shard: the script says which of it is no longer so.
+    const held = new Map<number, (string | number)[]>();
+    for (const [key, epoch] of this.#epochs) {
+      const shard = shardOf(key);
+      (held.get(shard) ?? held.set(shard, []).get(shard)!).push(key, epoch);
+    }
     await this.#eachShard(async (shard) => {
-      const [l, p] = await this.#eval<[Buffer[], number]>(RENEW, shard, [this.#o.node, this.#o.leaseMs, deadNodes.join(',')]);
+      const [l, p] = await this.#eval<[Buffer[], number]>(RENEW, shard, [this.#o.node, this.#o.leaseMs, deadIncarnations.join(','), ...(held.get(shard) ?? [])]);
       for (const key of l) {
         lost.push(key.toString());
         this.#epochs.delete(key.toString());

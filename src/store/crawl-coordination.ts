@@ -74,7 +74,7 @@ export function soleCoordination(): CrawlCoordination {
   return {
     node: null,
     join: async () => ({ finished: false, incarnation: 0, at: Date.now() }),
-    view: () => ({ live: () => [], dead: () => [], all: () => [], busyQueues: () => new Map(), mayFinish: () => true }),
+    view: () => ({ live: () => [], deadIncarnations: () => [], all: () => [], busyQueues: () => new Map(), mayFinish: () => true }),
     seeded: async () => {},
     start: () => {},
     setFlag: async () => {},

@@ -195,7 +195,7 @@ async function openRedisBackend(spec: string, target: BackendTarget): Promise<St
           delaySlackMs: 10,
         }),
       seenFilter: (which, memoryKeys) =>
-        new RedisUriUniqFilter({ link, keys, name: which, token, memoryKeys, voids: () => ({ dead: coordination.view().dead(), current: coordination.currentTokens() }) }),
+        new RedisUriUniqFilter({ link, keys, name: which, token, memoryKeys, voids: () => ({ dead: coordination.view().deadIncarnations(), current: coordination.currentTokens() }) }),
       records: (name) => redisRecords(link, keys, name),
       digests: () => redisMap(link, keys, 'digests'),
       earlier: () => redisMap(link, keys, 'earlier'),

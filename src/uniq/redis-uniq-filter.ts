@@ -42,7 +42,7 @@ export interface RedisUniqFilterOptions {
   name: string;
   /** This node's incarnation, `node.n` (no `:` or `,`), written into reservations. */
   token: string;
-  /** The crawl's dead nodes, and the incarnations (tokens) of live nodes as far as known: reservations of either are void. */
+  /** Incarnations (tokens) of the crawl's dead nodes, and those of live nodes as far as known: reservations of dead ones, and of a live node's earlier ones, are void. */
   voids?: () => { dead: readonly string[]; current: readonly string[] };
   /** Recorded keys held in the node-local table. */
   memoryKeys: number;
@@ -54,13 +54,13 @@ export const RESERVATION_MS = 8000;
 const VOIDS = `local tm = redis.call('TIME')
 local now = tonumber(tm[1]) * 1000 + math.floor(tonumber(tm[2]) / 1000)
 local dead, current = {}, {}
-for n in string.gmatch(ARGV[2], '[^,]+') do dead[n] = true end
+for t in string.gmatch(ARGV[2], '[^,]+') do dead[t] = true end
 for t in string.gmatch(ARGV[4], '[^,]+') do local n = string.match(t, '^(.*)%.%d+$') if n then current[n] = t end end
 local function void(t, at)
   if at == nil or now - at > ${RESERVATION_MS} then return true end
   local n = string.match(t, '^(.*)%.%d+$')
   if not n then return true end
-  return dead[n] or (current[n] ~= nil and current[n] ~= t)
+  return dead[t] or (current[n] ~= nil and current[n] ~= t)
 end`;
 
 /** KEYS: buckets; ARGV: count key, dead nodes, marker (`p<token>:<batch>:`, the time is added), current tokens, fields… → 1 (reserved) / 0 per field. */

@@ -256,7 +256,11 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
     const expected = web.expectedUrls().reachable;
     const got = await archived(dir);
     assert.deepEqual(expected.filter((u) => !got.has(u)), [], 'every reachable URL archived over both runs');
-    assert.deepEqual([...got].filter(([, n]) => n > 1), [], 'none twice: the stop let fetches in flight finish');
+    const twice = [...got].filter(([, n]) => n > 1);
+    // On failure: which node fetched each such URL, and when (two nodes holding one host at once showed so).
+    const all = twice.length === 0 ? [] : (await Promise.all(logs.map(async (l) => (await fileLines(l)).map((x) => `${path.basename(l)} ${x}`)))).flat();
+    const told = twice.slice(0, 3).map(([u]) => all.filter((l) => l.includes(` ${u} `)).join('\n'));
+    assert.deepEqual(twice, [], `none twice: the stop let fetches in flight finish\n${told.join('\n')}`);
   });
 });
 

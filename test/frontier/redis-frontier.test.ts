@@ -37,13 +37,15 @@ describe('Redis frontier', needsRedis(), () => {
 
   const twoNodes = (started = ['a', 'b']): { view: (me: string) => NodeView; kill: (n: string) => void; start: (n: string) => void } => {
     const dead = new Set<string>();
+    // Each node's incarnation, as the opens below number them (ordinalTag).
+    const tags = new Map([['a', 1], ['b', 2]]);
     const up = new Set(started);
     return {
       kill: (n) => void dead.add(n),
       start: (n) => void up.add(n),
       view: (me) => ({
         live: () => [...up].filter((n) => !dead.has(n) || n === me),
-        dead: () => [...dead].filter((n) => n !== me),
+        deadIncarnations: () => [...dead].filter((n) => n !== me).map((n) => `${n}.${tags.get(n)}`),
         all: () => ['a', 'b'],
         busyQueues: () => new Map(),
         mayFinish: () => true,
@@ -107,6 +109,63 @@ describe('Redis frontier', needsRedis(), () => {
       await b.finished(c, { kind: 'done', delayMs: 0 });
     }
     assert.deepEqual([...got].sort(), [...urls].sort(), `every URI, the two in flight on a again (${held.map((c) => c.uri.url)})`);
+    await b.close();
+  });
+  /** A view fixed at open: who is live, which incarnations are dead. */
+  const fixedView = (live: string[], dead: string[] = []): NodeView => ({
+    live: () => live,
+    deadIncarnations: () => dead,
+    all: () => live,
+    busyQueues: () => new Map(),
+    mayFinish: () => true,
+  });
+
+  /** Every claim `f` hands out within `ms`, each finished at once. */
+  const drain = async (f: RedisFrontier, ms: number): Promise<string[]> => {
+    const got: string[] = [];
+    const signal = AbortSignal.timeout(ms);
+    for (let c = await f.next(signal); c !== null; c = await f.next(signal)) {
+      got.push(c.uri.url);
+      await f.finished(c, { kind: 'done', delayMs: 0 });
+    }
+    return got;
+  };
+
+  it("a node restarted under its id keeps its queues from a view that still counts its earlier incarnation dead", { timeout: 20_000 }, async () => {
+    const keys = new CrawlKeys('reborn');
+    const open = (node: string, tag: number, view: NodeView) =>
+      RedisFrontier.open({ options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link, keys, node, ordinalTag: tag, ordinalBase: 0, view, renewMs: 50 });
+    const urls = Array.from({ length: 8 }, (_, i) => `http://r${i % 2}.test/${i}`);
+    const first = await open('a', 1, fixedView(['a']));
+    await first.schedule(urls.map((u) => uri(u)));
+    await first.close();
+    // a comes back as a.2 and loads its queues again; b's view has not seen that yet: a.1 is dead to it.
+    const again = await open('a', 2, fixedView(['a']));
+    const b = await open('b', 3, fixedView(['a', 'b'], ['a.1']));
+    await sleep(300);
+    const [byA, byB] = await Promise.all([drain(again, 1500), drain(b, 1500)]);
+    assert.deepEqual(byB, [], "b took none of a.2's queues");
+    assert.deepEqual([...byA].sort(), [...urls].sort());
+    await again.close();
+    await b.close();
+  });
+
+  it('a node whose lease expired learns at its next renewal that the queue went elsewhere, and hands out none of it', { timeout: 20_000 }, async () => {
+    const keys = new CrawlKeys('expired');
+    const urls = Array.from({ length: 6 }, (_, i) => `http://e.test/${i}`);
+    // a renews every second but its leases last 300 ms: b takes the queue over in between.
+    const a = await RedisFrontier.open({
+      options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link, keys, node: 'a', ordinalTag: 1, ordinalBase: 0, view: fixedView(['a', 'b']), leaseMs: 300, renewMs: 1000,
+    });
+    await a.schedule(urls.map((u) => uri(u)));
+    const b = await RedisFrontier.open({
+      options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link, keys, node: 'b', ordinalTag: 2, ordinalBase: 0, view: fixedView(['a', 'b']), leaseMs: 60_000, renewMs: 50,
+    });
+    await sleep(2200);
+    const [byA, byB] = await Promise.all([drain(a, 800), drain(b, 800)]);
+    assert.deepEqual(byA, [], 'a handed out none of the queue it lost');
+    assert.deepEqual([...byB].sort(), [...urls].sort());
+    await a.close();
     await b.close();
   });
 });

@@ -57,7 +57,7 @@ describe('Redis seen filter', needsRedis(), () => {
     assert.deepEqual(await alive.addMany(['http://x.test/a']), [false], 'taken while its node lives');
     const restarted = filter('resv', 'gone.2', () => []);
     assert.deepEqual(await restarted.addMany(['http://x.test/b']), [true]);
-    const after = filter('resv', 'alive.1', () => ['gone']);
+    const after = filter('resv', 'alive.1', () => ['gone.1']);
     assert.deepEqual(await after.addMany(['http://x.test/a']), [true], 'new once its node is dead');
     assert.equal(await after.count(), 2);
   });

@@ -147,7 +147,7 @@ export class RedisCoordination implements CrawlCoordination {
   view(): NodeView {
     return {
       live: () => this.#live,
-      dead: () => this.#dead,
+      deadIncarnations: () => this.#dead,
       all: () => this.#all,
       busyQueues: () => this.#busy,
       mayFinish: () => this.#seeded,
@@ -252,7 +252,6 @@ export class RedisCoordination implements CrawlCoordination {
     }
     if (!this.#left && !live.includes(this.node)) live.push(this.node);
     this.#live = live;
-    this.#dead = dead.filter((n) => n !== this.node);
     this.#all = all.includes(this.node) ? all : [...all, this.node];
     const busy = new Map<string, number>();
     for (let i = 0; i < stats.length; i += 2) {
@@ -262,5 +261,7 @@ export class RedisCoordination implements CrawlCoordination {
       if (alive) busy.set(f.node, f.busyQueues);
     }
     this.#busy = busy;
+    // The incarnation each dead node last said it was (`.0`, none, when it never said: its leases then wait out their expiry).
+    this.#dead = dead.filter((n) => n !== this.node).map((n) => (this.#figures.get(n) as { token?: string } | undefined)?.token ?? `${n}.0`);
   }
 }
