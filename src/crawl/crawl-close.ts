@@ -74,10 +74,10 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
   // The CDXJ index and the WACZ cover the whole job (every run of a resumed one; every node's WARCs).
   const packaged =
     packages && failures.length === 0 && (runWarcFiles.length > 0 || p.resuming || shared)
-      ? await attempt(() => finalizeJob({ jobDir: p.dirs.root, name: c.profile.name, software: SOFTWARE, seeds, ...(shared ? { ignoreJournal: true } : {}) }))
+      ? await attempt(() => finalizeJob({ jobDir: p.dirs.root, name: c.profile.name, software: SOFTWARE, seeds }))
       : null;
   if (shared && packaged !== null) {
-    await attempt(() => buildJobSearchIndex(p.dirs.root, { ignoreJournal: true }));
+    await attempt(() => buildJobSearchIndex(p.dirs.root));
     await attempt(() => p.backend.coordination.packaged());
   }
   const warcFiles = (await attempt(() => jobWarcFiles(p.dirs.warcs))) ?? runWarcFiles;

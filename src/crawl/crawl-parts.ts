@@ -281,7 +281,10 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   const digestIndex = new LevelDigestIndex(backend.digests(), backend.shared ? { memoryDigests: 0 } : {});
   // A focused crawl scores pages and links by their words, cut on the extraction thread.
   const htmlThread = new HtmlExtractThread({ maxLinks: profile.limits.maxOutlinks, focusTerms: focus !== null });
+  // Shared crawls: a host's failure counts are the crawl's, whichever node last held its queue.
+  const shareHealth = backend.shared ? { catchUpHost: (host: string) => healthJournal.catchUp(health, host) } : {};
   const processor = new UriProcessor({
+    ...shareHealth,
     profile,
     fetcher,
     writer,
@@ -295,6 +298,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     clock,
     health,
     robots: new RobotsPrerequisites({
+      ...shareHealth,
       store: robotsStore,
       journal: robotsJournal,
       policyOf: (host) => policies.of(host),

@@ -54,6 +54,8 @@ export interface UriProcessorDeps {
   budgets: Budgets;
   /** Per-host waits and closures after robots.txt or transport failures. */
   health: HostHealth;
+  /** Before a decision on a host: bring in what other processes of the crawl decided of it (shared crawls). */
+  catchUpHost?: (host: string) => Promise<void>;
   links: LinkScheduler;
   /** HTML extraction (a worker thread in a crawl; in this thread when absent). */
   extractHtml?: HtmlExtractFn;
@@ -283,6 +285,7 @@ export class UriProcessor {
       return DONE;
     }
     // The host waits, once per failed round however many URIs it has; the URI counts the attempt it made.
+    await d.catchUpHost?.(claim.host);
     const decision = d.health.transportFailed(claim.host, status, d.clock.now());
     if (decision.kind === 'closed') {
       d.ledger.failed(uri, status, worker, [`${uri.retries + 1}t`, code, decision.annotation]);

@@ -21,7 +21,7 @@
  * file as in the code; the price is that a slow disk stalls the event loop,
  * which the page cache normally absorbs.
  */
-import { mkdir, open, stat, truncate } from 'node:fs/promises';
+import { mkdir, open, readdir, stat, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { ArchiverError } from '../core/errors.js';
 import { fileLines } from '../core/file-lines.js';
@@ -30,6 +30,18 @@ import { AppendFile } from '../writer/append-file.js';
 /** Where the journal of a job lives (a node of a crawl of several processes keeps its own). */
 export function captureJournalPath(jobDir: string, node: string | null = null): string {
   return path.join(jobDir, 'indexes', node === null ? 'captures.jsonl' : `captures-${node}.jsonl`);
+}
+
+/** Every capture journal of a job: its own, and each node's of a crawl of several processes. */
+export async function captureJournalFiles(jobDir: string): Promise<string[]> {
+  const dir = path.join(jobDir, 'indexes');
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => /^captures(-.+)?\.jsonl$/.test(n)).sort().map((n) => path.join(dir, n));
 }
 
 /** Cap on the text kept per page, in characters (the same cap as the WARC-read path). */
@@ -309,6 +321,29 @@ export async function openCaptureJournal(file: string, warcSizes: ReadonlyMap<st
       for await (const parsed of parsedLines(file)) {
         if (parsed?.kind === 'capture' && inFile(parsed.capture, warcSizes)) yield parsed.capture;
       }
+    },
+  };
+}
+
+/**
+ * Several journals read as one (the nodes of a crawl of several processes
+ * write one each, about WARC files of their own): what each covers or asks
+ * to rescan, their captures one journal after the other. Null when there is
+ * none.
+ */
+export async function openCaptureJournals(files: readonly string[], warcSizes: ReadonlyMap<string, number>): Promise<JournalReader | null> {
+  const readers: JournalReader[] = [];
+  for (const file of files) {
+    const reader = await openCaptureJournal(file, warcSizes);
+    if (reader !== null) readers.push(reader);
+  }
+  if (readers.length <= 1) return readers[0] ?? null;
+  return {
+    rescan: new Set(readers.flatMap((r) => [...r.rescan])),
+    covered: new Set(readers.flatMap((r) => [...r.covered])),
+    dropped: readers.reduce((n, r) => n + r.dropped, 0),
+    async *captures() {
+      for (const r of readers) yield* r.captures();
     },
   };
 }

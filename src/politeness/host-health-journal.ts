@@ -34,6 +34,12 @@ export class HostHealthJournal {
     if (this.#failure !== undefined) throw this.#failure;
   }
 
+  /** Before a decision on `host` in a crawl of several processes: what the others saved of it. */
+  async catchUp(health: HostHealth, host: string): Promise<void> {
+    const value = await this.#records.get(host);
+    if (value !== undefined) health.merge(host, JSON.parse(value.toString('utf8')) as HostRecord);
+  }
+
   async restore(health: HostHealth): Promise<number> {
     let n = 0;
     for await (const [host, value] of this.#records.entries()) {

@@ -205,6 +205,17 @@ export class HostHealth {
     this.#hosts.set(host, { ...record });
   }
 
+  /**
+   * Take in a host's record as another process of the crawl saved it, when
+   * it is further along than this one's (closed, or more failures in a
+   * row): the counts are the crawl's, not each node's.
+   */
+  merge(host: string, stored: HostRecord): void {
+    const r = this.#hosts.get(host);
+    if (r?.closed) return;
+    if (r === undefined || stored.closed || stored.robotsFailures > r.robotsFailures || stored.rounds > r.rounds) this.restore(host, stored);
+  }
+
   #close(host: string, r: HostRecord, status: number, annotation: string): ClosedVerdict {
     r.closed = { status, annotation };
     this.#closedCount++;

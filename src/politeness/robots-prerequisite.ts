@@ -71,6 +71,8 @@ export interface RobotsPrerequisitesDeps {
   wantsSitemaps?: (origin: string) => boolean;
   /** Decides, per host, what an unavailable robots.txt means. */
   health: HostHealth;
+  /** Before a decision on a host: bring in what other processes of the crawl decided of it (shared crawls). */
+  catchUpHost?: (host: string) => Promise<void>;
   /** Queues a redirected robots.txt whatever the seen filter says (LinkScheduler.schedulePrerequisite). */
   schedulePrerequisite: (uri: CrawlUri) => Promise<void>;
   clock: Clock;
@@ -162,7 +164,9 @@ export class RobotsPrerequisites {
     const d = this.#d;
     const at = d.clock.now();
     // Fetched for its sitemaps only: the host's policy has no use for its rules, nor for their absence.
-    const decision = this.policyFor(origin).needsRobotsTxt ? d.health.robotsUnavailable(hostOfOrigin(origin), status, at) : ALLOW;
+    const needs = this.policyFor(origin).needsRobotsTxt;
+    if (needs) await d.catchUpHost?.(hostOfOrigin(origin));
+    const decision = needs ? d.health.robotsUnavailable(hostOfOrigin(origin), status, at) : ALLOW;
     if (decision.kind === 'allow') {
       d.store.allowAll(origin, at);
       await d.journal.saveAllowAll(origin, at);

@@ -9,7 +9,7 @@
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { jobWarcs } from '../index/inputs.js';
-import { captureJournalPath, openCaptureJournal } from '../job/capture-journal.js';
+import { captureJournalFiles, captureJournalPath, openCaptureJournals } from '../job/capture-journal.js';
 import { journalFrom, searchPageOf, warcPages } from './page-sources.js';
 import { jobSearchDir } from './search-index.js';
 import { SearchStore } from './search-store.js';
@@ -35,8 +35,9 @@ export async function buildJobSearchIndex(
   const warcs = await jobWarcs(jobDir);
   const sizes = new Map<string, number>();
   for (const w of warcs) sizes.set(path.basename(w), (await stat(w)).size);
-  const journalFile = captureJournalPath(jobDir);
-  const journal = opts.ignoreJournal ? null : await openCaptureJournal(journalFile, sizes);
+  // The job's journal, or every node's of a crawl of several processes.
+  const journalFiles = await captureJournalFiles(jobDir);
+  const journal = opts.ignoreJournal ? null : await openCaptureJournals(journalFiles, sizes);
   const fromJournal = new Set<string>();
   const toRead: string[] = [];
   for (const w of warcs) {
@@ -47,19 +48,21 @@ export async function buildJobSearchIndex(
   return buildInto(jobSearchDir(jobDir), async (add, store) => {
     for (const w of toRead) await warcPages(w, add, opts.onDamage);
     if (fromJournal.size === 0) return;
-    let end = 0;
-    for await (const chunk of journalFrom(journalFile, 0)) {
-      for (const line of chunk.lines) {
-        if (line.kind !== 'capture' || !fromJournal.has(line.capture.filename)) continue;
-        const c = line.capture;
-        if (c.offset + c.length > (sizes.get(c.filename) ?? 0)) continue;
-        const page = searchPageOf(c);
-        if (page !== null) await add(page);
+    for (const journalFile of journalFiles) {
+      let end = 0;
+      for await (const chunk of journalFrom(journalFile, 0)) {
+        for (const line of chunk.lines) {
+          if (line.kind !== 'capture' || !fromJournal.has(line.capture.filename)) continue;
+          const c = line.capture;
+          if (c.offset + c.length > (sizes.get(c.filename) ?? 0)) continue;
+          const page = searchPageOf(c);
+          if (page !== null) await add(page);
+        }
+        end = chunk.end;
       }
-      end = chunk.end;
+      // A crawl resumed on this job catches up from here (see SearchIndex.catchUp): the job's own journal only.
+      if (journalFile === captureJournalPath(jobDir)) store.setMeta('journalOffset', String(end));
     }
-    // A crawl resumed on this job catches up from here (see SearchIndex.catchUp).
-    store.setMeta('journalOffset', String(end));
   }).then((built) => ({ ...built, warcsRead: toRead.length }));
 }
 

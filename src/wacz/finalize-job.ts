@@ -23,7 +23,7 @@
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NoInputError } from '../core/errors.js';
-import { captureJournalPath, openCaptureJournal, type JournaledCapture } from '../job/capture-journal.js';
+import { captureJournalFiles, openCaptureJournals, type JournaledCapture } from '../job/capture-journal.js';
 import { AtomicLineFile, damageGate } from '../index/build-index.js';
 import type { WarcDamage } from '../warc/warc-damage.js';
 import { entryFor, formatCdxjLine, REVISIT_MIME, type CdxjEntry } from '../index/cdxj.js';
@@ -178,7 +178,8 @@ async function collect(
 ): Promise<number> {
   const sizes = new Map<string, number>();
   for (const w of warcs) sizes.set(path.basename(w), (await stat(w)).size);
-  const journal = ignoreJournal ? null : await openCaptureJournal(captureJournalPath(jobDir), sizes);
+  // The job's journal, or every node's of a crawl of several processes.
+  const journal = ignoreJournal ? null : await openCaptureJournals(await captureJournalFiles(jobDir), sizes);
   /** Files whose captures come from the journal. */
   const fromJournal = new Set<string>();
   let warcsRead = 0;

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { FixtureWeb, type RequestLogEntry } from '../../src/demo/fixture-web.js';
 import { fileLines, sleep, startCli, waitFor, type CliChild } from '../helpers/cli-child.js';
+import { finalizeJob } from '../../src/wacz/finalize-job.js';
 import { gzipMembers } from '../helpers/gzip-members.js';
 import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { testProfileJson } from '../helpers/test-profile.js';
@@ -185,6 +186,9 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
     const index = await readFile(path.join(dir, 'indexes', 'index.cdxj'), 'utf8');
     const repaired = (await readdir(path.join(dir, 'warcs'))).filter((n) => n.endsWith(`-${victimId}.warc.gz`));
     assert.ok(repaired.length > 0 && repaired.every((n) => index.includes(n)), 'the package rebuilt over the repaired WARCs');
+    // Packaged from the nodes' journals (and the WARCs they do not cover): the same index as from every WARC's bytes.
+    await finalizeJob({ jobDir: dir, name: 'check', software: 'test', seeds: [], ignoreJournal: true });
+    assert.equal(index, await readFile(path.join(dir, 'indexes', 'index.cdxj'), 'utf8'), 'index.cdxj from the journals = from the WARCs');
   });
 
   it('Redis stopped for 5 s mid-crawl and started again: the nodes wait, say so, and finish; nothing is lost', { timeout: 180_000 }, async () => {

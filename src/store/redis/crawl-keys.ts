@@ -29,6 +29,10 @@ export class CrawlKeys {
   get nodes(): string {
     return `${this.#tag}:nodes`;
   }
+  /** node id → its latest incarnation (`node.n`), written when it joins: a hash. */
+  get incarnations(): string {
+    return `${this.#tag}:incs`;
+  }
   /** node id → JSON figures (pages, bytes, rates, in flight): a hash. */
   get nodeStats(): string {
     return `${this.#tag}:nodestats`;

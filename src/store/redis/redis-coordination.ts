@@ -21,7 +21,7 @@ const HEARTBEAT_MS = 1000;
 const NOW = `local function now() local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end
 local function precise() local t = redis.call('TIME') return t[1] .. '.' .. string.format('%06d', tonumber(t[2])) end`;
 
-/** KEYS: meta, nodes; ARGV: id, profile hash, ttl → {ok, incarnation, finished, time} | {profile} | {alive}. */
+/** KEYS: meta, nodes, incarnations; ARGV: id, profile hash, ttl → {ok, incarnation, finished, time} | {profile} | {alive}. */
 const JOIN = redisScript(
   'crawl-join',
   `${NOW}
@@ -34,10 +34,11 @@ redis.call('HSET', KEYS[1], 'profile', ARGV[2])
 if redis.call('ZCOUNT', KEYS[2], '(' .. (t - ttl), '+inf') == 0 then redis.call('HDEL', KEYS[1], 'stopped', 'paused') end
 redis.call('ZADD', KEYS[2], t, ARGV[1])
 local inc = redis.call('HINCRBY', KEYS[1], 'incarnations', 1)
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[1] .. '.' .. inc)
 return {'ok', inc, redis.call('HGET', KEYS[1], 'finished') or '', precise()}`,
 );
 
-/** KEYS: meta, nodes, nodestats; ARGV: id, figures JSON → {time, paused, stopped, seeded, {id, beat, …}, {id, json, …}}. */
+/** KEYS: meta, nodes, nodestats, incarnations; ARGV: id, figures JSON → {time, paused, stopped, seeded, {id, beat, …}, {id, json, …}, {id, incarnation, …}}. */
 const BEAT = redisScript(
   'crawl-beat',
   `${NOW}
@@ -45,7 +46,7 @@ local t = now()
 if redis.call('ZSCORE', KEYS[2], ARGV[1]) ~= '0' then redis.call('ZADD', KEYS[2], t, ARGV[1]) end
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 local m = redis.call('HMGET', KEYS[1], 'paused', 'stopped', 'seeded')
-return {precise(), m[1] or '', m[2] or '', m[3] or '', redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES'), redis.call('HGETALL', KEYS[3])}`,
+return {precise(), m[1] or '', m[2] or '', m[3] or '', redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES'), redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4])}`,
 );
 
 /**
@@ -112,6 +113,8 @@ export class RedisCoordination implements CrawlCoordination {
   #all: string[] = [];
   #busy = new Map<string, number>();
   #figures = new Map<string, NodeFigures>();
+  /** node id → its latest incarnation `node.n`, as of the last heartbeat. */
+  readonly #incarnations = new Map<string, string>();
   #seeded = false;
   #flags: RunFlags = { paused: false, stopped: false };
   #startedAt = 0;
@@ -127,7 +130,7 @@ export class RedisCoordination implements CrawlCoordination {
 
   async join(profileHash: string): Promise<JoinResult> {
     const sent = localNow();
-    const r = await this.#link.eval<(string | number)[]>(JOIN, [this.#keys.meta, this.#keys.nodes], [this.node, profileHash, NODE_TTL_MS]);
+    const r = await this.#link.eval<(string | number)[]>(JOIN, [this.#keys.meta, this.#keys.nodes, this.#keys.incarnations], [this.node, profileHash, NODE_TTL_MS]);
     if (r[0] === 'profile') throw new UsageError(`crawl ${JSON.stringify(this.#keys.crawl)} in ${this.#link.spec.text} was started with a different profile (its hash differs); use the same profile, or --fresh`);
     if (r[0] === 'alive') throw new UsageError(`node ${JSON.stringify(this.node)} is alive in crawl ${JSON.stringify(this.#keys.crawl)}; give this process another --node`);
     const at = Number(r[3]) * 1000;
@@ -164,14 +167,14 @@ export class RedisCoordination implements CrawlCoordination {
     const beat = async (): Promise<void> => {
       const sent = localNow();
       const mine = this.#mine!();
-      const r = await this.#link.eval<[number, string, string, string, string[], string[]]>(
+      const r = await this.#link.eval<[number, string, string, string, string[], string[], string[]]>(
         BEAT,
-        [this.#keys.meta, this.#keys.nodes, this.#keys.nodeStats],
+        [this.#keys.meta, this.#keys.nodes, this.#keys.nodeStats, this.#keys.incarnations],
         [this.node, JSON.stringify(mine)],
       );
       const t = Number(r[0]) * 1000;
       this.#seeded ||= r[3] !== '';
-      this.#read(t, r[4], r[5]);
+      this.#read(t, r[4], r[5], r[6]);
       const flags = { paused: r[1] === '1', stopped: r[2] === '1' };
       if (flags.paused !== this.#flags.paused || flags.stopped !== this.#flags.stopped) {
         this.#flags = flags;
@@ -214,7 +217,7 @@ export class RedisCoordination implements CrawlCoordination {
       this.#link.command(['ZRANGE', this.#keys.nodes, '0', '-1', 'WITHSCORES']),
       this.#link.command(['HGETALL', this.#keys.nodeStats]),
     ]);
-    this.#read(t, flatPairs<string>(beats).map(String), flatPairs<string>(stats));
+    this.#read(t, flatPairs<string>(beats).map(String), flatPairs<string>(stats), null);
     return [...this.#figures.values()].sort((a, b) => (a.node < b.node ? -1 : 1));
   }
 
@@ -238,7 +241,7 @@ export class RedisCoordination implements CrawlCoordination {
     this.#timer = null;
   }
 
-  #read(t: number, beats: readonly string[], stats: readonly string[]): void {
+  #read(t: number, beats: readonly string[], stats: readonly string[], incarnations: readonly string[] | null): void {
     const live: string[] = [];
     const dead: string[] = [];
     const all: string[] = [];
@@ -261,7 +264,11 @@ export class RedisCoordination implements CrawlCoordination {
       if (alive) busy.set(f.node, f.busyQueues);
     }
     this.#busy = busy;
-    // The incarnation each dead node last said it was (`.0`, none, when it never said: its leases then wait out their expiry).
-    this.#dead = dead.filter((n) => n !== this.node).map((n) => (this.#figures.get(n) as { token?: string } | undefined)?.token ?? `${n}.0`);
+    // Each dead node's latest incarnation (as it joined): a newer one loading meanwhile keeps its leases (redis-queue-store).
+    if (incarnations !== null) {
+      this.#incarnations.clear();
+      for (let i = 0; i < incarnations.length; i += 2) this.#incarnations.set(String(incarnations[i]), String(incarnations[i + 1]));
+    }
+    this.#dead = dead.filter((n) => n !== this.node).map((n) => this.#incarnations.get(n) ?? `${n}.0`);
   }
 }
