@@ -30,6 +30,7 @@ import MiniSearch from 'minisearch';
 import { SearchCorpus } from '../src/demo/search-corpus.js';
 import { SearchStore } from '../src/search/search-store.js';
 import type { SearchPage } from '../src/search/search-types.js';
+import { mulberry32 } from '../test/helpers/prng.js';
 
 const { values } = parseArgs({
   options: {
@@ -47,20 +48,10 @@ const TEXT_CHARS = 2000;
 const KNOWN_ITEMS = Math.min(1000, Math.floor(N / 10));
 const PHRASE_WORDS = 4;
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The pages, generated afresh on each call (same seed, same pages): none is kept. */
 function* pages(): Generator<{ i: number; ids: number[]; titleIds: number[]; page: SearchPage }, void, undefined> {
-  const corpus = new SearchCorpus(rng(SEED));
+  const corpus = new SearchCorpus(mulberry32(SEED));
   for (let i = 0; i < N; i++) {
     const titleIds = corpus.textIds(40);
     const ids = corpus.textIds(TEXT_CHARS);
@@ -78,7 +69,7 @@ function* pages(): Generator<{ i: number; ids: number[]; titleIds: number[]; pag
 /** Known items: a phrase of PHRASE_WORDS words from every (N / KNOWN_ITEMS)-th page, kept if no other page holds it. */
 function knownItems(words: readonly string[]): { page: number; phrase: string }[] {
   const step = Math.floor(N / KNOWN_ITEMS);
-  const pick = rng(SEED + 1);
+  const pick = mulberry32(SEED + 1);
   const candidates = new Map<string, { page: number; count: number }>();
   /** The first three words of each candidate, as one number (ids < 2^16): most windows are ruled out by it. */
   const heads = new Set<number>();
@@ -117,8 +108,8 @@ function knownItems(words: readonly string[]): { page: number; phrase: string }[
 }
 
 function wordQueries(words: readonly string[], count: number, fromRank: number, toRank: number, seed: number): string[] {
-  const corpus = new SearchCorpus(rng(seed));
-  const r = rng(seed + 7);
+  const corpus = new SearchCorpus(mulberry32(seed));
+  const r = mulberry32(seed + 7);
   const out: string[] = [];
   while (out.length < count) {
     const n = 1 + Math.floor(r() * 3);
@@ -199,7 +190,7 @@ function timeQueries(query: Engine['query'], qs: readonly string[]): { p50: numb
   return { p50: percentile(ms, 0.5), p95: percentile(ms, 0.95), max: ms[ms.length - 1]! };
 }
 
-const words = new SearchCorpus(rng(SEED)).words;
+const words = new SearchCorpus(mulberry32(SEED)).words;
 console.log(`search bench: ${N} pages, engine ${ENGINE}`);
 const dir = values.dir ?? mkdtempSync(path.join(os.tmpdir(), 'archiver-bench-search-'));
 const engine = ENGINE === 'minisearch' ? miniEngine() : ftsEngine(dir);

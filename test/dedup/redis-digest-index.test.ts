@@ -4,30 +4,19 @@
  * remembered is found by another node's index, so it becomes a revisit there.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { LevelDigestIndex } from '../../src/dedup/digest-index.js';
 import { CrawlKeys } from '../../src/store/redis/crawl-keys.js';
-import { RedisLink } from '../../src/store/redis/redis-link.js';
 import { redisMap } from '../../src/store/redis/redis-records.js';
-import { parseRedisSpec } from '../../src/store/redis/redis-spec.js';
-import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { needsRedis, useSuiteRedis } from '../helpers/redis-server.js';
 
 describe('digest index shared through Redis', needsRedis(), () => {
-  let redis: TestRedis;
-  let link: RedisLink;
-  before(async () => {
-    redis = await startRedis();
-    link = await RedisLink.open(parseRedisSpec(redis.spec()), { log: null });
-  });
-  after(async () => {
-    await link?.close();
-    await redis?.dispose();
-  });
+  const suite = useSuiteRedis();
 
   it('a payload remembered by one node is found by another', async () => {
     const keys = new CrawlKeys('dedup');
-    const a = new LevelDigestIndex(redisMap(link, keys, 'digests'), { memoryDigests: 0 });
-    const b = new LevelDigestIndex(redisMap(link, keys, 'digests'), { memoryDigests: 0 });
+    const a = new LevelDigestIndex(redisMap(suite.link, keys, 'digests'), { memoryDigests: 0 });
+    const b = new LevelDigestIndex(redisMap(suite.link, keys, 'digests'), { memoryDigests: 0 });
     assert.equal(await b.lookup('sha1:SHARED'), null);
     await a.remember('sha1:SHARED', 'http://a.test/logo.png', '2026-12-01T10:00:00.000Z');
     await a.flush();

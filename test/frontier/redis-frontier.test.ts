@@ -5,33 +5,22 @@
  * at a time, and a dead node's queues are taken over.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { CrawlKeys } from '../../src/store/redis/crawl-keys.js';
-import { RedisLink } from '../../src/store/redis/redis-link.js';
-import { parseRedisSpec } from '../../src/store/redis/redis-spec.js';
 import { RedisFrontier, soleNodeView, type NodeView } from '../../src/frontier/redis-frontier.js';
 import type { Claim } from '../../src/frontier/frontier.js';
 import { systemClock } from '../../src/core/clock.js';
-import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { needsRedis, useSuiteRedis } from '../helpers/redis-server.js';
 import { frontierConformance, DEFAULT_TEST_OPTIONS, uri } from './conformance.js';
 import { sleep } from './harness.js';
 
 describe('Redis frontier', needsRedis(), () => {
-  let redis: TestRedis;
-  let link: RedisLink;
+  const suite = useSuiteRedis();
   let crawls = 0;
-  before(async () => {
-    redis = await startRedis();
-    link = await RedisLink.open(parseRedisSpec(redis.spec()), { log: null });
-  });
-  after(async () => {
-    await link?.close();
-    await redis?.dispose();
-  });
 
   frontierConformance('redis', async (setup) => {
     const keys = new CrawlKeys(`conf${++crawls}`);
-    const open = () => RedisFrontier.open({ ...setup, link, keys, node: 'n1', ordinalTag: 1, ordinalBase: 0, view: soleNodeView('n1') });
+    const open = () => RedisFrontier.open({ ...setup, link: suite.link, keys, node: 'n1', ordinalTag: 1, ordinalBase: 0, view: soleNodeView('n1') });
     return { frontier: await open(), reopen: open, dispose: async () => {} };
   });
 
@@ -57,7 +46,7 @@ describe('Redis frontier', needsRedis(), () => {
     const keys = new CrawlKeys('two');
     const nodes = twoNodes();
     const open = (node: string, tag: number) =>
-      RedisFrontier.open({ options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link, keys, node, ordinalTag: tag, ordinalBase: 0, view: nodes.view(node) });
+      RedisFrontier.open({ options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link: suite.link, keys, node, ordinalTag: tag, ordinalBase: 0, view: nodes.view(node) });
     const a = await open('a', 1);
     const b = await open('b', 2);
     const urls = Array.from({ length: 60 }, (_, i) => `http://h${i % 6}.test/${i}`);
@@ -92,7 +81,7 @@ describe('Redis frontier', needsRedis(), () => {
     const nodes = twoNodes(['a']);
     const open = (node: string, tag: number) =>
       RedisFrontier.open({
-        options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link, keys, node, ordinalTag: tag, ordinalBase: 0, view: nodes.view(node), leaseMs: 1500, renewMs: 200,
+        options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link: suite.link, keys, node, ordinalTag: tag, ordinalBase: 0, view: nodes.view(node), leaseMs: 1500, renewMs: 200,
       });
     const a = await open('a', 1);
     const urls = Array.from({ length: 10 }, (_, i) => `http://x${i % 2}.test/${i}`);
@@ -134,7 +123,7 @@ describe('Redis frontier', needsRedis(), () => {
   it("a node restarted under its id keeps its queues from a view that still counts its earlier incarnation dead", { timeout: 20_000 }, async () => {
     const keys = new CrawlKeys('reborn');
     const open = (node: string, tag: number, view: NodeView) =>
-      RedisFrontier.open({ options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link, keys, node, ordinalTag: tag, ordinalBase: 0, view, renewMs: 50 });
+      RedisFrontier.open({ options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link: suite.link, keys, node, ordinalTag: tag, ordinalBase: 0, view, renewMs: 50 });
     const urls = Array.from({ length: 8 }, (_, i) => `http://r${i % 2}.test/${i}`);
     const first = await open('a', 1, fixedView(['a']));
     await first.schedule(urls.map((u) => uri(u)));
@@ -155,11 +144,11 @@ describe('Redis frontier', needsRedis(), () => {
     const urls = Array.from({ length: 6 }, (_, i) => `http://e.test/${i}`);
     // a renews every second but its leases last 300 ms: b takes the queue over in between.
     const a = await RedisFrontier.open({
-      options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link, keys, node: 'a', ordinalTag: 1, ordinalBase: 0, view: fixedView(['a', 'b']), leaseMs: 300, renewMs: 1000,
+      options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link: suite.link, keys, node: 'a', ordinalTag: 1, ordinalBase: 0, view: fixedView(['a', 'b']), leaseMs: 300, renewMs: 1000,
     });
     await a.schedule(urls.map((u) => uri(u)));
     const b = await RedisFrontier.open({
-      options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link, keys, node: 'b', ordinalTag: 2, ordinalBase: 0, view: fixedView(['a', 'b']), leaseMs: 60_000, renewMs: 50,
+      options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link: suite.link, keys, node: 'b', ordinalTag: 2, ordinalBase: 0, view: fixedView(['a', 'b']), leaseMs: 60_000, renewMs: 50,
     });
     await sleep(2200);
     const [byA, byB] = await Promise.all([drain(a, 800), drain(b, 800)]);

@@ -10,6 +10,9 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
+import { RedisLink } from '../../src/store/redis/redis-link.js';
+import { parseRedisSpec } from '../../src/store/redis/redis-spec.js';
 import { needs } from './programs.js';
 
 export const needsRedis = (): { skip?: string } => needs('redis-server');
@@ -88,4 +91,29 @@ function answers(port: number): Promise<boolean> {
     });
     s.once('error', () => resolve(false));
   });
+}
+
+/**
+ * A redis-server and a link to it for one describe() block: started before
+ * its tests, closed and removed after. Each test keeps to a crawl of its own.
+ */
+export function useSuiteRedis(): { readonly link: RedisLink; readonly redis: TestRedis } {
+  let redis: TestRedis | undefined;
+  let link: RedisLink | undefined;
+  before(async () => {
+    redis = await startRedis();
+    link = await RedisLink.open(parseRedisSpec(redis.spec()), { log: null });
+  });
+  after(async () => {
+    await link?.close();
+    await redis?.dispose();
+  });
+  return {
+    get link() {
+      return link!;
+    },
+    get redis() {
+      return redis!;
+    },
+  };
 }

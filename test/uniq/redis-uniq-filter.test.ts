@@ -4,28 +4,17 @@
  * nodes agree on what is new, and a dead node's reservations are void.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { CrawlKeys } from '../../src/store/redis/crawl-keys.js';
-import { RedisLink } from '../../src/store/redis/redis-link.js';
-import { parseRedisSpec } from '../../src/store/redis/redis-spec.js';
 import { RedisUriUniqFilter } from '../../src/uniq/redis-uniq-filter.js';
-import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { needsRedis, useSuiteRedis } from '../helpers/redis-server.js';
 import { uniqFilterConformance } from './conformance.js';
 
 describe('Redis seen filter', needsRedis(), () => {
-  let redis: TestRedis;
-  let link: RedisLink;
+  const suite = useSuiteRedis();
   let crawls = 0;
-  before(async () => {
-    redis = await startRedis();
-    link = await RedisLink.open(parseRedisSpec(redis.spec()), { log: null });
-  });
-  after(async () => {
-    await link?.close();
-    await redis?.dispose();
-  });
   const filter = (crawl: string, token: string, dead?: () => string[], memoryKeys = 1000) =>
-    new RedisUriUniqFilter({ link, keys: new CrawlKeys(crawl), name: 'seen', token, memoryKeys, ...(dead ? { voids: () => ({ dead: dead(), current: [] }) } : {}) });
+    new RedisUriUniqFilter({ link: suite.link, keys: new CrawlKeys(crawl), name: 'seen', token, memoryKeys, ...(dead ? { voids: () => ({ dead: dead(), current: [] }) } : {}) });
 
   // Each test gets a crawl of its own in the one server; a tiny local table makes most answers come from Redis.
   uniqFilterConformance('redis', async () => filter(`c${++crawls}`, 'n1.1', undefined, 4));
