@@ -3,7 +3,7 @@
  * tests use — built from the crawl's own objects: times as ISO 8601 in UTC,
  * queue states as the API spells them (`inProcess`, not `in-process`).
  */
-import type { HostReport } from '../crawl/crawl.js';
+import type { HostReport } from '../crawl/host-reports.js';
 import type { CrawlState, CrawlStatus, QueueCounts } from '../crawl/crawl-status.js';
 import type { QueueReport, QueueState } from '../frontier/frontier.js';
 import { iso } from './http-io.js';

@@ -5,7 +5,8 @@
  * controls need the crawl to be running in this process (409 otherwise).
  */
 import path from 'node:path';
-import type { Crawl, HostReport } from '../crawl/crawl.js';
+import type { Crawl } from '../crawl/crawl.js';
+import type { HostReport } from '../crawl/host-reports.js';
 import { ExclusionError } from '../crawl/operator-exclusions.js';
 import { hostOfQueueKey } from '../crawl/reports.js';
 import { ArchiverError } from '../core/errors.js';

@@ -21,13 +21,12 @@ import { seedUri, type CrawlUri } from '../core/crawl-uri.js';
 import { ArchiverError, isFatalCrawlError } from '../core/errors.js';
 import type { Profile } from '../config/profile.js';
 import type { Claim, QueueReport, QueueState } from '../frontier/frontier.js';
-import { urlHostOf, type ClosedHost, type WaitingHost } from '../politeness/host-health.js';
-import type { HostOverrides } from '../overrides/overrides.js';
+import { urlHostOf } from '../politeness/host-health.js';
 import { CrawlEvents } from './crawl-events.js';
 import { buildCrawlParts, type CrawlParts } from './crawl-parts.js';
 import { closeCrawl } from './crawl-close.js';
 import { buildStatus, type CrawlState, type CrawlStatus, type RunStart } from './crawl-status.js';
-import { hostRobots, type HostRobots } from './host-robots.js';
+import { hostReports, type HostReport } from './host-reports.js';
 import { compileExclusion } from './operator-exclusions.js';
 import { Progress } from './progress.js';
 import type { CrawlSummary } from './reports.js';
@@ -54,25 +53,6 @@ export interface CrawlStartOptions {
 export interface AddSeedsResult {
   added: string[];
   rejected: Array<{ url: string; reason: string }>;
-}
-
-/** One host as the crawl knows it, for status pages. */
-export interface HostReport {
-  /** As URLs write it: `host`, or `host:port` for a port other than the scheme's. */
-  host: string;
-  /** Captures of the host (any status). */
-  fetched: number;
-  bytes: number;
-  errors: number;
-  robotsBlocked: number;
-  /** The politeness delay after the host's last fetch (null before one). */
-  delayMs: number | null;
-  /** What its robots.txt amounts to (see HostRobots). */
-  robots: HostRobots;
-  waiting: WaitingHost | null;
-  closed: ClosedHost | null;
-  /** The profile's overrides that apply to the host and the settings they change; null when none. */
-  overrides: HostOverrides | null;
 }
 
 export interface ExcludeResult {
@@ -176,25 +156,8 @@ export class Crawl {
 
   /** Hosts in name order, a page at a time: what was fetched, and whether they wait or were closed. */
   hosts(q: PageQuery = {}): HostReport[] {
-    const now = this.#clock.now();
-    // Health knows hosts as `host:port`, the statistics as URLs write them.
-    const waiting = new Map(this.#p.health.waiting(now).map((w) => [urlHostOf(w.host), w]));
-    const closed = new Map(this.#p.health.closed().map((c) => [urlHostOf(c.host), c]));
-    const reports = new Map<string, HostReport>();
-    const empty = (host: string): HostReport => ({ host, fetched: 0, bytes: 0, errors: 0, robotsBlocked: 0, delayMs: null, robots: 'unknown', waiting: null, closed: null, overrides: null });
-    for (const [host, h] of this.#p.stats.byHost) {
-      reports.set(host, { ...empty(host), fetched: h.urls, bytes: h.bytes, errors: h.errors, robotsBlocked: h.robotsBlocked });
-    }
-    for (const host of [...waiting.keys(), ...closed.keys()]) {
-      if (!reports.has(host)) reports.set(host, empty(host));
-    }
-    for (const r of reports.values()) {
-      r.waiting = waiting.get(r.host) ?? null;
-      r.closed = closed.get(r.host) ?? null;
-      r.delayMs = this.#delays.get(r.host) ?? null;
-      r.robots = hostRobots(r.host, this.#p.robotsStore, (hostPort) => this.#p.robotsPolicies.of(hostPort), now);
-    }
-    const shown = page([...reports.values()].sort((a, b) => (a.host < b.host ? -1 : 1)), (r) => r.host, q);
+    const reports = hostReports(this.#p, this.#delays, this.#clock.now());
+    const shown = page(reports, (r) => r.host, q);
     for (const r of shown) r.overrides = this.#p.overrides.describeHost(r.host);
     return shown;
   }

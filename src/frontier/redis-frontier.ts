@@ -19,7 +19,8 @@ import type { RedisLink } from '../store/redis/redis-link.js';
 import { FrontierError, FrontierErrorCode } from './errors.js';
 import type { Claim, Frontier, FrontierStats, Outcome, QueueQuery, QueueReport } from './frontier.js';
 import { RedisQueueStore, type CrawlQueueFigures } from './redis-queue-store.js';
-import { WorkQueueFrontier, type FrontierInitOptions } from './work-queue-frontier.js';
+import type { FrontierInitOptions } from './frontier-init.js';
+import { WorkQueueFrontier } from './work-queue-frontier.js';
 
 /** What a node knows of the crawl's other nodes (crawl coordination keeps it up to date). */
 export interface NodeView {

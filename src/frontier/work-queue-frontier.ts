@@ -37,7 +37,6 @@
  * Having nothing to do here no longer ends the crawl: next() waits until
  * `finishShared()` says the whole crawl is over (the owner decides that).
  */
-import type { FrontierOptions } from '../config/profile.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { Directive, type CrawlUri } from '../core/crawl-uri.js';
 import { queueAssignmentFor, type QueueAssignmentPolicy } from './assignment.js';
@@ -45,61 +44,17 @@ import { ChangeSignal } from './change-signal.js';
 import { DelayHeap } from './delay-heap.js';
 import { FrontierError, FrontierErrorCode } from './errors.js';
 import type { Claim, Frontier, FrontierStats, Outcome, QueueQuery, QueueReport, QueueState } from './frontier.js';
-import { HostGate, hostPortOf, type ConnectionLimit } from './host-gate.js';
+import type { WorkQueueFrontierInit, SharedFrontierHooks } from './frontier-init.js';
+import { HostGate, hostPortOf } from './host-gate.js';
 import { readyQueuesFor, type ReadyQueues } from './precedence.js';
 import { QueueList } from './queue-list.js';
 import type { QueueMeta } from './queue-meta.js';
 import { queueOrderFor, type QueueOrder } from './queue-order.js';
-import { refId, type QueueEntry, type QueueStore, type SharedAddResult, type SharedQueueStore, type StoredQueue } from './queue-store.js';
-import { QueueTable, type QueueStateListener } from './queue-table.js';
+import { refId, type QueueEntry, type QueueStore, type SharedAddResult, type StoredQueue } from './queue-store.js';
+import { QueueTable } from './queue-table.js';
 import { SetAside } from './set-aside.js';
 import { WorkQueue, type HeadItem } from './work-queue.js';
 import { WriteBehind, type MetaSnapshot } from './write-behind.js';
-
-export type WorkQueueFrontierInit = FrontierInitOptions & {
-  /** Where the URIs are kept; one frontier at a time (the state backend's queue store in a crawl). */
-  store: QueueStore;
-  /** Queues shared with other processes through `store` (see the file's comment). */
-  shared?: SharedFrontierHooks;
-};
-
-export interface SharedFrontierHooks {
-  store: SharedQueueStore;
-  /**
-   * Discovery ordinals are `n × stride + tag` (n counting up from the
-   * store's `ordinal`), so sort keys made by different processes never
-   * collide within a queue.
-   */
-  ordinalStride: number;
-  ordinalTag: number;
-  /** next() found nothing queued here and nothing in process: time to ask whether the crawl is over. */
-  onLocalIdle(): void;
-  /** A queue reached its total budget (it keeps its URIs, none is handed out). */
-  onRetired(queueKey: string): void;
-  /**
-   * A queue taken over from another process waits this much longer than its
-   * saved wake time: the two processes' clocks agree only this closely.
-   */
-  clockMarginMs: number;
-}
-
-export interface FrontierInitOptions {
-  options: FrontierOptions;
-  /** Fetches in flight per host (`politeness.maxConnectionsPerHost`), also the per-queue limit. */
-  maxConnectionsPerHost: number;
-  /** A host's own limit (profile overrides), at most `maxConnectionsPerHost`; default that number for every host. */
-  maxConnectionsOf?: ConnectionLimit;
-  /** Epoch ms. Default systemClock. */
-  clock?: Clock;
-  /** URIs kept in memory at the head of each active queue. Default 16. */
-  headBufferSize?: number;
-  /**
-   * Called on every change of a queue's state, synchronously as it happens
-   * (for a console or the crawl handle); it must not throw or call back
-   * into the frontier.
-   */
-  onQueueState?: QueueStateListener;
-}
 
 interface ClaimState {
   queue: WorkQueue;
