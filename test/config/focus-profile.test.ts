@@ -7,21 +7,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
-import { ProfileError } from '../../src/core/errors.js';
+import type { ProfileError } from '../../src/core/errors.js';
+import { BASE_PROFILE, pathErrorOf } from '../helpers/profile-errors.js';
 
-const base = { name: 'site', seeds: ['https://example.org/'], userAgent: 'archiver/0.1 (+https://example.org/bot)' };
+const base = BASE_PROFILE;
 
 function errorOf(extra: Record<string, unknown>): ProfileError {
-  try {
-    validateProfile({ ...base, ...extra }, 'p.json');
-  } catch (err) {
-    assert.ok(err instanceof ProfileError, `expected ProfileError, got ${String(err)}`);
-    assert.equal(err.code, 'ARCHIVER_INVALID_PROFILE');
-    assert.ok(!err.message.includes('\n'), 'one line');
-    assert.ok(err.message.startsWith(`p.json: ${err.path}: `), err.message);
-    return err;
-  }
-  assert.fail('profile was accepted');
+  return pathErrorOf({ ...base, ...extra });
 }
 
 test('without focus nothing changes', () => {

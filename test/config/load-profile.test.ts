@@ -10,20 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadProfile, MAX_LISTED_PROBLEMS, validateProfile } from '../../src/config/load-profile.js';
 import { ProfileError } from '../../src/core/errors.js';
+import { BASE_PROFILE, profileErrorOf } from '../helpers/profile-errors.js';
 
-const base = { name: 'site', seeds: ['https://example.org/'], userAgent: 'archiver/0.1 (+https://example.org/bot)' };
+const base = BASE_PROFILE;
 
-function errorOf(json: unknown): ProfileError {
-  try {
-    validateProfile(json, 'p.json');
-  } catch (err) {
-    assert.ok(err instanceof ProfileError, `expected ProfileError, got ${String(err)}`);
-    assert.equal(err.code, 'ARCHIVER_INVALID_PROFILE');
-    assert.ok(!err.message.includes('\n'), 'one line');
-    return err;
-  }
-  assert.fail('profile was accepted');
-}
+const errorOf = profileErrorOf;
 
 test('defaults are Heritrix\'s and the profile is frozen', () => {
   const p = validateProfile(base, 'p.json', '/tmp');
