@@ -381,13 +381,12 @@ export class Crawl {
 
   #nodeFigures() {
     const s = this.status();
-    const f = this.#p.frontier as { busyQueues?: number };
     return {
       pages: s.uris,
       bytes: s.bytes,
       pagesPerSec: s.urisPerSec,
       inFlight: s.inProcess,
-      busyQueues: f.busyQueues ?? 0,
+      busyQueues: this.#p.frontier.busyQueues,
       elapsedMs: Math.round(s.elapsedSec * 1000),
       queues: { ...s.queues },
     };

@@ -115,6 +115,8 @@ export interface Frontier {
   stats(): FrontierStats;
   /** Queues in key order; with a query, one page of them. */
   queues(query?: QueueQuery): QueueReport[];
+  /** Queues held here that hold URIs, retired ones left out (a node's share of a crawl of several processes). */
+  readonly busyQueues: number;
   /** Wake every waiting next() with null; the store stays open (its owner closes it). */
   close(): Promise<void>;
 }
