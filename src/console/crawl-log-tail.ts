@@ -5,20 +5,12 @@
  * is left out.
  */
 import { open } from 'node:fs/promises';
+import { parseCrawlLogLine, type LoggedLine } from '../writer/crawl-log.js';
 
 const BLOCK_BYTES = 64 * 1024;
 
-export interface CrawlLogLine {
-  /** ISO 8601, UTC. */
-  time: string;
-  status: number;
-  size: number | null;
-  url: string;
-  hopPath: string;
-  via: string | null;
-  mime: string | null;
-  annotations: string[];
-}
+/** A line as the console shows it (the worker left out). */
+export type CrawlLogLine = Omit<LoggedLine, 'worker'>;
 
 /** Up to `n` last lines, oldest first; [] when there is no log. */
 export async function crawlLogTail(file: string, n: number): Promise<CrawlLogLine[]> {
@@ -51,28 +43,12 @@ export async function crawlLogTail(file: string, n: number): Promise<CrawlLogLin
     const out: CrawlLogLine[] = [];
     for (const line of lines.slice(-n)) {
       const parsed = parseCrawlLogLine(line);
-      if (parsed !== null) out.push(parsed);
+      if (parsed === null) continue;
+      const { worker: _worker, ...shown } = parsed;
+      out.push(shown);
     }
     return out;
   } finally {
     await fh.close();
   }
-}
-
-/** One crawl.log line (see writer/crawl-log.ts for the format); null when it has too few fields. */
-export function parseCrawlLogLine(line: string): CrawlLogLine | null {
-  const f = line.trim().split(/\s+/);
-  if (f.length < 12) return null;
-  const na = (s: string): string | null => (s === '-' ? null : s);
-  const size = f[2] === '-' ? null : Number(f[2]);
-  return {
-    time: f[0]!,
-    status: Number(f[1]),
-    size: size !== null && Number.isFinite(size) ? size : null,
-    url: f[3]!,
-    hopPath: f[4] === '-' ? '' : f[4]!,
-    via: na(f[5]!),
-    mime: na(f[6]!),
-    annotations: f[11] === '-' ? [] : f[11]!.split(','),
-  };
 }

@@ -12,6 +12,7 @@ import { HOST_UNREACHABLE, ROBOTS_UNAVAILABLE } from '../politeness/host-health.
 import { BUDGET_EXCEEDED } from '../overrides/budgets.js';
 import { droppedOutlinks, hostOf } from './crawl-ledger.js';
 import { isStatsPage } from './uri-processor.js';
+import { parseCrawlLogLine } from '../writer/crawl-log.js';
 
 /** Failures logged by no worker (disposed of when found as links), not scope refusals. */
 const CLOSED_HOST_ANNOTATIONS: ReadonlySet<string> = new Set([ROBOTS_UNAVAILABLE, HOST_UNREACHABLE, BUDGET_EXCEEDED]);
@@ -53,15 +54,12 @@ export async function replayCrawlLog(file: string, stats: CrawlStats, seeds: Rea
     return 0;
   }
   for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-    const f = line.trim().split(/\s+/);
-    if (f.length < 12) continue;
+    const parsed = parseCrawlLogLine(line);
+    if (parsed === null) continue;
     lines++;
-    const status = Number(f[1]);
-    const size = f[2] === '-' ? 0 : Number(f[2]);
-    const url = f[3]!;
-    const mime = f[6] === '-' ? 'unknown' : f[6]!;
-    const worker = f[7]!;
-    const annotations = f[11] === '-' ? [] : f[11]!.split(',');
+    const { status, url, annotations } = parsed;
+    const size = parsed.size ?? 0;
+    const mime = parsed.mime ?? 'unknown';
     const host = hostOf(url);
     if (status > 0) {
       stats.captured(host, status, mime, size, annotations.includes('duplicate:digest'), isStatsPage(status, mime));
@@ -70,7 +68,7 @@ export async function replayCrawlLog(file: string, stats: CrawlStats, seeds: Rea
       if (capped > 0) stats.outlinksCapped(capped);
     }
     // Scope refusals are logged by no worker; so are URIs of a closed host found as links, which are failures.
-    else if (worker === '-' && !CLOSED_HOST_ANNOTATIONS.has(annotations[0] ?? '')) stats.rejected(status);
+    else if (parsed.worker === null && !CLOSED_HOST_ANNOTATIONS.has(annotations[0] ?? '')) stats.rejected(status);
     else stats.gaveUp(host, status);
     if (seeds.has(url)) stats.seeds.set(url, { url, status, redirect: null });
   }

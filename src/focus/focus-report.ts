@@ -21,6 +21,7 @@ import type { FocusOptions } from '../config/profile.js';
 import { isPageCapture } from '../job/capture-journal.js';
 import { FOCUS_RESTRICTED, FOCUS_RESTRICTED_STATUS, FOCUS_TRAINING, relevanceOf } from './annotations.js';
 import type { TopicModel } from './topic-model.js';
+import { parseCrawlLogLine } from '../writer/crawl-log.js';
 
 export const TOP_PAGES = 20;
 const TOPIC_TERMS_SHOWN = 20;
@@ -65,15 +66,14 @@ export async function focusFigures(crawlLog: string, threshold: number): Promise
   let restricted = 0;
   const top: FocusFigures['top'] = [];
   for await (const line of logLines(crawlLog)) {
-    const f = line.trim().split(/\s+/);
-    if (f.length < 12) continue;
-    const status = Number(f[1]);
-    const annotations = f[11] === '-' ? [] : f[11]!.split(',');
+    const parsed = parseCrawlLogLine(line);
+    if (parsed === null) continue;
+    const { status, annotations } = parsed;
     if (status === FOCUS_RESTRICTED_STATUS && annotations.includes(FOCUS_RESTRICTED)) {
       restricted++;
       continue;
     }
-    if (!isPageCapture(status, f[6] === '-' ? '' : f[6]!, false)) continue;
+    if (!isPageCapture(status, parsed.mime ?? '', false)) continue;
     if (annotations.includes(FOCUS_TRAINING)) {
       trainingPages++;
       continue;
@@ -87,12 +87,12 @@ export async function focusFigures(crawlLog: string, threshold: number): Promise
       blocks = grown;
     }
     pages++;
-    blockTimes[block] = f[0]!;
+    blockTimes[block] = parsed.time;
     if (relevance !== null && relevance >= threshold) {
       relevant++;
       blocks[block]!++;
     }
-    if (relevance !== null) keepTop(top, { url: f[3]!, relevance, time: f[0]! });
+    if (relevance !== null) keepTop(top, { url: parsed.url, relevance, time: parsed.time });
   }
   const windowPages = pages < 500 ? 10 : 100;
   const curve: HarvestPoint[] = [];

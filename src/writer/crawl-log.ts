@@ -54,6 +54,41 @@ function orNa(s: string | null | undefined): string {
   return s === null || s === undefined || s === '' ? NA : s;
 }
 
+/** A crawl.log line read back: its fields as written (`-` read as null). */
+export interface LoggedLine {
+  /** ISO 8601, UTC. */
+  time: string;
+  status: number;
+  size: number | null;
+  url: string;
+  /** "" for a seed. */
+  hopPath: string;
+  via: string | null;
+  mime: string | null;
+  /** `#003`; null when no worker handled the URI. */
+  worker: string | null;
+  annotations: string[];
+}
+
+/** One crawl.log line as formatCrawlLogLine wrote it; null when it has too few fields (a cut last line). */
+export function parseCrawlLogLine(line: string): LoggedLine | null {
+  const f = line.trim().split(/\s+/);
+  if (f.length < 12) return null;
+  const na = (s: string): string | null => (s === '-' ? null : s);
+  const size = f[2] === '-' ? null : Number(f[2]);
+  return {
+    time: f[0]!,
+    status: Number(f[1]),
+    size: size !== null && Number.isFinite(size) ? size : null,
+    url: f[3]!,
+    hopPath: f[4] === '-' ? '' : f[4]!,
+    via: na(f[5]!),
+    mime: na(f[6]!),
+    worker: na(f[7]!),
+    annotations: f[11] === '-' ? [] : f[11]!.split(','),
+  };
+}
+
 /** One crawl.log line, newline included. */
 export function formatCrawlLogLine(e: CrawlLogEntry): string {
   const mime = e.mime === null ? '' : (e.mime.split(';')[0] ?? '').trim();
