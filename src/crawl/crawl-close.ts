@@ -47,7 +47,6 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
   };
   const runWarcFiles = (await attempt(() => p.writer.close())) ?? [];
   await attempt(() => p.journal.close());
-  await attempt(() => p.search.close());
   await attempt(() => p.digestIndex.flush());
   // Exact dates read during the crawl are written back.
   if (p.earlier) await attempt(() => p.earlier!.flush());

@@ -34,7 +34,6 @@ import { RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
 import { RobotsStore } from '../politeness/robots-store.js';
 import { checkNodeId, defaultNodeId, isSharedStore, openStateBackend, type StateBackend } from '../store/state-backends.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
-import { jobSearchDir, SearchIndex } from '../search/search-index.js';
 import { CrawlLog } from '../writer/crawl-log.js';
 import { nextWarcSerial, repairOpenWarcs } from '../writer/warc-repair.js';
 import { nodeWarcPattern, OPEN_SUFFIX } from '../writer/warc-naming.js';
@@ -84,8 +83,6 @@ export interface CrawlParts {
   writer: WarcWriter;
   crawlLog: CrawlLog;
   journal: CaptureJournal;
-  /** The job's full-text index (indexes/search/). */
-  search: SearchIndex;
   ledger: CrawlLedger;
   /** Each host's and URL's settings under the profile's overrides, and their budgets. */
   overrides: Overrides;
@@ -207,15 +204,6 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   });
   const crawlLog = await CrawlLog.open(dirs.crawlLog);
   const journal = await CaptureJournal.open(captureJournalPath(dirs.root, dirs.node));
-  // A node's pages go to an index of its own; the node that packages the crawl builds the job's from every WARC.
-  const search = await SearchIndex.open(dirs.node === null ? jobSearchDir(dirs.root) : path.join(dirs.root, 'indexes', `search-${dirs.node}`));
-  try {
-    // Pages journaled but not committed to the index when the last run stopped.
-    if (resuming && dirs.node === null) await search.catchUp(dirs.root);
-  } catch (err) {
-    await search.close().catch(() => undefined);
-    throw err;
-  }
   const ledger = new CrawlLedger({ log: crawlLog, stats, events, now: () => clock.now() });
 
   const healthJournal = new HostHealthJournal(backend.records('health'));
@@ -289,7 +277,6 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     fetcher,
     writer,
     journal,
-    search,
     ledger,
     overrides,
     budgets,
@@ -317,7 +304,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   });
   const priorCrawlMs = resuming ? await job.crawlTimeMs() : 0;
   return {
-    dirs, resuming, backend, clock, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal, search,
+    dirs, resuming, backend, clock, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal,
     ledger, overrides, budgets, health, healthJournal, digestIndex, earlier, htmlThread, processor, job, exclusions, robotsStore, robotsJournal, robotsPolicies: policies,
     addedSeeds, priorCrawlMs, focus,
   };

@@ -30,6 +30,7 @@ import { hostReports, type HostReport } from './host-reports.js';
 import { compileExclusion } from './operator-exclusions.js';
 import { Progress } from './progress.js';
 import type { CrawlSummary } from './reports.js';
+import { searchJob } from '../search/job-search.js';
 import type { SearchOptions, SearchResponse } from '../search/search-types.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -162,9 +163,9 @@ export class Crawl {
     return shown;
   }
 
-  /** Full-text search over the pages captured so far (a page is searchable within about a second of its capture). */
-  search(query: string, opts: SearchOptions = {}): Promise<SearchResponse> {
-    return this.#p.search.search(query, opts);
+  /** Full-text search over the pages captured so far (the job's index is first brought up to date with its capture journal). */
+  async search(query: string, opts: SearchOptions = {}): Promise<SearchResponse> {
+    return (await searchJob(this.#p.dirs.root, query, opts)) ?? { total: 0, tookMs: 0, hits: [] };
   }
 
   /** Stop claiming URIs; fetches in flight finish. A crawl of several processes pauses on every node. */

@@ -20,8 +20,6 @@ import type { Overrides } from '../overrides/overrides.js';
 import type { WarcWriter } from '../writer/warc-writer.js';
 import { warcDate } from '../writer/warc-naming.js';
 import { isPageCapture, type CaptureJournal, type JournaledCapture } from '../job/capture-journal.js';
-import { searchPageOf } from '../search/page-sources.js';
-import type { SearchIndex } from '../search/search-index.js';
 import type { CrawlLedger } from './crawl-ledger.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { extractOutlinks, type Outlinks } from './outlinks.js';
@@ -41,8 +39,6 @@ export interface UriProcessorDeps {
   writer: WarcWriter;
   /** One line per written response/revisit: the end of the crawl indexes from it. */
   journal: CaptureJournal;
-  /** The job's full-text index: each captured page is added as it is journaled. */
-  search?: SearchIndex;
   /** crawl.log, statistics and events: where each URI's disposition is entered. */
   ledger: CrawlLedger;
   dedup: PayloadDedup;
@@ -223,9 +219,6 @@ export class UriProcessor {
       ...(focused?.relevance != null ? { relevance: focused.relevance } : {}),
     };
     await d.journal.append(journaled);
-    // Searchable within the index's commit interval; the journal line above lets a resume catch up.
-    const searchable = d.search ? searchPageOf(journaled) : null;
-    if (searchable !== null) d.search!.add(searchable);
     const annotations = [...found.annotations, ...(focused?.annotations ?? [])];
     if (uri.retries > 0) annotations.push(`${uri.retries + 1}t`);
     if (ex.truncated) annotations.push(`truncated:${ex.truncated}`);
