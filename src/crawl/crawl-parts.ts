@@ -20,7 +20,7 @@ import { loadEarlierCaptures } from '../dedup/earlier-load.js';
 import { LevelDigestIndex } from '../dedup/digest-index.js';
 import { PayloadDedup } from '../dedup/payload-dedup.js';
 import { Fetcher } from '../fetch/fetcher.js';
-import { HtmlExtractThread } from '../fetch/html-extract-thread.js';
+import { PageThread } from './page-thread.js';
 import type { Frontier, QueueState } from '../frontier/frontier.js';
 import { CaptureJournal, captureJournalPath } from '../job/capture-journal.js';
 import { ensureJobDir, hasState, jobDir, type JobDir } from '../job/job-dir.js';
@@ -91,7 +91,7 @@ export interface CrawlParts {
   healthJournal: HostHealthJournal;
   digestIndex: LevelDigestIndex;
   earlier: EarlierCaptures | null;
-  htmlThread: HtmlExtractThread;
+  pages: PageThread;
   processor: UriProcessor;
   job: JobRecords;
   /** Exclusions the operator added while the job ran (kept across runs). */
@@ -268,7 +268,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   // Shared: another node may have archived a payload since, so every miss is asked of the store.
   const digestIndex = new LevelDigestIndex(backend.digests(), backend.shared ? { memoryDigests: 0 } : {});
   // A focused crawl scores pages and links by their words, cut on the extraction thread.
-  const htmlThread = new HtmlExtractThread({ maxLinks: profile.limits.maxOutlinks, focusTerms: focus !== null });
+  const pages = new PageThread({ maxLinks: profile.limits.maxOutlinks, focusTerms: focus !== null });
   // Shared crawls: a host's failure counts are the crawl's, whichever node last held its queue.
   const shareHealth = backend.shared ? { catchUpHost: (host: string) => healthJournal.catchUp(health, host) } : {};
   const processor = new UriProcessor({
@@ -295,7 +295,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
       schedulePrerequisite: (uri) => links.schedulePrerequisite(uri),
       clock,
     }),
-    extractHtml: htmlThread.extract,
+    pages,
     dedup: new PayloadDedup(digestIndex, earlier),
     exclusions,
     ...(focus !== null ? { focus } : {}),
@@ -305,7 +305,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   const priorCrawlMs = resuming ? await job.crawlTimeMs() : 0;
   return {
     dirs, resuming, backend, clock, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal,
-    ledger, overrides, budgets, health, healthJournal, digestIndex, earlier, htmlThread, processor, job, exclusions, robotsStore, robotsJournal, robotsPolicies: policies,
+    ledger, overrides, budgets, health, healthJournal, digestIndex, earlier, pages, processor, job, exclusions, robotsStore, robotsJournal, robotsPolicies: policies,
     addedSeeds, priorCrawlMs, focus,
   };
 }

@@ -30,7 +30,6 @@ import { hostReports, type HostReport } from './host-reports.js';
 import { compileExclusion } from './operator-exclusions.js';
 import { Progress } from './progress.js';
 import type { CrawlSummary } from './reports.js';
-import { searchJob } from '../search/job-search.js';
 import type { SearchOptions, SearchResponse } from '../search/search-types.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -165,6 +164,8 @@ export class Crawl {
 
   /** Full-text search over the pages captured so far (the job's index is first brought up to date with its capture journal). */
   async search(query: string, opts: SearchOptions = {}): Promise<SearchResponse> {
+    // Loaded on first use: SQLite is no part of a crawl that nobody searches.
+    const { searchJob } = await import('../search/job-search.js');
     return (await searchJob(this.#p.dirs.root, query, opts)) ?? { total: 0, tookMs: 0, hits: [] };
   }
 

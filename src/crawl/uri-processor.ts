@@ -11,7 +11,6 @@ import { headerValue, type HttpExchange } from '../core/exchange.js';
 import type { Profile } from '../config/profile.js';
 import type { Claim, Outcome } from '../frontier/frontier.js';
 import type { Fetcher } from '../fetch/fetcher.js';
-import type { HtmlExtractFn } from '../fetch/html-extract-thread.js';
 import { delayWithRetryAfterMs, politenessDelayMs } from '../politeness/delay.js';
 import type { HostHealth } from '../politeness/host-health.js';
 import type { RobotsAnswered, RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
@@ -23,6 +22,9 @@ import { isPageCapture, type CaptureJournal, type JournaledCapture } from '../jo
 import type { CrawlLedger } from './crawl-ledger.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { extractOutlinks, type Outlinks } from './outlinks.js';
+import type { PageThread } from './page-thread.js';
+import type { CaptureMembers } from '../writer/capture-members.js';
+import { THREAD_BODY_MAX_BYTES as PAGE_THREAD_BODY_MAX_BYTES } from '../writer/capture-thread.js';
 import { sitemapRole } from './sitemap-outlinks.js';
 import { SITEMAP_FROM_ROBOTS } from '../sitemap/sitemap-uri.js';
 import type { LinkScheduler } from './link-scheduler.js';
@@ -53,8 +55,8 @@ export interface UriProcessorDeps {
   /** Before a decision on a host: bring in what other processes of the crawl decided of it (shared crawls). */
   catchUpHost?: (host: string) => Promise<void>;
   links: LinkScheduler;
-  /** HTML extraction (a worker thread in a crawl; in this thread when absent). */
-  extractHtml?: HtmlExtractFn;
+  /** Page work (outlinks and WARC records) on the crawl's worker thread; in this thread, by the writer, when absent. */
+  pages?: PageThread;
   stats: CrawlStats;
   clock: Clock;
   /** Exclusions added while the crawl ran: URIs queued before them are dropped when claimed. */
@@ -175,18 +177,15 @@ export class UriProcessor {
     const delayMs = prerequisite ? 0 : this.#delayAfter(ex, origin, host);
     if (!prerequisite) await release(delayMs);
     const answered = prerequisite ? await d.robots.fetched(uri, ex, origin) : null;
-    const found: Outlinks =
-      answered !== null
-        ? { links: answered.sitemaps.map((url) => ({ url, hop: 'M' as const, context: SITEMAP_FROM_ROBOTS })), annotations: [], linksBeyondCap: 0 }
-        : await extractOutlinks(ex, mime, d.robots.policyFor(origin).obeysMetaRobots, d.extractHtml, d.profile.limits.maxOutlinks, sitemapRole(uri, mime, d.profile.scope.sitemaps));
-    if (found.notice !== undefined) d.notice?.(found.notice);
-    const focused = d.focus?.page(uri, { status: ex.status, mime, ...(found.page ? { page: found.page } : {}) });
     // The capture's WARC-Date, exactly as written: what revisits of it refer to.
     const date = warcDate(ex.startedAt, d.profile.output.warcVersion);
     let revisitOf: { url: string; date: string } | undefined;
     if (ex.status >= 200 && ex.status < 300 && ex.body.size > 0) {
       revisitOf = (await d.dedup.originalOf(ex.payloadDigest, ex.url, date)) ?? undefined;
     }
+    const { found, members } = await this.#read(uri, ex, mime, origin, answered, revisitOf);
+    if (found.notice !== undefined) d.notice?.(found.notice);
+    const focused = d.focus?.page(uri, { status: ex.status, mime, ...(found.page ? { page: found.page } : {}) });
     // Outlinks are queued while the records are written, not after: the URI
     // is finished (deleted from the frontier) only once both are done, and
     // the shorter the time between its records reaching the disk and that
@@ -194,13 +193,9 @@ export class UriProcessor {
     const scheduling = found.links.length > 0 ? d.links.schedule(uri, found.links, focused) : Promise.resolve(0);
     // Awaited at the end; a failure while the capture is written must not count as unhandled.
     scheduling.catch(() => {});
-    const written = await d.writer.writeCapture({
-      exchange: ex,
-      hopPath: uri.hopPath,
-      via: uri.via,
-      outlinks: found.links,
-      ...(revisitOf ? { revisitOf } : {}),
-    });
+    const written = await (members !== null
+      ? d.writer.writeBuilt(members)
+      : d.writer.writeCapture({ exchange: ex, hopPath: uri.hopPath, via: uri.via, outlinks: found.links, ...(revisitOf ? { revisitOf } : {}) }));
     const journaled: JournaledCapture = {
       url: ex.url,
       date,
@@ -241,6 +236,40 @@ export class UriProcessor {
     await scheduling;
     if (answered !== null) return this.#afterRobots(answered, this.#delayAfter(ex, origin, host));
     return { kind: 'done', delayMs };
+  }
+
+  /**
+   * A capture's outlinks, and its records when the page thread built them
+   * (null: the writer builds them). A body held in memory goes to the page
+   * thread once, for both; robots.txt and sitemaps are read here (their
+   * answers feed this thread's state), their records built there; a body
+   * spilled to disk is read here and its records streamed by the writer.
+   */
+  async #read(uri: CrawlUri, ex: HttpExchange, mime: string, origin: string, answered: RobotsAnswered | null, revisitOf: { url: string; date: string } | undefined): Promise<{ found: Outlinks; members: CaptureMembers | null }> {
+    const d = this.#d;
+    const sitemap = answered === null ? sitemapRole(uri, mime, d.profile.scope.sitemaps) : null;
+    const obeyMetaRobots = d.robots.policyFor(origin).obeysMetaRobots;
+    const maxOutlinks = d.profile.limits.maxOutlinks;
+    const inMemory = d.pages !== undefined && ex.body.size <= PAGE_THREAD_BODY_MAX_BYTES;
+    let found: Outlinks | null = null;
+    if (answered !== null) {
+      found = { links: answered.sitemaps.map((url) => ({ url, hop: 'M' as const, context: SITEMAP_FROM_ROBOTS })), annotations: [], linksBeyondCap: 0 };
+    } else if (sitemap !== null || !inMemory) {
+      found = await extractOutlinks(ex, mime, obeyMetaRobots, d.pages?.extract, maxOutlinks, sitemap);
+    }
+    if (!inMemory) return { found: found!, members: null };
+    const { body, requestHead, ...rest } = ex;
+    const built = await d.pages!.page({
+      exchange: { ...rest, requestHead },
+      body: await body.head(body.size),
+      hopPath: uri.hopPath,
+      via: uri.via,
+      ...(revisitOf ? { revisitOf } : {}),
+      version: d.profile.output.warcVersion,
+      extraction: found === null ? { mime, obeyMetaRobots, maxOutlinks, ...d.pages!.extractOptions } : null,
+      ...(found !== null ? { outlinks: found } : {}),
+    });
+    return { found: found ?? built.found, members: built.members };
   }
 
   /** A robots prerequisite is done: its host waits out the politeness delay, or a hold if robots.txt was unavailable. */
