@@ -9,12 +9,11 @@
  * thread far more for strings and objects (~750 µs for a 100 KB page's
  * string, ~140 µs for 100 link objects) than for a moved buffer.
  */
-import { gzipSync } from 'node:zlib';
 import { bufferBody } from '../core/buffer-body.js';
 import type { HttpExchange } from '../core/exchange.js';
 import { extractFor, type ExtractOptions } from './extract-for.js';
 import { captureMembers, type CaptureMembers } from '../writer/capture-members.js';
-import { gzipOptionsFor, type MemberCompressor } from '../writer/gzip-member.js';
+import { syncGzip, type MemberCompressor } from '../writer/gzip-member.js';
 import type { CaptureRecordInput, WarcVersion } from '../writer/warc-records.js';
 import { extractOutlinks, type Outlinks } from './outlinks.js';
 
@@ -55,14 +54,9 @@ export interface PageResult {
 
 const NO_OUTLINKS: Outlinks = Object.freeze({ links: [], annotations: [], linksBeyondCap: 0 }) as Outlinks;
 
-/** Nothing else waits on the page thread: deflate synchronously. */
-const gzipHere: MemberCompressor = {
-  gzip: async (inputs) => inputs.map((input) => gzipSync(input, gzipOptionsFor(input.length))),
-  close: async () => {},
-};
 
 /** The work itself; `compressor` is the thread's synchronous one or the in-process path's. */
-export async function pageWork(req: PageRequest, compressor: MemberCompressor = gzipHere): Promise<PageResult> {
+export async function pageWork(req: PageRequest, compressor: MemberCompressor = syncGzip): Promise<PageResult> {
   const ex = req.exchange;
   const exchange: HttpExchange = {
     ...ex,
