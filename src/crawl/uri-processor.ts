@@ -186,13 +186,17 @@ export class UriProcessor {
     const { found, members } = await this.#read(uri, ex, mime, origin, answered, revisitOf);
     if (found.notice !== undefined) d.notice?.(found.notice);
     const focused = d.focus?.page(uri, { status: ex.status, mime, ...(found.page ? { page: found.page } : {}) });
-    // Outlinks are queued while the records are written, not after: the URI
-    // is finished (deleted from the frontier) only once both are done, and
-    // the shorter the time between its records reaching the disk and that
-    // delete, the fewer captures a crash makes the resumed crawl repeat.
+    // The URI is finished (deleted from the frontier) once its records are
+    // written and its outlinks queued: the shorter the time between its
+    // records reaching the disk and that delete, the fewer captures a crash
+    // makes the resumed crawl repeat. Records built on the page thread are
+    // written once the outlinks are queued (writing them takes a moment, the
+    // queueing may not); records the writer still has to build and compress
+    // are written while the outlinks are queued.
     const scheduling = found.links.length > 0 ? d.links.schedule(uri, found.links, focused) : Promise.resolve(0);
     // Awaited at the end; a failure while the capture is written must not count as unhandled.
     scheduling.catch(() => {});
+    if (members !== null) await scheduling;
     const written = await (members !== null
       ? d.writer.writeBuilt(members)
       : d.writer.writeCapture({ exchange: ex, hopPath: uri.hopPath, via: uri.via, outlinks: found.links, ...(revisitOf ? { revisitOf } : {}) }));
