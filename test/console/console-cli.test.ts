@@ -19,6 +19,7 @@ import { runMain } from '../../src/cli/run-command.js';
 import { packageRoot } from '../../src/core/package-root.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
+import { startHeldPage } from '../helpers/held-page.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { ConsoleClient, rawRequest, until } from './console-harness.js';
 
@@ -67,14 +68,25 @@ async function profileFile(name: string, extra: Record<string, unknown> = {}): P
 
 describe('archiver run --console', () => {
   it('prints the console line, serves the running crawl, and exits with it', async () => {
-    const child = archiver(['run', await profileFile('cli-run'), '--console', '--console-port', '0', '--quiet'], tmp);
-    const api = await consoleOf(child);
-    const status = await api.get('/api/crawl');
-    assert.equal(status.status, 200, status.text);
-    assert.equal((status.json as { job: string }).job, 'cli-run');
-    assert.equal((await new ConsoleClient(api.origin, null).get('/api/crawl')).status, 401);
-    assert.equal(await child.exit, 0, child.stderr());
-    assert.equal(child.stdout().match(/^console /gm)?.length, 1, 'one console line');
+    // The crawl is held open by a page that answers only when the checks are done, so it cannot end before them.
+    const held = await startHeldPage();
+    try {
+      const file = path.join(tmp, 'cli-run.json');
+      await writeFile(file, JSON.stringify(testProfileJson('cli-run', [...web.seeds, held.url], path.join(tmp, 'jobs', 'cli-run'), { workers: 2, limits: { fetchTimeoutMs: 120_000, maxRetries: 1, retryDelayMs: 10 } })));
+      const child = archiver(['run', file, '--console', '--console-port', '0', '--quiet'], tmp);
+      const api = await consoleOf(child);
+      await held.arrived;
+      const status = await api.get('/api/crawl');
+      assert.equal(status.status, 200, status.text);
+      assert.equal((status.json as { job: string; state: string }).job, 'cli-run');
+      assert.equal((status.json as { state: string }).state, 'running');
+      assert.equal((await new ConsoleClient(api.origin, null).get('/api/crawl')).status, 401);
+      held.release();
+      assert.equal(await child.exit, 0, child.stderr());
+      assert.equal(child.stdout().match(/^console /gm)?.length, 1, 'one console line');
+    } finally {
+      await held.close();
+    }
   });
 
   it('with --keep-console serves the finished job until SIGTERM', async () => {
@@ -123,18 +135,22 @@ describe('archiver serve', () => {
     const io = captureIo();
     let stop!: () => void;
     const until = new Promise<void>((resolve) => (stop = resolve));
+    // The checks run while serve serves; their promise is awaited below, and serve is stopped
+    // whether they pass or fail, so a failing check fails the test instead of leaving it hanging.
+    let checked: Promise<void> | undefined;
     const code = serveMain([path.join(tmp, 'jobs'), '--port', '0', '--host', '127.0.0.9'], io, {
       until,
       onListening: (server) => {
-        void (async () => {
+        checked = (async () => {
           assert.match(server.origin, /^http:\/\/127\.0\.0\.9:\d+$/);
           const answer = await rawRequest(server.origin, { path: '/api/jobs', headers: { Host: new URL(server.origin).host, Authorization: `Bearer ${server.token}` } });
           assert.equal(answer.status, 200);
-          stop();
-        })();
+        })().finally(stop);
       },
     });
     assert.equal(await code, 0);
+    assert.ok(checked !== undefined, 'serve called onListening');
+    await checked;
     assert.match(io.stdout.text, /^console {2}http:\/\/127\.0\.0\.9:\d+\/#token=/);
     assert.match(io.stderr.text, /warning: the console listens on 127\.0\.0\.9/);
   });
