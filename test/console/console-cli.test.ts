@@ -102,6 +102,26 @@ describe('archiver run --console', () => {
     assert.equal(await child.exit, 0, child.stderr());
   });
 
+  it('listens on --console-host when told, says so, and serves the crawl there', async () => {
+    const held = await startHeldPage();
+    try {
+      const file = path.join(tmp, 'cli-host.json');
+      await writeFile(file, JSON.stringify(testProfileJson('cli-host', [held.url], path.join(tmp, 'jobs', 'cli-host'), { limits: { fetchTimeoutMs: 120_000, maxRetries: 1, retryDelayMs: 10 } })));
+      const child = archiver(['run', file, '--console', '--console-port', '0', '--console-host', '127.0.0.9', '--quiet'], tmp);
+      await until(() => /^console {2}http:\/\/127\.0\.0\.9:\d+\/#token=/m.test(child.stdout()), `the console line on 127.0.0.9 (stderr: ${child.stderr().slice(-300)})`, 30_000);
+      const [, origin, token] = /^console {2}(http:\/\/127\.0\.0\.9:\d+)\/#token=([A-Za-z0-9_-]+)$/m.exec(child.stdout())!;
+      await held.arrived;
+      const answer = await rawRequest(origin!, { path: '/api/crawl', headers: { Host: new URL(origin!).host, Authorization: `Bearer ${token}` } });
+      assert.equal(answer.status, 200, answer.body);
+      assert.equal((JSON.parse(answer.body) as { state: string }).state, 'running');
+      assert.match(child.stderr(), /warning: the console listens on 127\.0\.0\.9/);
+      held.release();
+      assert.equal(await child.exit, 0, child.stderr());
+    } finally {
+      await held.close();
+    }
+  });
+
   it('refuses console options without --console', async () => {
     const io = captureIo();
     await assert.rejects(runMain([await profileFile('cli-usage'), '--console-port', '0'], io), { code: 'ARCHIVER_USAGE' });
@@ -127,6 +147,24 @@ describe('archiver serve', () => {
     const jobs = (await api.get('/api/jobs')).json as Array<{ name: string; pages: number }>;
     assert.equal(jobs[0]!.name, 'started', 'crawled into the served jobs directory, not the profile output.dir');
     assert.ok(jobs[0]!.pages > 10);
+    child.process.kill('SIGTERM');
+    assert.equal(await child.exit, 0, child.stderr());
+  });
+
+  it('reads the profiles from --profiles DIR', async () => {
+    const cwd = path.join(tmp, 'serve-profiles');
+    const elsewhere = path.join(tmp, 'elsewhere-profiles');
+    await mkdir(path.join(cwd, 'profiles'), { recursive: true });
+    await mkdir(elsewhere, { recursive: true });
+    await writeFile(path.join(cwd, 'profiles', 'default.json'), JSON.stringify(testProfileJson('default', web.seeds, 'd', { workers: 2 })));
+    await writeFile(path.join(elsewhere, 'chosen.json'), JSON.stringify(testProfileJson('chosen', web.seeds, 'c', { workers: 2 })));
+    const child = archiver(['serve', 'jobs', '--port', '0', '--profiles', elsewhere], cwd);
+    const api = await consoleOf(child);
+    assert.deepEqual((await api.get('/api/profiles')).json, ['chosen.json'], 'the given directory, not profiles/');
+    const started = await api.post('/api/jobs', { profile: 'chosen.json' });
+    assert.equal(started.status, 201, started.text);
+    assert.equal((await api.post('/api/jobs', { profile: 'default.json' })).status, 404);
+    await until(async () => ((await api.get('/api/jobs')).json as Array<{ state: string }>)[0]?.state === 'finished', 'the started crawl to finish', 60_000);
     child.process.kill('SIGTERM');
     assert.equal(await child.exit, 0, child.stderr());
   });
