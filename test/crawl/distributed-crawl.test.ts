@@ -63,7 +63,7 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
    * the Redis database, `seeds` the fixture's by default, `fetchTimeoutMs` 5 s unless a test
    * holds a fetch open longer.
    */
-  async function setUp(delayMs = MIN_DELAY_MS, opts: { db?: number; seeds?: readonly string[]; fetchTimeoutMs?: number } = {}) {
+  async function setUp(delayMs = MIN_DELAY_MS, opts: { db?: number; seeds?: readonly string[]; fetchTimeoutMs?: number; storeInProfile?: boolean } = {}) {
     const name = `nodes${++crawls}`;
     const dir = path.join(tmp, name);
     const file = path.join(tmp, `${name}.json`);
@@ -75,12 +75,13 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
           politeness: { delayFactor: 0, minDelayMs: delayMs, maxDelayMs: delayMs },
           limits: { fetchTimeoutMs: opts.fetchTimeoutMs ?? 5000, maxRetries: 2, retryDelayMs: 10 },
           workers: 3,
+          ...(opts.storeInProfile === true ? { store: spec } : {}),
         }),
       ),
     );
     web.takeRequests();
     const node = (id: string, ...more: string[]): CliChild => {
-      const c = startCli(['run', file, '--store', spec, '--node', id, '--quiet', ...more]);
+      const c = startCli(['run', file, ...(opts.storeInProfile === true ? [] : ['--store', spec]), '--node', id, '--quiet', ...more]);
       children.push(c);
       return c;
     };
@@ -173,7 +174,11 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
     const got = await archived(dir);
     assert.deepEqual(expected.filter((u) => !got.has(u)), [], 'every reachable URL archived');
     assert.deepEqual([...got].filter(([, n]) => n > 1), [], 'none archived twice');
-    await checkPoliteness(web.takeRequests(), dir);
+    const requests = web.takeRequests();
+    await checkPoliteness(requests, dir);
+    // robots.txt fetched once per host, whichever node got there first.
+    const robots = requests.filter((r) => r.path === '/robots.txt').map((r) => r.host).sort();
+    assert.deepEqual(robots, web.origins.map((o) => new URL(o).host).sort(), 'robots.txt once per host across the nodes');
     await checkWarcsWhole(dir);
     const logs = (await readdir(path.join(dir, 'logs'))).sort();
     assert.deepEqual(logs, ['crawl-n1.log', 'crawl-n2.log', 'crawl-n3.log']);
@@ -337,11 +342,12 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
     }
   });
 
-  it('--fresh with no node alive deletes the crawl\'s keys in Redis and crawls again from the seeds', { timeout: 120_000 }, async () => {
+  it('--fresh with no node alive deletes the crawl\'s keys in Redis and crawls again from the seeds (the store named in the profile)', { timeout: 120_000 }, async () => {
     const held = await startHeldPage();
     try {
       held.release();
-      const { name, node } = await setUp(0, { db: 2, seeds: [held.url] });
+      // The profile's own store: "redis://…", no --store on the command line.
+      const { name, node, spec } = await setUp(0, { db: 2, seeds: [held.url], storeInProfile: true });
       assert.equal(await node('n1').exit, 0);
       assert.equal(held.requests(), 1);
       const keysOf = async () => (await redisKeys(2)).filter((k) => k.includes(name));
@@ -351,6 +357,7 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
       assert.equal(held.requests(), 1, 'a finished crawl fetches nothing more');
       const fresh = node('n1', '--fresh');
       assert.equal(await fresh.exit, 0, fresh.stderr());
+      assert.match(fresh.stderr(), new RegExp(`deleted crawl "${name}" from ${spec.replace(/[/.]/g, '\\$&')}`));
       assert.equal(held.requests(), 2, 'with --fresh the seed is fetched again');
     } finally {
       await held.close();
