@@ -175,6 +175,9 @@ export class UriProcessor {
     const d = this.#d;
     const mime = mimeOf(ex);
     const delayMs = prerequisite ? 0 : this.#delayAfter(ex, origin, host);
+    // Counted before the host is released: the host's next fetch must see these bytes (counted
+    // after the write, a maxBytes budget let a whole small host through before it noticed).
+    if (d.budgets.any) d.budgets.captured(uri.url, ex.body.size);
     if (!prerequisite) await release(delayMs);
     const answered = prerequisite ? await d.robots.fetched(uri, ex, origin) : null;
     // The capture's WARC-Date, exactly as written: what revisits of it refer to.
@@ -236,7 +239,6 @@ export class UriProcessor {
       page: isStatsPage(ex.status, mime),
       redirect: ex.status >= 300 && ex.status < 400 ? (headerValue(ex.responseHeaders, 'location') ?? null) : null,
     });
-    if (d.budgets.any) d.budgets.captured(uri.url, ex.body.size);
     await scheduling;
     if (answered !== null) return this.#afterRobots(answered, this.#delayAfter(ex, origin, host));
     return { kind: 'done', delayMs };

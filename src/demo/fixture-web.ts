@@ -189,6 +189,10 @@ export class FixtureWeb {
       const gzip = resource.gzipBody !== null && acceptsGzip(req.headers['accept-encoding']);
       encoding = gzip ? 'gzip' : 'identity';
       writeResource(res, resource, gzip, req.method === 'HEAD');
+      // end() corks the socket and writes at the next tick; the end is logged once written.
+      process.nextTick(() => {
+        if (res.writableEnded && !res.destroyed) ticket.sent();
+      });
     };
     if (latencyMs > 0) setTimeout(respond, latencyMs);
     else respond();

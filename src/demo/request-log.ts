@@ -15,7 +15,7 @@ export interface RequestLogEntry {
   path: string;
   /** Epoch milliseconds (fractional) when the request head arrived. */
   startMs: number;
-  /** Epoch milliseconds (fractional) when the response was finished or the connection dropped. */
+  /** Epoch milliseconds (fractional) when the response was written to the socket, or the connection dropped. */
   endMs: number;
   /** Status sent; 0 when the client went away before the response was complete. */
   status: number;
@@ -30,6 +30,11 @@ export interface RequestLogEntry {
 
 /** A started request; call `finish` exactly once (later calls are ignored). */
 export interface RequestTicket {
+  /**
+   * The whole response was handed to the socket, now: its end, as far as the
+   * client can tell. Optional; without it the end is when `finish` runs.
+   */
+  sent(): void;
   finish(status: number, contentEncoding: 'gzip' | 'identity'): void;
 }
 
@@ -55,16 +60,28 @@ export class RequestLog {
     this.inFlight.set(start.serverHost, inFlight);
     const startMs = this.clock.now();
     let done = false;
+    let sentMs: number | null = null;
+    const leave = (): void => {
+      this.inFlight.set(start.serverHost, (this.inFlight.get(start.serverHost) ?? 1) - 1);
+    };
     return {
+      // A response's 'close' comes a loop turn after its bytes were written (the write's
+      // callback), which on a loaded machine was seen 130 ms after the client had read them and
+      // sent its next request: the log then showed that request overlapping, or too soon.
+      sent: () => {
+        if (done || sentMs !== null) return;
+        sentMs = this.clock.now();
+        leave();
+      },
       finish: (status, contentEncoding) => {
         if (done) return;
         done = true;
-        this.inFlight.set(start.serverHost, (this.inFlight.get(start.serverHost) ?? 1) - 1);
+        if (sentMs === null) leave();
         this.log.push({
           host: start.hostHeader ?? start.serverHost,
           path: start.path,
           startMs,
-          endMs: this.clock.now(),
+          endMs: sentMs ?? this.clock.now(),
           status,
           userAgent: start.userAgent,
           inFlightAtStart: inFlight,
