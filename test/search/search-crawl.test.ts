@@ -13,6 +13,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -23,6 +24,7 @@ import { runCrawl } from '../../src/crawl/crawler.js';
 import { GBK_TEXT } from '../../src/demo/prose.js';
 import { SearchCorpus } from '../../src/demo/search-corpus.js';
 import { buildJobSearchIndex } from '../../src/search/build-search-index.js';
+import { currentJobSearchIndex } from '../../src/search/job-search.js';
 import { jobSearchDir } from '../../src/search/search-index.js';
 import { SearchStore, type StoredPage } from '../../src/search/search-store.js';
 import type { SearchResponse } from '../../src/search/search-types.js';
@@ -143,7 +145,10 @@ describe('archive search over a crawled job', () => {
     job = path.join(tmp, 'job');
     const profile = validateProfile(testProfileJson('search', [`${site.origin}/`], job), 'search');
     await runCrawl({ profile, stderr: captureIo().stderr, quiet: true });
-    // The index the crawl itself wrote, kept aside before anything rebuilds the job's copy in place.
+    // The crawl does not index: the first reader brings the index up to date from the capture journal.
+    assert.equal(existsSync(jobSearchDir(job)), false, 'the crawl wrote no search index');
+    assert.equal(await currentJobSearchIndex(job), jobSearchDir(job));
+    // That index, kept aside before anything rebuilds the job's copy in place.
     liveDir = path.join(tmp, 'live');
     await cp(jobSearchDir(job), liveDir, { recursive: true });
   });
@@ -153,7 +158,7 @@ describe('archive search over a crawled job', () => {
     await rm(tmp, { recursive: true, force: true });
   });
 
-  test('archiver index rebuilds the same index as the crawl built, and so do the WARCs alone', async () => {
+  test('archiver index rebuilds the same index as the journal gave, and so do the WARCs alone', async () => {
     const r = await cli('index', job);
     assert.equal(r.code, 0, r.stderr);
     const live = dump(liveDir);
