@@ -8,6 +8,8 @@
 process.env['UV_THREADPOOL_SIZE'] ??= '16';
 const { installCrashGuard } = await import('./crash-guard.js');
 installCrashGuard({ stderr: process.stderr, exit: (code) => process.exit(code) });
+const { watchParentUnderNpm } = await import('./parent-watch.js');
+watchParentUnderNpm({ env: process.env, ppid: () => process.ppid, onGone: () => process.kill(process.pid, 'SIGTERM') });
 const { main } = await import('./main.js');
 
 const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
