@@ -88,6 +88,7 @@ export async function searchMain(argv: string[], io: CliIo): Promise<number> {
 /** The index directory of `target`: itself when it holds an index, else the job's (built now if missing). */
 async function indexDirFor(target: string, io: CliIo): Promise<string> {
   const abs = path.resolve(target);
+  if (!existsSync(abs)) throw new NoInputError(`${target}: no such job directory (nor index directory)`);
   if (existsSync(path.join(abs, SEARCH_DB_FILE))) return abs;
   const dir = jobSearchDir(abs);
   if (existsSync(path.join(dir, SEARCH_DB_FILE))) return dir;

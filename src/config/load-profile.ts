@@ -12,6 +12,7 @@ import { NoInputError, ProfileError } from '../core/errors.js';
 import { applyFocus } from './check-focus.js';
 import { checkOverrides } from './check-overrides.js';
 import type { Profile } from './profile.js';
+import { nearestName } from './nearest-name.js';
 import { profileSchema } from './profile-schema.js';
 import { regexProblem } from './regex-check.js';
 
@@ -77,7 +78,8 @@ export function jsonSyntaxProblem(text: string, err: Error): string {
 
 /** Validates an already parsed profile; `source` names it in errors and warnings. Every problem found is reported at once. */
 export function validateProfile(json: unknown, source = 'profile', cwd = process.cwd(), warn: ProfileWarn = warnOnStderr): Profile {
-  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true });
+  // verbose: an error carries its schema, whose known keys an unknown one is checked against.
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, verbose: true });
   const validate = ajv.compile<Profile>(profileSchema);
   const copy: unknown = structuredClone(json);
   const problems: Problem[] = [];
@@ -122,8 +124,12 @@ function field(value: unknown, key: string): unknown {
 function describe(error: ErrorObject | undefined): string {
   if (!error) return 'invalid';
   switch (error.keyword) {
-    case 'additionalProperties':
-      return `unknown key "${String(error.params['additionalProperty'])}"`;
+    case 'additionalProperties': {
+      const key = String(error.params['additionalProperty']);
+      const known = Object.keys((error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+      const meant = nearestName(key, known);
+      return `unknown key "${key}"${meant !== null ? ` (did you mean "${meant}"?)` : ''}`;
+    }
     case 'required':
       return `missing required key "${String(error.params['missingProperty'])}"`;
     case 'enum':
