@@ -225,7 +225,7 @@ function drawCharts() {
   // A crawl that is over: its whole history, read back from its crawl.log.
   const over = !live() && first && last;
   const end = over ? last.t : Date.now();
-  const windowMs = over ? Math.max(10_000, last.t - first.t) : Math.min(CHART_WINDOW_MS, Math.max(60_000, first ? Date.now() - first.t : 0));
+  const windowMs = over ? Math.max(1_000, last.t - first.t) : Math.min(CHART_WINDOW_MS, Math.max(60_000, first ? Date.now() - first.t : 0));
   $('speed-hint').textContent = over ? 'the whole crawl, from its crawl.log' : '';
   drawChart($('chart-rate'), [
     { points: pts('urisPerSec'), line: 'line-uris' },
