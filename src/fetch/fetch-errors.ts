@@ -61,15 +61,15 @@ const CAUSE_WORDS: Readonly<Record<string, string>> = Object.freeze({
   ECONNREFUSED: 'connection refused',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
-  ENOTFOUND: 'DNS: no such host',
-  EAI_NONAME: 'DNS: no such host',
+  ENOTFOUND: 'no such host (DNS)',
+  EAI_NONAME: 'no such host (DNS)',
   EAI_AGAIN: 'DNS lookup failed (temporary)',
   ECONNRESET: 'connection reset',
   ETIMEDOUT: 'connect timed out',
   UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
 });
 
-/** What went wrong, in a few words for a summary (`connection refused`, `DNS: no such host`, `timed out`). */
+/** What went wrong, in a few words for a summary (`connection refused`, `no such host (DNS)`, `timed out`). */
 export function transportCause(err: unknown): string {
   return wordsFor(err, 0) ?? kindLabel(failureKindOf(err));
 }

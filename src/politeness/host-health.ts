@@ -11,7 +11,10 @@
  *
  * robots.txt (RFC 9309 §2.3.1.3-4): unavailable → the host stays shut
  * (`disallow`, the RFC's rule) or open (`allow`, Heritrix's) once the
- * `retries` re-fetches, `retryDelayMs` apart and doubling, are spent.
+ * `retries` re-fetches, `retryDelayMs` apart and doubling, are spent. A
+ * robots.txt that gets no answer at all from a host that never answered
+ * (a dead seed: refused, no DNS) is re-fetched within seconds and then
+ * closes the host with the transport's status, whatever the policy.
  * Transport: a failure starts a failed round (a failure while the host
  * already waits belongs to the same round); `maxRetries` rounds in a row
  * are waited out, the next failure closes the host; any HTTP answer resets

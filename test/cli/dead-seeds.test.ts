@@ -19,6 +19,7 @@ import { main } from '../../src/cli/main.js';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { Crawl } from '../../src/crawl/crawl.js';
 import { captureIo } from '../helpers/capture.js';
+import { closedPort } from '../helpers/closed-port.js';
 import { TEST_USER_AGENT } from '../helpers/test-profile.js';
 
 let tmp: string;
@@ -28,15 +29,6 @@ before(async () => {
 after(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
-
-/** A port nothing listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 /** Only what a profile must say: every other setting is the default. */
 function defaultProfile(name: string, seeds: string[]): Record<string, unknown> {

@@ -6,12 +6,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
+import { closedPort } from '../helpers/closed-port.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 
 let tmp: string;
@@ -29,14 +29,6 @@ async function profileFile(name: string, seeds: string[], extra: Record<string, 
   const file = path.join(tmp, `${name}.json`);
   await writeFile(file, JSON.stringify(testProfileJson(name, seeds, path.join(tmp, name), extra)));
   return file;
-}
-
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 describe('archiver run, at the end', () => {

@@ -10,7 +10,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { cp, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -19,6 +18,7 @@ import { ConsoleServer } from '../../src/console/console-server.js';
 import { JobCatalog } from '../../src/console/job-catalog.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
+import { closedPort } from '../helpers/closed-port.js';
 import { needs } from '../helpers/programs.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { CHROMIUM } from '../replay/browser.js';
@@ -30,14 +30,6 @@ let tmp: string;
 let jobs: string;
 let server: ConsoleServer;
 let client: ConsoleClient;
-
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 async function crawl(name: string, seeds: string[], argv: string[] = [], extra: Record<string, unknown> = {}): Promise<number> {
   const file = path.join(tmp, `${name}.json`);

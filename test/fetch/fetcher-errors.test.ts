@@ -94,7 +94,7 @@ describe('Fetcher transport failures', () => {
     }) as unknown as LookupFunction;
     const f = new Fetcher({ ...opts, lookup });
     await assert.rejects(f.fetch('http://nowhere.test/'), expectFetchError('ARCHIVER_FETCH_DNS', -1));
-    assert.equal(transportCause(await f.fetch('http://nowhere.test/').catch((e: unknown) => e)), 'DNS: no such host');
+    assert.equal(transportCause(await f.fetch('http://nowhere.test/').catch((e: unknown) => e)), 'no such host (DNS)');
     await f.close();
   });
 
