@@ -16,7 +16,9 @@ export interface ParentWatchOptions {
   env: NodeJS.ProcessEnv;
   /** The current parent pid (read anew each time: it changes when the parent dies). */
   ppid: () => number;
-  /** What to do once the parent is gone (default: SIGTERM to this process). */
+  /** The parent pid when the process started (default: now). */
+  first?: number;
+  /** What to do once the parent is gone (the entry point sends this process SIGTERM). */
   onGone: () => void;
   everyMs?: number;
 }
@@ -24,7 +26,8 @@ export interface ParentWatchOptions {
 /** Starts watching when npm started this process; returns how to stop watching. */
 export function watchParentUnderNpm(opts: ParentWatchOptions): () => void {
   if (opts.env['npm_command'] === undefined) return () => {};
-  const first = opts.ppid();
+  // Not "a parent of 1 means gone": in a container npm may be pid 1 and the parent itself.
+  const first = opts.first ?? opts.ppid();
   const timer = setInterval(() => {
     if (opts.ppid() === first) return;
     clearInterval(timer);
