@@ -126,7 +126,7 @@ async function lastEndOf(jobRoot: string): Promise<string | null> {
  */
 function reportSeeds(summary: CrawlSummary, io: CliIo): number {
   const failed = summary.seeds.filter((s) => s.status === null || s.status < 200 || s.status >= 400);
-  for (const s of failed) io.stderr.write(`archiver: seed ${s.url} was not crawled: ${describeSeedStatus(s.status)}\n`);
+  for (const s of failed) io.stderr.write(`archiver: seed ${s.url} was not crawled: ${s.reason !== undefined ? `${s.reason} (${s.status})` : describeSeedStatus(s.status)}\n`);
   const reached = summary.seeds.some((s) => s.status !== null && s.status >= 200 && s.status < 400);
   if (summary.seeds.length > 0 && !reached) {
     io.stderr.write(`archiver: no seed could be crawled (see ${path.join(path.dirname(summary.warcDir), 'logs', 'crawl.log')})\n`);

@@ -19,8 +19,12 @@ export interface ProfileValidate {
   errors?: ErrorObject[] | null;
 }
 
-/** The options the schema is compiled with, here and by the build. */
-export const PROFILE_AJV_OPTIONS = Object.freeze({ allErrors: true, useDefaults: true, strict: true });
+/**
+ * The options the schema is compiled with, here and by the build. verbose:
+ * an error carries its schema, whose known keys an unknown one is checked
+ * against (did you mean …).
+ */
+export const PROFILE_AJV_OPTIONS = Object.freeze({ allErrors: true, useDefaults: true, strict: true, verbose: true });
 
 const STANDALONE = new URL('./profile-validator.standalone.cjs', import.meta.url);
 const require = createRequire(import.meta.url);
