@@ -13,7 +13,8 @@
  *   `model` of the `focus` records) with the focus settings it was learnt
  *   under; a resume with other settings learns again.
  * - patience (patience.ts): in a crawl with a budget, `waitMs()` also puts
- *   back a link far poorer than those being claimed.
+ *   back a link far poorer than those being claimed, and a link of a host
+ *   whose last page's links are still being placed (pages-in-flight.ts).
  * - each capture scored (`page()`): a 2xx HTML page's relevance (cosine
  *   with the topic), annotated in crawl.log (`relevance:0.734`), and where
  *   its links go: priority by link-priority.ts, and `restrictHops`: a link
@@ -29,10 +30,11 @@ import type { RecordStore } from '../store/record-store.js';
 import { FOCUS_TRAINING, loggedRelevance, relevanceAnnotation } from './annotations.js';
 import { writeFocusReport } from './focus-report.js';
 import { inheritedScore, linkScore, priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
+import { FOLLOW_WAIT_MS, hostOf, PagesInFlight } from './pages-in-flight.js';
 import { Patience, PATIENCE_WAIT_MS } from './patience.js';
 import { splitTerms } from './page-terms.js';
 import { urlTerms } from './terms.js';
-import { TopicModel, type FocusDocument, type PreparedText } from './topic-model.js';
+import { TopicModel, type FocusDocument, type Judgement, type PreparedText } from './topic-model.js';
 import { isTrainingUrl, readTrainingDocs } from './training-docs.js';
 
 /** How long a URI waits while the model is learnt. */
@@ -104,6 +106,7 @@ export class FocusCrawl {
   /** The model's save, once it was learnt. */
   #building: Promise<void> | null = null;
   readonly #patience: Patience | null;
+  readonly #inFlight = new PagesInFlight();
 
   private constructor(o: FocusCrawlOptions) {
     this.#focus = o.focus;
@@ -152,15 +155,22 @@ export class FocusCrawl {
    * is learnt, links and seeds wait; training URLs, robots.txt, embeds and
    * redirects do not (they go before links in their queue: held, they would
    * hold a training URL behind them). Then, in a crawl with a budget, a
-   * link waits while far better ones are being claimed elsewhere (patience.ts).
+   * link waits while a page of its host is still being processed
+   * (pages-in-flight.ts), or while far better ones are being claimed
+   * elsewhere (patience.ts).
    */
   waitMs(uri: CrawlUri, now: number): number {
     if (uri.directive !== Directive.normal) return 0;
     if (this.#model === null) return this.#waiting.has(uri.url) ? 0 : TRAINING_WAIT_MS;
     if (this.#patience === null) return 0;
     const priority = priorityOf(uri);
-    if (priority < SCORED_BASE || priority >= SEED_PRIORITY) return 0;
-    return this.#patience.waits(scoreOfPriority(priority), now) ? PATIENCE_WAIT_MS : 0;
+    const host = hostOf(uri.url);
+    if (priority < SEED_PRIORITY) {
+      if (this.#inFlight.busy(host, now)) return FOLLOW_WAIT_MS;
+      if (priority >= SCORED_BASE && this.#patience.waits(scoreOfPriority(priority), now)) return PATIENCE_WAIT_MS;
+    }
+    this.#inFlight.claimed(uri.url, host, now);
+    return 0;
   }
 
   /** Scores a capture; a training page still awaited becomes a training document. */
@@ -173,12 +183,13 @@ export class FocusCrawl {
     }
     if (!isPage) return new ScoredCapture(this, uri, null, null, 'plain');
     const prepared = this.#model.preparePage(documentOf(capture.page!));
-    const relevance = loggedRelevance(this.#model.relevance(prepared));
-    return new ScoredCapture(this, uri, relevance, prepared, this.#trainingUrls.has(uri.url) ? 'training' : 'plain');
+    const judged = this.#model.judge(prepared);
+    return new ScoredCapture(this, uri, { relevance: loggedRelevance(judged.relevance), focus: judged.focus }, prepared, this.#trainingUrls.has(uri.url) ? 'training' : 'plain');
   }
 
   /** A claimed URI's outcome: a training URL fetched or given up counts down to the model. */
   async settled(uri: CrawlUri, outcome: { kind: 'done' | 'retry' | 'defer' }): Promise<void> {
+    this.#inFlight.settled(uri.url);
     if (this.#model !== null || outcome.kind === 'defer' || !this.#waiting.delete(uri.url)) return;
     if (this.#waiting.size === 0) await this.#learn();
   }
@@ -248,7 +259,8 @@ class ScoredCapture implements FocusedCapture {
   /** What its links inherit. */
   readonly #inherited: number;
 
-  constructor(f: FocusCrawl, uri: CrawlUri, relevance: number | null, prepared: PreparedText | null, kind: 'training' | 'plain') {
+  constructor(f: FocusCrawl, uri: CrawlUri, judged: Judgement | null, prepared: PreparedText | null, kind: 'training' | 'plain') {
+    const relevance = judged?.relevance ?? null;
     this.#f = f;
     this.#uri = uri;
     this.relevance = relevance;
@@ -259,7 +271,7 @@ class ScoredCapture implements FocusedCapture {
     const chosen = this.#training || uri.seed;
     // Seeds and training pages count as relevant; a page that is not one passes its gap on unchanged.
     this.#gap = chosen || (relevance !== null && relevance >= threshold) ? 0 : relevance === null ? own : own + 1;
-    this.#inherited = this.#training && relevance === null ? 1 : inheritedScore(relevance, threshold, scoreOfPriority(priorityOf(uri)));
+    this.#inherited = this.#training && relevance === null ? 1 : inheritedScore(judged?.focus ?? null, scoreOfPriority(priorityOf(uri)));
     this.annotations = relevance !== null ? [relevanceAnnotation(relevance)] : this.#training && f.model === null ? [FOCUS_TRAINING] : [];
   }
 
