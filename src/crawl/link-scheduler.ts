@@ -25,6 +25,8 @@ import { FOCUS_RESTRICTED, FOCUS_RESTRICTED_STATUS } from '../focus/annotations.
  */
 export interface LinkFocus {
   place(child: CrawlUri, link: DiscoveredLink): 'follow' | 'restricted' | 'forced';
+  /** The children the seen filter let through (placed `follow`), as queued. */
+  queued?(children: readonly CrawlUri[]): void;
 }
 
 export interface DiscoveredLink {
@@ -180,6 +182,7 @@ export class LinkScheduler {
       else candidates.push(child);
     }
     const chosen = await this.#scheduleNew(candidates);
+    focus?.queued?.(chosen);
     if (forced.length > 0) {
       await this.scheduleForced(forced);
       chosen.push(...forced);

@@ -15,13 +15,14 @@
  * - patience (patience.ts): in a crawl with a budget, `waitMs()` also puts
  *   back a link far poorer than those being claimed, and a link of a host
  *   whose last page's links are still being placed (pages-in-flight.ts).
- * - each capture scored (`page()`): a 2xx HTML page's relevance (cosine
- *   with the topic), annotated in crawl.log (`relevance:0.734`), and where
- *   its links go: priority by link-priority.ts, and `restrictHops`: a link
- *   found more than that many pages past the last relevant one is not
- *   followed (`focusRestricted`). Embeds and redirects are always
- *   followed, so every archived page replays. Seeds and training pages count
- *   as relevant there: the operator chose them.
+ * - each capture scored (`page()`): a 2xx HTML page's relevance
+ *   (TopicModel.judge), annotated in crawl.log (`relevance:0.734`), and
+ *   where its links go: priority by link-priority.ts — a link found again
+ *   by a better path is queued again (better-paths.ts) — and
+ *   `restrictHops`: a link found more than that many pages past the last
+ *   relevant one is not followed (`focusRestricted`). Embeds and redirects
+ *   are always followed, so every archived page replays. Seeds and training
+ *   pages count as relevant there: the operator chose them.
  * - the focus report at the end (focus-report.ts).
  */
 import type { FocusOptions } from '../config/profile.js';
@@ -30,6 +31,7 @@ import type { RecordStore } from '../store/record-store.js';
 import { FOCUS_TRAINING, loggedRelevance, relevanceAnnotation } from './annotations.js';
 import { writeFocusReport } from './focus-report.js';
 import { inheritedScore, linkScore, priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
+import { BetterPaths } from './better-paths.js';
 import { FOLLOW_WAIT_MS, hostOf, PagesInFlight } from './pages-in-flight.js';
 import { Patience, PATIENCE_WAIT_MS } from './patience.js';
 import { splitTerms } from './page-terms.js';
@@ -69,6 +71,8 @@ export interface FocusedCapture {
   readonly annotations: readonly string[];
   /** Sets the child's priority (and focus gap); `restricted`: not followed; `forced`: queued whatever the seen filter says. */
   place(child: CrawlUri, link: FocusLink): Placement;
+  /** The children the seen filter let through, as queued. */
+  queued(children: readonly CrawlUri[]): void;
 }
 
 export interface FocusCrawlOptions {
@@ -107,6 +111,7 @@ export class FocusCrawl {
   #building: Promise<void> | null = null;
   readonly #patience: Patience | null;
   readonly #inFlight = new PagesInFlight();
+  readonly #paths = new BetterPaths();
 
   private constructor(o: FocusCrawlOptions) {
     this.#focus = o.focus;
@@ -173,6 +178,24 @@ export class FocusCrawl {
     return 0;
   }
 
+  /** Whether a claimed URI is a copy, queued by a better path, of a page fetched meanwhile (better-paths.ts): dropped unfetched. */
+  superseded(uri: CrawlUri): boolean {
+    return uri.directive === Directive.normal && this.#paths.superseded(uri.url);
+  }
+
+  /** A link placed with `score`: whether to queue it again, past the seen filter (better-paths.ts). */
+  placedAgain(url: string, score: number): boolean {
+    return this.#paths.again(url, score);
+  }
+
+  /** Links the seen filter let through, as queued. */
+  queued(children: readonly CrawlUri[]): void {
+    for (const c of children) {
+      const p = priorityOf(c);
+      if (c.directive === Directive.normal && p >= SCORED_BASE && p < SEED_PRIORITY) this.#paths.queued(c.url, scoreOfPriority(p));
+    }
+  }
+
   /** Scores a capture; a training page still awaited becomes a training document. */
   page(uri: CrawlUri, capture: FocusCapture): FocusedCapture {
     const isPage = capture.page !== undefined && capture.status >= 200 && capture.status < 300;
@@ -190,6 +213,7 @@ export class FocusCrawl {
   /** A claimed URI's outcome: a training URL fetched or given up counts down to the model. */
   async settled(uri: CrawlUri, outcome: { kind: 'done' | 'retry' | 'defer' }): Promise<void> {
     this.#inFlight.settled(uri.url);
+    if (outcome.kind === 'done') this.#paths.fetched(uri.url);
     if (this.#model !== null || outcome.kind === 'defer' || !this.#waiting.delete(uri.url)) return;
     if (this.#waiting.size === 0) await this.#learn();
   }
@@ -275,6 +299,10 @@ class ScoredCapture implements FocusedCapture {
     this.annotations = relevance !== null ? [relevanceAnnotation(relevance)] : this.#training && f.model === null ? [FOCUS_TRAINING] : [];
   }
 
+  queued(children: readonly CrawlUri[]): void {
+    this.#f.queued(children);
+  }
+
   place(child: CrawlUri, link: FocusLink): Placement {
     const parent = this.#uri;
     switch (link.hop) {
@@ -291,11 +319,13 @@ class ScoredCapture implements FocusedCapture {
         child.priority = priorityOfScore(Math.max(scoreOfPriority(priorityOf(parent)), this.relevance ?? 0));
         this.#setGap(child);
         return 'follow';
-      default:
+      default: {
         if (this.#gap > this.#f.focus.restrictHops) return 'restricted';
-        child.priority = priorityOfScore(linkScore(this.#inherited, this.#neighbourhood(link)));
+        const score = linkScore(this.#inherited, this.#neighbourhood(link));
+        child.priority = priorityOfScore(score);
         this.#setGap(child);
-        return 'follow';
+        return this.#f.placedAgain(child.url, score) ? 'forced' : 'follow';
+      }
     }
   }
 

@@ -16,14 +16,14 @@
  * What a page's links inherit is another matter: a long reference page
  * or an index that names the topic a hundred times among ten thousand
  * words links mostly elsewhere. So the links inherit the same saturation
- * of the keywords' share of the page's terms (`density`): 1% gives 0.63.
+ * of the keywords' share of the page's terms (`density`): 3% gives 0.63.
  */
 import type { TermVector } from './term-vector.js';
 
 /** The number of mentions that gives 1 − 1/e ≈ 0.63. */
 export const MENTIONS_SCALE = 3;
 /** The share of a page's terms that gives 1 − 1/e: how much the page keeps to the keywords. */
-export const DENSITY_SCALE = 0.01;
+export const DENSITY_SCALE = 0.03;
 
 export interface Mentions {
   /** Saturating in the count: the page's relevance. */
