@@ -53,8 +53,9 @@ export const DOC_SITES: readonly DocSite[] = [
     training: ['/wal.html', '/atomiccommit.html', '/lockingv3.html'], untuned: true,
   },
   {
-    name: 'git', pkg: 'git-doc', root: '/usr/share/doc/git-doc', keywords: ['merge', 'conflict', 'conflicts'],
-    training: ['/git-merge.html', '/git-mergetool.html', '/git-merge-file.html'], untuned: true,
+    // Not merge/conflict (first picked): 40% of git's pages name them, so no crawl could reach 4× breadth-first's share.
+    name: 'git', pkg: 'git-doc', root: '/usr/share/doc/git-doc', keywords: ['worktree', 'worktrees'],
+    training: ['/git-worktree.html', '/gitrepository-layout.html', '/git-config.html'], untuned: true,
   },
 ];
 

@@ -28,6 +28,7 @@
 import type { FocusOptions } from '../config/profile.js';
 import { Directive, priorityOf, seedUri, type CrawlUri, type Hop } from '../core/crawl-uri.js';
 import type { RecordStore } from '../store/record-store.js';
+import type { SharedRecordStore } from '../store/redis/redis-records.js';
 import { FOCUS_TRAINING, loggedRelevance, relevanceAnnotation } from './annotations.js';
 import { writeFocusReport } from './focus-report.js';
 import { inheritedScore, linkScore, priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
@@ -35,7 +36,8 @@ import { BetterPaths } from './better-paths.js';
 import { FOLLOW_WAIT_MS, hostOf, PagesInFlight } from './pages-in-flight.js';
 import { Patience, PATIENCE_WAIT_MS } from './patience.js';
 import { splitTerms } from './page-terms.js';
-import { urlTerms } from './terms.js';
+import { RelevanceFeedback } from './relevance-feedback.js';
+import { termsOf, urlTerms } from './terms.js';
 import { TopicModel, type FocusDocument, type Judgement, type PreparedText } from './topic-model.js';
 import { isTrainingUrl, readTrainingDocs } from './training-docs.js';
 
@@ -85,17 +87,26 @@ export interface FocusCrawlOptions {
    * slow the crawl.
    */
   patience: { delayMs: number } | null;
-  /** Where the model is kept (the state backend's `focus` records). */
-  records: RecordStore;
+  /** Where the model is kept (the state backend's `focus` records; a shared store's are every node's). */
+  records: RecordStore | SharedRecordStore;
+  /** This node's id in a crawl of several processes (its focus report is its own). */
+  node?: string;
+  /** The crawl's clock (ms), for how often a shared topic is read again. */
+  now?: () => number;
   /** Lines for the operator (stderr). */
   notice?: (line: string) => void;
 }
 
 /** The focus settings a model was learnt under: another set means learning again. */
 interface SavedModel {
-  settings: { keywords: readonly string[]; training: readonly string[]; weighting: string };
+  settings: { keywords: readonly string[]; training: readonly string[]; weighting: string; feedback?: true };
   model: unknown;
+  /** Terms relevance feedback added and their shares (relevance-feedback.ts), in the order added: kept on resume, merged across nodes. */
+  widenedBy?: Array<[string, number]>;
 }
+
+/** How often a node of a shared crawl reads the topic again (what other nodes' feedback added). */
+export const SHARED_TOPIC_READ_MS = 1000;
 
 export class FocusCrawl {
   readonly #focus: FocusOptions;
@@ -112,6 +123,14 @@ export class FocusCrawl {
   readonly #patience: Patience | null;
   readonly #inFlight = new PagesInFlight();
   readonly #paths = new BetterPaths();
+  /** Relevance feedback (profile `focus.feedback`), and the terms it added so far. */
+  readonly #feedback: RelevanceFeedback | null;
+  readonly #widenedBy = new Map<string, number>();
+  readonly #shared: SharedRecordStore | null;
+  readonly #node: string | undefined;
+  readonly #now: () => number;
+  #readAt = 0;
+  #changes = 0;
 
   private constructor(o: FocusCrawlOptions) {
     this.#focus = o.focus;
@@ -119,6 +138,10 @@ export class FocusCrawl {
     this.#notice = o.notice ?? (() => {});
     this.#patience = o.patience === null ? null : new Patience(o.patience.delayMs);
     this.#trainingUrls = new Set(o.focus.training.filter(isTrainingUrl));
+    this.#shared = 'changedSince' in o.records ? o.records : null;
+    if (o.node !== undefined) this.#node = o.node;
+    this.#now = o.now ?? Date.now;
+    this.#feedback = o.focus.feedback ? new RelevanceFeedback(new Set(o.focus.keywords.flatMap((k) => termsOf(k)))) : null;
   }
 
   /** The model saved in the job when its settings match, else learnt from what is on disk (and, later, the training URLs). */
@@ -167,6 +190,7 @@ export class FocusCrawl {
   waitMs(uri: CrawlUri, now: number): number {
     if (uri.directive !== Directive.normal) return 0;
     if (this.#model === null) return this.#waiting.has(uri.url) ? 0 : TRAINING_WAIT_MS;
+    this.#readShared();
     if (this.#patience === null) return 0;
     const priority = priorityOf(uri);
     const host = hostOf(uri.url);
@@ -207,6 +231,7 @@ export class FocusCrawl {
     if (!isPage) return new ScoredCapture(this, uri, null, null, 'plain');
     const prepared = this.#model.preparePage(documentOf(capture.page!));
     const judged = this.#model.judge(prepared);
+    this.#learnFrom(prepared, judged.relevance);
     return new ScoredCapture(this, uri, { relevance: loggedRelevance(judged.relevance), focus: judged.focus }, prepared, this.#trainingUrls.has(uri.url) ? 'training' : 'plain');
   }
 
@@ -221,7 +246,7 @@ export class FocusCrawl {
   /** The job's end: the focus report from crawl.log; waits for a model being saved. */
   async close(crawlLog: string, reportsDir: string): Promise<void> {
     await this.#building;
-    await writeFocusReport({ crawlLog, reportsDir, focus: this.#focus, model: this.#model });
+    await writeFocusReport({ crawlLog, reportsDir, focus: this.#focus, model: this.#model, ...(this.#node !== undefined ? { node: this.#node } : {}) });
   }
 
   get focus(): FocusOptions {
@@ -244,29 +269,76 @@ export class FocusCrawl {
       `archiver: focus: topic learnt (${this.#focus.weighting}) from ${model.nDoc} training page(s) and ${this.#focus.keywords.length} keyword(s): ${model.size} term(s)${top ? `, heaviest: ${top}` : ''}`,
     );
     if (model.size === 0) this.#notice('archiver: focus: the topic has no terms (no training page could be read): every page scores 0');
-    const saved: SavedModel = { settings: this.#settings(), model: model.toJSON() };
-    this.#building = this.#records.put(MODEL_KEY, Buffer.from(JSON.stringify(saved)));
+    this.#building = this.#save();
     await this.#building;
   }
 
   async #loadSaved(): Promise<TopicModel | null> {
     const raw = await this.#records.get(MODEL_KEY);
     if (raw === undefined) return null;
-    let saved: SavedModel;
-    try {
-      saved = JSON.parse(raw.toString('utf8')) as SavedModel;
-    } catch {
-      return null;
-    }
+    const saved = parseSaved(raw);
+    if (saved === null) return null;
     if (JSON.stringify(saved.settings) !== JSON.stringify(this.#settings())) {
       this.#notice('archiver: focus: the focus settings changed since the topic was learnt: learning it again');
       return null;
     }
+    for (const [t, share] of saved.widenedBy ?? []) this.#widenedBy.set(t, share);
     return TopicModel.fromJSON(saved.model);
   }
 
   #settings(): SavedModel['settings'] {
-    return { keywords: this.#focus.keywords, training: this.#focus.training, weighting: this.#focus.weighting };
+    const s: SavedModel['settings'] = { keywords: this.#focus.keywords, training: this.#focus.training, weighting: this.#focus.weighting };
+    return this.#focus.feedback ? { ...s, feedback: true } : s;
+  }
+
+  /** A relevant page's terms count towards widening the topic; every WIDEN_EVERY of them, it is widened, logged and saved. */
+  #learnFrom(prepared: PreparedText, relevance: number): void {
+    if (this.#feedback === null || this.#model === null || !this.#feedback.page(prepared.counts, relevance)) return;
+    const added = this.#feedback.widen().filter(([t]) => !this.#widenedBy.has(t));
+    if (added.length === 0) return;
+    this.#widenWith(added);
+    this.#notice(`archiver: focus: topic widened by relevance feedback: ${added.map(([t, w]) => `${t} (${w.toFixed(2)})`).join(', ')}; ${this.#model!.size} term(s)`);
+    this.#building = this.#save();
+  }
+
+  #widenWith(terms: ReadonlyArray<readonly [string, number]>): void {
+    this.#model = this.#model!.widen(terms);
+    for (const [t, share] of terms) this.#widenedBy.set(t, share);
+  }
+
+  /** Saves the model; on a shared store, with the terms other nodes added first taken in. */
+  async #save(): Promise<void> {
+    await this.#building;
+    if (this.#shared !== null) await this.#takeIn();
+    const widenedBy = [...this.#widenedBy];
+    const saved: SavedModel = { settings: this.#settings(), model: this.#model!.toJSON(), ...(widenedBy.length > 0 ? { widenedBy } : {}) };
+    await this.#records.put(MODEL_KEY, Buffer.from(JSON.stringify(saved)));
+  }
+
+  /** A shared crawl: the terms other nodes' feedback added to the topic, taken in (a topic learnt elsewhere first is taken as it is). */
+  async #takeIn(): Promise<void> {
+    const { entries, cursor } = await this.#shared!.changedSince(this.#changes);
+    this.#changes = cursor;
+    const raw = entries.find(([k]) => k === MODEL_KEY)?.[1];
+    if (raw === undefined) return;
+    const saved = parseSaved(raw);
+    if (saved === null || JSON.stringify(saved.settings) !== JSON.stringify(this.#settings())) return;
+    if (this.#model === null) {
+      this.#model = TopicModel.fromJSON(saved.model);
+      for (const [t, share] of saved.widenedBy ?? []) this.#widenedBy.set(t, share);
+      return;
+    }
+    const theirs = (saved.widenedBy ?? []).filter(([t]) => !this.#widenedBy.has(t));
+    if (theirs.length > 0) this.#widenWith(theirs);
+  }
+
+  /** A shared crawl reads the topic again at most every SHARED_TOPIC_READ_MS, between claims. */
+  #readShared(): void {
+    if (this.#shared === null || this.#feedback === null) return;
+    const now = this.#now();
+    if (now - this.#readAt < SHARED_TOPIC_READ_MS) return;
+    this.#readAt = now;
+    this.#building = (this.#building ?? Promise.resolve()).then(() => this.#takeIn()).catch((e: unknown) => this.#notice(`archiver: focus: the shared topic could not be read: ${String(e)}`));
   }
 }
 
@@ -343,6 +415,15 @@ class ScoredCapture implements FocusedCapture {
       around: link.aroundTerms ? model.relevance(model.prepareTerms(splitTerms(link.aroundTerms), languages)) : 0,
       url: short(link.urlTerms !== undefined ? splitTerms(link.urlTerms) : urlTerms(link.url)),
     };
+  }
+}
+
+function parseSaved(raw: Buffer): SavedModel | null {
+  try {
+    const saved = JSON.parse(raw.toString('utf8')) as SavedModel;
+    return typeof saved === 'object' && saved !== null ? saved : null;
+  } catch {
+    return null;
   }
 }
 

@@ -186,6 +186,22 @@ export class TopicModel {
     };
   }
 
+  /**
+   * The topic widened by relevance feedback (relevance-feedback.ts): each
+   * term at `share` × the topic's heaviest weight unless it weighs more
+   * already. A short text's reference cosine shrinks as the topic's length
+   * grows, so that a short text scores as before.
+   */
+  widen(terms: ReadonlyArray<readonly [string, number]>): TopicModel {
+    const data = this.toJSON();
+    const weights = new Map(data.weights);
+    const top = weights.size === 0 ? 1 : maxValue(weights);
+    for (const [t, share] of terms) weights.set(t, Math.max(weights.get(t) ?? 0, share * top));
+    const wider = norm(weights);
+    const shortTextRef = wider === 0 ? data.shortTextRef : (data.shortTextRef * this.#topicNorm) / wider;
+    return TopicModel.fromJSON({ ...data, weights: [...weights], shortTextRef })!;
+  }
+
   /** Terms in the topic. */
   get size(): number {
     return this.#topic.size;
