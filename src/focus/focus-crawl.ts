@@ -43,6 +43,13 @@ import { isTrainingUrl, readTrainingDocs } from './training-docs.js';
 
 /** How long a URI waits while the model is learnt. */
 export const TRAINING_WAIT_MS = 250;
+/**
+ * What the links of a training page inherit: they are placed before the
+ * topic is learnt, so their own words cannot be scored; a page the operator
+ * chose is on the topic, but what it links to is not known to be (a fixed
+ * 1 put all of them above every link of the crawl's relevant pages).
+ */
+export const TRAINING_INHERITED = 0.5;
 
 const MODEL_KEY = 'model';
 
@@ -121,6 +128,7 @@ export class FocusCrawl {
   /** The model's save, once it was learnt. */
   #building: Promise<void> | null = null;
   readonly #patience: Patience | null;
+  #provisional: TopicModel | null = null;
   readonly #inFlight = new PagesInFlight();
   readonly #paths = new BetterPaths();
   /** Relevance feedback (profile `focus.feedback`), and the terms it added so far. */
@@ -155,7 +163,14 @@ export class FocusCrawl {
     for (const doc of await readTrainingDocs(o.focus.training.filter((t) => !isTrainingUrl(t)), o.notice)) f.#docs.push(doc);
     for (const url of f.#trainingUrls) f.#waiting.add(url);
     if (f.#waiting.size === 0) await f.#learn();
+    // Until the training pages are in, their links are scored by the keywords alone.
+    else if (o.focus.keywords.length > 0) f.#provisional = TopicModel.build({ weighting: o.focus.weighting, keywords: o.focus.keywords, docs: [] });
     return f;
+  }
+
+  /** The keywords' topic, while the training pages are awaited (it scores their links' words). */
+  get provisional(): TopicModel | null {
+    return this.#provisional;
   }
 
   /** The model, once learnt. */
@@ -264,6 +279,7 @@ export class FocusCrawl {
     const model = TopicModel.build({ weighting: this.#focus.weighting, keywords: this.#focus.keywords, docs: this.#docs, notice: this.#notice });
     this.#docs.length = 0;
     this.#model = model;
+    this.#provisional = null;
     const top = model.topTerms(8).map(([t]) => t).join(' ');
     this.#notice(
       `archiver: focus: topic learnt (${this.#focus.weighting}) from ${model.nDoc} training page(s) and ${this.#focus.keywords.length} keyword(s): ${model.size} term(s)${top ? `, heaviest: ${top}` : ''}`,
@@ -367,7 +383,7 @@ class ScoredCapture implements FocusedCapture {
     const chosen = this.#training || uri.seed;
     // Seeds and training pages count as relevant; a page that is not one passes its gap on unchanged.
     this.#gap = chosen || (relevance !== null && relevance >= threshold) ? 0 : relevance === null ? own : own + 1;
-    this.#inherited = this.#training && relevance === null ? 1 : inheritedScore(judged?.focus ?? null, scoreOfPriority(priorityOf(uri)));
+    this.#inherited = this.#training && relevance === null ? TRAINING_INHERITED : inheritedScore(judged?.focus ?? null, scoreOfPriority(priorityOf(uri)));
     this.annotations = relevance !== null ? [relevanceAnnotation(relevance)] : this.#training && f.model === null ? [FOCUS_TRAINING] : [];
   }
 
@@ -406,7 +422,7 @@ class ScoredCapture implements FocusedCapture {
   }
 
   #neighbourhood(link: FocusLink): { anchor: number; around: number; url: number } {
-    const model = this.#f.model;
+    const model = this.#f.model ?? this.#f.provisional;
     if (model === null) return { anchor: 0, around: 0, url: 0 };
     const languages = this.#prepared?.languages ?? model.languages;
     const short = (terms: readonly string[]): number => (terms.length === 0 ? 0 : model.shortTextScore(model.prepareTerms(terms, languages)));
