@@ -149,7 +149,7 @@ export class FocusCrawl {
     this.#shared = 'changedSince' in o.records ? o.records : null;
     if (o.node !== undefined) this.#node = o.node;
     this.#now = o.now ?? Date.now;
-    this.#feedback = o.focus.feedback ? new RelevanceFeedback(new Set(o.focus.keywords.flatMap((k) => termsOf(k)))) : null;
+    this.#feedback = o.focus.feedback ? new RelevanceFeedback(new Set(o.focus.keywords.flatMap((k) => termsOf(k))), o.focus.threshold) : null;
   }
 
   /** The model saved in the job when its settings match, else learnt from what is on disk (and, later, the training URLs). */

@@ -6,19 +6,23 @@
  * only those words is ranked as if it said nothing.
  *
  * Every page that scores at least RELEVANT_BAR adds its distinct terms to
- * a count of relevant pages holding each term; one page in BACKGROUND_EVERY
- * (every page of the first BACKGROUND_ALL) adds them to the background
- * count — a sample, so that the crawl's pages are not walked twice. After
- * every WIDEN_EVERY relevant pages, the terms held by at least MIN_SHARE of
- * the relevant pages and at least RATIO times as often as in the
- * background are ranked by share × log(ratio), and the best MAX_TERMS of
- * them join the topic, each weighing TERM_WEIGHT × its share of the
+ * a count of relevant pages holding each term; of the pages scoring below
+ * the crawl's threshold, one in BACKGROUND_EVERY (every one of the first
+ * BACKGROUND_ALL) adds them to the background count — a sample, so that
+ * the crawl's pages are not walked twice; a focused crawl fetches mostly
+ * relevant pages, so the contrast is with the irrelevant ones (Rocchio's
+ * negative examples). After every WIDEN_EVERY relevant pages, once
+ * MIN_BACKGROUND irrelevant pages are counted, the terms held by at least
+ * MIN_SHARE of the relevant pages and at least RATIO times as often as in
+ * the background are ranked by share × log(ratio), and the best MAX_TERMS
+ * of them join the topic, each weighing TERM_WEIGHT × its share of the
  * keywords' weight. Bounded: at most MAX_VOCABULARY terms are counted.
  */
 
 export const RELEVANT_BAR = 0.6;
 export const BACKGROUND_EVERY = 4;
 export const BACKGROUND_ALL = 200;
+export const MIN_BACKGROUND = 10;
 export const WIDEN_EVERY = 10;
 export const MIN_SHARE = 0.3;
 export const RATIO = 2;
@@ -31,26 +35,30 @@ export class RelevanceFeedback {
   readonly #background = new Map<string, number>();
   #relevantPages = 0;
   #backgroundPages = 0;
-  #pages = 0;
+  #irrelevantPages = 0;
   #sinceWiden = 0;
   readonly #exclude: ReadonlySet<string>;
+  readonly #threshold: number;
 
-  /** `exclude`: terms already in the topic's core (the keywords). */
-  constructor(exclude: ReadonlySet<string>) {
+  /** `exclude`: terms already in the topic's core (the keywords); `threshold`: the crawl's (below it, a page is background). */
+  constructor(exclude: ReadonlySet<string>, threshold: number) {
     this.#exclude = exclude;
+    this.#threshold = threshold;
   }
 
   /** A page judged: its term counts and relevance. Returns true when the topic is due to be widened. */
   page(counts: ReadonlyMap<string, number>, relevance: number): boolean {
-    this.#pages++;
-    if (this.#pages <= BACKGROUND_ALL || this.#pages % BACKGROUND_EVERY === 0) {
-      this.#backgroundPages++;
-      add(this.#background, counts);
+    if (relevance < this.#threshold) {
+      this.#irrelevantPages++;
+      if (this.#irrelevantPages <= BACKGROUND_ALL || this.#irrelevantPages % BACKGROUND_EVERY === 0) {
+        this.#backgroundPages++;
+        add(this.#background, counts);
+      }
     }
     if (relevance < RELEVANT_BAR) return false;
     this.#relevantPages++;
     add(this.#relevant, counts);
-    return ++this.#sinceWiden >= WIDEN_EVERY;
+    return ++this.#sinceWiden >= WIDEN_EVERY && this.#backgroundPages >= MIN_BACKGROUND;
   }
 
   /** The terms to add to the topic, heaviest first, each with its weight as a share of a keyword's. */

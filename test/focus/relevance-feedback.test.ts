@@ -2,7 +2,7 @@
  * Relevance feedback: the words that the relevant pages share, and the rest
  * of the crawl does not, join a keyword topic — bounded in number and
  * weight, never the keywords again, nothing before WIDEN_EVERY relevant
- * pages — and the widened topic scores a short text on them while a text
+ * pages, contrasted with the irrelevant ones — and the widened topic scores a short text on them while a text
  * of the keywords scores as before.
  */
 import assert from 'node:assert/strict';
@@ -16,7 +16,7 @@ const otherPage = (i: number): Map<string, number> => countTerms(['table', 'inde
 
 describe('relevance feedback', () => {
   it('widens with the terms the relevant pages share and the others lack, every WIDEN_EVERY relevant pages', () => {
-    const f = new RelevanceFeedback(new Set(['replication', 'standby']));
+    const f = new RelevanceFeedback(new Set(['replication', 'standby']), 0.2);
     let due = 0;
     for (let i = 0; i < 40; i++) if (f.page(otherPage(i), 0)) due++;
     for (let i = 0; i < WIDEN_EVERY; i++) if (f.page(relevantPage(i), 0.9)) due++;
