@@ -11,7 +11,7 @@
  *   and redirects are fetched — `waitMs()` puts the rest back — and then
  *   crawling by relevance starts. The model is saved in the job (record
  *   `model` of the `focus` records) with the focus settings it was learnt
- *   under; a resume with other settings learns again.
+ *   under; a resume with other settings learns again (kept-topic.ts).
  * - patience (patience.ts): in a crawl with a budget, `waitMs()` also puts
  *   back a link far poorer than those being claimed, and a link of a host
  *   whose last page's links are still being placed (pages-in-flight.ts).
@@ -29,6 +29,7 @@ import type { FocusOptions } from '../config/profile.js';
 import { Directive, priorityOf, seedUri, type CrawlUri, type Hop } from '../core/crawl-uri.js';
 import type { RecordStore } from '../store/record-store.js';
 import type { SharedRecordStore } from '../store/redis/redis-records.js';
+import { KeptTopic } from './kept-topic.js';
 import { FOCUS_TRAINING, loggedRelevance, relevanceAnnotation } from './annotations.js';
 import { writeFocusReport } from './focus-report.js';
 import { inheritedScore, linkScore, priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
@@ -51,7 +52,6 @@ export const TRAINING_WAIT_MS = 250;
  */
 export const TRAINING_INHERITED = 0.5;
 
-const MODEL_KEY = 'model';
 
 /** What the crawl tells of a capture. */
 export interface FocusCapture {
@@ -104,49 +104,30 @@ export interface FocusCrawlOptions {
   notice?: (line: string) => void;
 }
 
-/** The focus settings a model was learnt under: another set means learning again. */
-interface SavedModel {
-  settings: { keywords: readonly string[]; training: readonly string[]; weighting: string; feedback?: true };
-  model: unknown;
-  /** Terms relevance feedback added and their shares (relevance-feedback.ts), in the order added: kept on resume, merged across nodes. */
-  widenedBy?: Array<[string, number]>;
-}
-
-/** How often a node of a shared crawl reads the topic again (what other nodes' feedback added). */
-export const SHARED_TOPIC_READ_MS = 1000;
-
 export class FocusCrawl {
   readonly #focus: FocusOptions;
-  readonly #records: RecordStore;
   readonly #notice: (line: string) => void;
-  #model: TopicModel | null = null;
+  readonly #kept: KeptTopic;
   /** Training URLs (and redirect targets of them) not yet fetched or given up. */
   readonly #waiting = new Set<string>();
   readonly #trainingUrls: ReadonlySet<string>;
   /** Training documents read so far (from disk at start, then fetched ones). */
   readonly #docs: FocusDocument[] = [];
-  /** The model's save, once it was learnt. */
-  #building: Promise<void> | null = null;
   readonly #patience: Patience | null;
   #provisional: TopicModel | null = null;
   readonly #inFlight = new PagesInFlight();
   readonly #paths = new BetterPaths();
-  /** Relevance feedback (profile `focus.feedback`), and the terms it added so far. */
+  /** Relevance feedback (profile `focus.feedback`). */
   readonly #feedback: RelevanceFeedback | null;
-  readonly #widenedBy = new Map<string, number>();
-  readonly #shared: SharedRecordStore | null;
   readonly #node: string | undefined;
   readonly #now: () => number;
-  #readAt = 0;
-  #changes = 0;
 
   private constructor(o: FocusCrawlOptions) {
     this.#focus = o.focus;
-    this.#records = o.records;
     this.#notice = o.notice ?? (() => {});
     this.#patience = o.patience === null ? null : new Patience(o.patience.delayMs);
     this.#trainingUrls = new Set(o.focus.training.filter(isTrainingUrl));
-    this.#shared = 'changedSince' in o.records ? o.records : null;
+    this.#kept = new KeptTopic(o.records, o.focus, this.#notice);
     if (o.node !== undefined) this.#node = o.node;
     this.#now = o.now ?? Date.now;
     this.#feedback = o.focus.feedback ? new RelevanceFeedback(new Set(o.focus.keywords.flatMap((k) => termsOf(k))), o.focus.threshold) : null;
@@ -155,11 +136,7 @@ export class FocusCrawl {
   /** The model saved in the job when its settings match, else learnt from what is on disk (and, later, the training URLs). */
   static async open(o: FocusCrawlOptions): Promise<FocusCrawl> {
     const f = new FocusCrawl(o);
-    const saved = await f.#loadSaved();
-    if (saved !== null) {
-      f.#model = saved;
-      return f;
-    }
+    if (await f.#kept.load()) return f;
     for (const doc of await readTrainingDocs(o.focus.training.filter((t) => !isTrainingUrl(t)), o.notice)) f.#docs.push(doc);
     for (const url of f.#trainingUrls) f.#waiting.add(url);
     if (f.#waiting.size === 0) await f.#learn();
@@ -175,7 +152,7 @@ export class FocusCrawl {
 
   /** The model, once learnt. */
   get model(): TopicModel | null {
-    return this.#model;
+    return this.#kept.model;
   }
 
   /**
@@ -184,7 +161,7 @@ export class FocusCrawl {
    * says: a job resumed before its model was saved fetches them again.
    */
   trainingUris(): CrawlUri[] {
-    if (this.#model !== null) return [];
+    if (this.#kept.model !== null) return [];
     return [...this.#waiting].map((url) => ({ ...seedUri(url), priority: TRAINING_PRIORITY }));
   }
 
@@ -204,8 +181,8 @@ export class FocusCrawl {
    */
   waitMs(uri: CrawlUri, now: number): number {
     if (uri.directive !== Directive.normal) return 0;
-    if (this.#model === null) return this.#waiting.has(uri.url) ? 0 : TRAINING_WAIT_MS;
-    this.#readShared();
+    if (this.#kept.model === null) return this.#waiting.has(uri.url) ? 0 : TRAINING_WAIT_MS;
+    this.#kept.readShared(this.#now());
     if (this.#patience === null) return 0;
     const priority = priorityOf(uri);
     const host = hostOf(uri.url);
@@ -238,14 +215,14 @@ export class FocusCrawl {
   /** Scores a capture; a training page still awaited becomes a training document. */
   page(uri: CrawlUri, capture: FocusCapture): FocusedCapture {
     const isPage = capture.page !== undefined && capture.status >= 200 && capture.status < 300;
-    if (this.#model === null) {
+    if (this.#kept.model === null) {
       const training = this.#waiting.has(uri.url);
       if (training && isPage) this.#docs.push(documentOf(capture.page!));
       return new ScoredCapture(this, uri, null, null, training ? 'training' : 'plain');
     }
     if (!isPage) return new ScoredCapture(this, uri, null, null, 'plain');
-    const prepared = this.#model.preparePage(documentOf(capture.page!));
-    const judged = this.#model.judge(prepared);
+    const prepared = this.#kept.model.preparePage(documentOf(capture.page!));
+    const judged = this.#kept.model.judge(prepared);
     this.#learnFrom(prepared, judged.relevance);
     return new ScoredCapture(this, uri, { relevance: loggedRelevance(judged.relevance), focus: judged.focus }, prepared, this.#trainingUrls.has(uri.url) ? 'training' : 'plain');
   }
@@ -254,14 +231,14 @@ export class FocusCrawl {
   async settled(uri: CrawlUri, outcome: { kind: 'done' | 'retry' | 'defer' }): Promise<void> {
     this.#inFlight.settled(uri.url);
     if (outcome.kind === 'done') this.#paths.fetched(uri.url);
-    if (this.#model !== null || outcome.kind === 'defer' || !this.#waiting.delete(uri.url)) return;
+    if (this.#kept.model !== null || outcome.kind === 'defer' || !this.#waiting.delete(uri.url)) return;
     if (this.#waiting.size === 0) await this.#learn();
   }
 
   /** The job's end: the focus report from crawl.log; waits for a model being saved. */
   async close(crawlLog: string, reportsDir: string): Promise<void> {
-    await this.#building;
-    await writeFocusReport({ crawlLog, reportsDir, focus: this.#focus, model: this.#model, ...(this.#node !== undefined ? { node: this.#node } : {}) });
+    await this.#kept.settledSaves();
+    await writeFocusReport({ crawlLog, reportsDir, focus: this.#focus, model: this.#kept.model, ...(this.#node !== undefined ? { node: this.#node } : {}) });
   }
 
   get focus(): FocusOptions {
@@ -270,7 +247,7 @@ export class FocusCrawl {
 
   /** A redirect of an awaited training URL: its target is awaited instead (and queued whatever the seen filter says). */
   followTraining(from: string, to: string): boolean {
-    if (this.#model !== null || !this.#waiting.has(from)) return false;
+    if (this.#kept.model !== null || !this.#waiting.has(from)) return false;
     this.#waiting.add(to);
     return true;
   }
@@ -278,83 +255,22 @@ export class FocusCrawl {
   async #learn(): Promise<void> {
     const model = TopicModel.build({ weighting: this.#focus.weighting, keywords: this.#focus.keywords, docs: this.#docs, notice: this.#notice });
     this.#docs.length = 0;
-    this.#model = model;
     this.#provisional = null;
     const top = model.topTerms(8).map(([t]) => t).join(' ');
     this.#notice(
       `archiver: focus: topic learnt (${this.#focus.weighting}) from ${model.nDoc} training page(s) and ${this.#focus.keywords.length} keyword(s): ${model.size} term(s)${top ? `, heaviest: ${top}` : ''}`,
     );
     if (model.size === 0) this.#notice('archiver: focus: the topic has no terms (no training page could be read): every page scores 0');
-    this.#building = this.#save();
-    await this.#building;
-  }
-
-  async #loadSaved(): Promise<TopicModel | null> {
-    const raw = await this.#records.get(MODEL_KEY);
-    if (raw === undefined) return null;
-    const saved = parseSaved(raw);
-    if (saved === null) return null;
-    if (JSON.stringify(saved.settings) !== JSON.stringify(this.#settings())) {
-      this.#notice('archiver: focus: the focus settings changed since the topic was learnt: learning it again');
-      return null;
-    }
-    for (const [t, share] of saved.widenedBy ?? []) this.#widenedBy.set(t, share);
-    return TopicModel.fromJSON(saved.model);
-  }
-
-  #settings(): SavedModel['settings'] {
-    const s: SavedModel['settings'] = { keywords: this.#focus.keywords, training: this.#focus.training, weighting: this.#focus.weighting };
-    return this.#focus.feedback ? { ...s, feedback: true } : s;
+    await this.#kept.learnt(model);
   }
 
   /** A relevant page's terms count towards widening the topic; every WIDEN_EVERY of them, it is widened, logged and saved. */
   #learnFrom(prepared: PreparedText, relevance: number): void {
-    if (this.#feedback === null || this.#model === null || !this.#feedback.page(prepared.counts, relevance)) return;
-    const added = this.#feedback.widen().filter(([t]) => !this.#widenedBy.has(t));
+    if (this.#feedback === null || this.#kept.model === null || !this.#feedback.page(prepared.counts, relevance)) return;
+    const added = this.#feedback.widen().filter(([t]) => !this.#kept.widenedWith(t));
     if (added.length === 0) return;
-    this.#widenWith(added);
-    this.#notice(`archiver: focus: topic widened by relevance feedback: ${added.map(([t, w]) => `${t} (${w.toFixed(2)})`).join(', ')}; ${this.#model!.size} term(s)`);
-    this.#building = this.#save();
-  }
-
-  #widenWith(terms: ReadonlyArray<readonly [string, number]>): void {
-    this.#model = this.#model!.widen(terms);
-    for (const [t, share] of terms) this.#widenedBy.set(t, share);
-  }
-
-  /** Saves the model; on a shared store, with the terms other nodes added first taken in. */
-  async #save(): Promise<void> {
-    await this.#building;
-    if (this.#shared !== null) await this.#takeIn();
-    const widenedBy = [...this.#widenedBy];
-    const saved: SavedModel = { settings: this.#settings(), model: this.#model!.toJSON(), ...(widenedBy.length > 0 ? { widenedBy } : {}) };
-    await this.#records.put(MODEL_KEY, Buffer.from(JSON.stringify(saved)));
-  }
-
-  /** A shared crawl: the terms other nodes' feedback added to the topic, taken in (a topic learnt elsewhere first is taken as it is). */
-  async #takeIn(): Promise<void> {
-    const { entries, cursor } = await this.#shared!.changedSince(this.#changes);
-    this.#changes = cursor;
-    const raw = entries.find(([k]) => k === MODEL_KEY)?.[1];
-    if (raw === undefined) return;
-    const saved = parseSaved(raw);
-    if (saved === null || JSON.stringify(saved.settings) !== JSON.stringify(this.#settings())) return;
-    if (this.#model === null) {
-      this.#model = TopicModel.fromJSON(saved.model);
-      for (const [t, share] of saved.widenedBy ?? []) this.#widenedBy.set(t, share);
-      return;
-    }
-    const theirs = (saved.widenedBy ?? []).filter(([t]) => !this.#widenedBy.has(t));
-    if (theirs.length > 0) this.#widenWith(theirs);
-  }
-
-  /** A shared crawl reads the topic again at most every SHARED_TOPIC_READ_MS, between claims. */
-  #readShared(): void {
-    if (this.#shared === null || this.#feedback === null) return;
-    const now = this.#now();
-    if (now - this.#readAt < SHARED_TOPIC_READ_MS) return;
-    this.#readAt = now;
-    this.#building = (this.#building ?? Promise.resolve()).then(() => this.#takeIn()).catch((e: unknown) => this.#notice(`archiver: focus: the shared topic could not be read: ${String(e)}`));
+    this.#kept.widen(added);
+    this.#notice(`archiver: focus: topic widened by relevance feedback: ${added.map(([t, w]) => `${t} (${w.toFixed(2)})`).join(', ')}; ${this.#kept.model.size} term(s)`);
   }
 }
 
@@ -431,15 +347,6 @@ class ScoredCapture implements FocusedCapture {
       around: link.aroundTerms ? model.relevance(model.prepareTerms(splitTerms(link.aroundTerms), languages)) : 0,
       url: short(link.urlTerms !== undefined ? splitTerms(link.urlTerms) : urlTerms(link.url)),
     };
-  }
-}
-
-function parseSaved(raw: Buffer): SavedModel | null {
-  try {
-    const saved = JSON.parse(raw.toString('utf8')) as SavedModel;
-    return typeof saved === 'object' && saved !== null ? saved : null;
-  } catch {
-    return null;
   }
 }
 

@@ -45,7 +45,7 @@ describe('a focused crawl of three processes on Redis', needsRedis(), () => {
     return file;
   }
 
-  it('shares one topic: three nodes on a third of the budget each harvest within 10% of one process', { timeout: 180_000 }, async () => {
+  it('shares one topic: three nodes on a third of the budget each harvest within 10% of one process', { timeout: 400_000 }, async () => {
     const focus = { keywords: KEYWORDS, feedback: true };
     web.server.takeRequests();
     const alone = startCli(['run', await profileFile('alone', BUDGET, focus), '--quiet']);
