@@ -7,7 +7,7 @@
  * the TypeScript sources, where no build wrote that file, the schema is
  * compiled here as before, with the same options and the same result.
  */
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject } from 'ajv';
@@ -30,9 +30,16 @@ const STANDALONE = new URL('./profile-validator.standalone.cjs', import.meta.url
 const require = createRequire(import.meta.url);
 let compiled: ProfileValidate | null = null;
 
+/** The build's validator exists and was made after the schema was last compiled (a bare `tsc` does not remake it). */
+function standaloneIsCurrent(): boolean {
+  const made = statSync(fileURLToPath(STANDALONE), { throwIfNoEntry: false });
+  const schema = statSync(fileURLToPath(new URL('./profile-schema.js', import.meta.url)), { throwIfNoEntry: false });
+  return made !== undefined && schema !== undefined && made.mtimeMs >= schema.mtimeMs;
+}
+
 export function profileValidator(): ProfileValidate {
   if (compiled !== null) return compiled;
-  if (import.meta.url.endsWith('.js') && existsSync(fileURLToPath(STANDALONE))) {
+  if (import.meta.url.endsWith('.js') && standaloneIsCurrent()) {
     compiled = require(fileURLToPath(STANDALONE)) as ProfileValidate;
   } else {
     const { Ajv } = require('ajv') as typeof import('ajv');

@@ -240,6 +240,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     focus: profile.focus,
     patience: profile.limits.maxPages > 0 || profile.limits.maxBytes > 0 ? { delayMs: profile.politeness.minDelayMs } : null,
     records: backend.records('focus'),
+    now: () => o.clock.now(),
+    ...(dirs.node !== null ? { node: dirs.node } : {}),
     ...(o.quiet ? {} : { notice: (line: string) => void o.log.write(`${line}\n`) }),
   });
   const training = focus?.trainingUris() ?? [];

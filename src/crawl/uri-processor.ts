@@ -87,6 +87,8 @@ export class UriProcessor {
   async process(claim: Claim, worker: number, release: (delayMs: number) => Promise<void> = async () => {}): Promise<Outcome> {
     const focus = this.#d.focus;
     if (focus === undefined) return this.#claimed(claim, worker, release);
+    // A copy queued again by a better path (src/focus/better-paths.ts) whose page was fetched meanwhile.
+    if (focus.superseded(claim.uri)) return DONE;
     const waitMs = focus.waitMs(claim.uri, this.#d.clock.now());
     if (waitMs > 0) return { kind: 'defer', delayMs: waitMs };
     let outcome: Outcome = DONE;
