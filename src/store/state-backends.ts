@@ -10,6 +10,9 @@
  *   (nodes) on one machine or several: the frontier with a lease per host,
  *   the seen filter, the digest index and robots.txt results are common to
  *   all; each node writes its own files in the job directory.
+ * - `redis+cluster://HOST:PORT[,HOST:PORT…]`: the same on a Redis Cluster
+ *   (any one seed node is enough); the keys of one hash tag per script, so
+ *   the crawl's per-host keys spread over the masters by host.
  * Nothing outside this room opens a database: every part of the crawl gets
  * its store from the backend, and talks to interfaces only (Frontier,
  * UriUniqFilter, RecordStore, MapLevel, CrawlCoordination).
@@ -88,7 +91,7 @@ const BACKENDS: ReadonlyArray<{ matches: (spec: string) => boolean; open: Backen
 
 function entryFor(spec: string) {
   const entry = BACKENDS.find((b) => b.matches(spec));
-  if (entry === undefined) throw new UsageError(`unknown state store ${JSON.stringify(spec)} (known: level, redis://HOST:PORT/DB)`);
+  if (entry === undefined) throw new UsageError(`unknown state store ${JSON.stringify(spec)} (known: level, redis://HOST:PORT/DB, redis+cluster://HOST:PORT[,HOST:PORT…])`);
   return entry;
 }
 
@@ -123,7 +126,7 @@ export interface StoreInspector {
 
 /** Open a shared store to look at its crawls from outside (no crawl is joined). */
 export async function inspectStore(spec: string): Promise<StoreInspector> {
-  if (!isRedisSpec(spec)) throw new UsageError(`${JSON.stringify(spec)}: status and stop take a shared store, redis://HOST:PORT/DB`);
+  if (!isRedisSpec(spec)) throw new UsageError(`${JSON.stringify(spec)}: status and stop take a shared store, redis://HOST:PORT/DB or redis+cluster://HOST:PORT`);
   const link = await RedisLink.open(parseRedisSpec(spec), { log: null, connectWaitMs: 5000 });
   return {
     pick: (crawl) => pickCrawl(link, crawl),
@@ -215,16 +218,12 @@ async function resetRedisCrawl(spec: string, crawl: string): Promise<void> {
   const link = await RedisLink.open(parseRedisSpec(spec), { log: null, connectWaitMs: 5000 });
   try {
     const keys = new CrawlKeys(crawl);
-    const t = await link.time();
+    const t = await link.time(keys.meta);
     const alive = await link.command<string[]>(['ZRANGE', keys.nodes, String(t - 10_000), '+inf', 'BYSCORE']);
     if (alive.length > 0) throw new UsageError(`crawl ${JSON.stringify(crawl)} in ${spec} has live nodes (${alive.join(', ')}): stop them first (archiver stop ${spec} --crawl ${crawl})`);
     for (const pattern of crawlKeyPattern(crawl)) {
-      let cursor = '0';
-      do {
-        const [next, found] = await link.command<[string, string[]]>(['SCAN', cursor, 'MATCH', pattern, 'COUNT', '1000']);
-        cursor = next;
-        if (found.length > 0) await link.command(['UNLINK', ...found]);
-      } while (cursor !== '0');
+      // One UNLINK per key: the keys of a crawl span many slots of a cluster.
+      for await (const found of link.scan(pattern)) await Promise.all(found.map((key) => link.command(['UNLINK', key])));
     }
   } finally {
     await link.close();
