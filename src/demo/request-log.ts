@@ -17,6 +17,16 @@ export interface RequestLogEntry {
   startMs: number;
   /** Epoch milliseconds (fractional) when the response was finished or the connection dropped. */
   endMs: number;
+  /**
+   * Epoch milliseconds (fractional) when the server began the write that
+   * handed the response's last byte to the kernel (endMs when it never
+   * did): the client cannot have had the whole response earlier, so a gap
+   * measured from here is never shorter than the one the client left.
+   * endMs can be tens of ms later on a loaded machine: the write wakes the
+   * client, the kernel may run it in place of this process, and the
+   * 'close' that sets endMs waits for this process to get a CPU again.
+   */
+  lastByteMs: number;
   /** Status sent; 0 when the client went away before the response was complete. */
   status: number;
   userAgent: string;
@@ -30,6 +40,8 @@ export interface RequestLogEntry {
 
 /** A started request; call `finish` exactly once (later calls are ignored). */
 export interface RequestTicket {
+  /** The write that hands the response's last byte to the kernel starts now (a later call replaces it). */
+  lastWrite(): void;
   finish(status: number, contentEncoding: 'gzip' | 'identity'): void;
 }
 
@@ -55,16 +67,22 @@ export class RequestLog {
     this.inFlight.set(start.serverHost, inFlight);
     const startMs = this.clock.now();
     let done = false;
+    let lastByteMs: number | null = null;
     return {
+      lastWrite: () => {
+        lastByteMs = this.clock.now();
+      },
       finish: (status, contentEncoding) => {
         if (done) return;
         done = true;
+        const endMs = this.clock.now();
         this.inFlight.set(start.serverHost, (this.inFlight.get(start.serverHost) ?? 1) - 1);
         this.log.push({
           host: start.hostHeader ?? start.serverHost,
           path: start.path,
           startMs,
-          endMs: this.clock.now(),
+          endMs,
+          lastByteMs: lastByteMs ?? endMs,
           status,
           userAgent: start.userAgent,
           inFlightAtStart: inFlight,
