@@ -28,6 +28,7 @@ import { LevelQueueStore } from '../frontier/level-queue-store.js';
 import { RedisFrontier } from '../frontier/redis-frontier.js';
 import type { FrontierInitOptions } from '../frontier/frontier-init.js';
 import { WorkQueueFrontier } from '../frontier/work-queue-frontier.js';
+import { machineLoadSlack } from '../politeness/load-slack.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
 import { LevelUriUniqFilter } from '../uniq/level-uniq-filter.js';
 import { RedisUriUniqFilter } from '../uniq/redis-uniq-filter.js';
@@ -196,7 +197,7 @@ async function openRedisBackend(spec: string, target: BackendTarget): Promise<St
           // Counters start at the time in 10 ms steps: URIs of a later node sort after an earlier one's, roughly.
           ordinalBase: Math.max(0, Math.floor((joined.at - 1.6e12) / 10)),
           view: coordination.view(),
-          delaySlackMs: 10,
+          delaySlackMs: machineLoadSlack(),
         }),
       seenFilter: (which, memoryKeys) =>
         new RedisUriUniqFilter({ link, keys, name: which, token, memoryKeys, voids: () => ({ dead: coordination.view().deadIncarnations(), current: coordination.currentTokens() }) }),
