@@ -13,7 +13,7 @@ import { ArchiverError } from '../core/errors.js';
 import { API_QUEUE_STATES, apiHost, apiQueue, apiStatus, frontierQueueState, type ApiHost, type ApiQueue } from './api-shapes.js';
 import type { ConsoleDeps } from './console-deps.js';
 import { badRequest, conflict, ConsoleError } from './console-errors.js';
-import { crawlLogTail } from './crawl-log-tail.js';
+import { jobCrawlLogTail } from './crawl-log-tail.js';
 import { readJsonBody, sendJson } from './http-io.js';
 import type { JobRef } from './job-catalog.js';
 import { reportHosts, reportQueues, reportStatus } from './job-reports.js';
@@ -144,7 +144,7 @@ export function crawlRoutes(d: ConsoleDeps): Route[] {
       handler: async (ctx) => {
         const ref = await job(ctx);
         const tail = ctx.query.int('tail', 50, 1, MAX_LOG_TAIL);
-        sendJson(ctx.res, 200, await crawlLogTail(path.join(ref.dir, 'logs', 'crawl.log'), tail));
+        sendJson(ctx.res, 200, await jobCrawlLogTail(ref.dir, tail));
       },
     },
   ];

@@ -25,6 +25,7 @@ import { urlHostOf } from '../politeness/host-health.js';
 import { CrawlEvents } from './crawl-events.js';
 import { buildCrawlParts, type CrawlParts } from './crawl-parts.js';
 import { closeCrawl } from './crawl-close.js';
+import { crawlWideFollower } from './crawl-wide.js';
 import { buildStatus, type CrawlState, type CrawlStatus, type RunStart } from './crawl-status.js';
 import { hostReports, type HostReport } from './host-reports.js';
 import { compileExclusion } from './operator-exclusions.js';
@@ -293,8 +294,9 @@ export class Crawl {
     if (opts.quiet !== true) progress.start(() => this.status());
     const { backend } = this.#p;
     if (backend.shared) {
-      // Robots.txt results other nodes fetched, taken in as they come; this node's figures and the crawl's flags with each heartbeat.
-      every(1000, () => void this.#p.robotsJournal.follow(this.#p.robotsStore).catch(() => undefined));
+      // What other nodes recorded (robots.txt results, closed hosts, exclusions), taken in each second; this node's figures and the crawl's flags with each heartbeat.
+      const follow = crawlWideFollower(this.#p);
+      every(1000, () => void follow().catch(() => undefined));
       backend.coordination.start(() => this.#nodeFigures(), (flags) => this.#onFlags(flags));
     }
     try {

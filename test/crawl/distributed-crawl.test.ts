@@ -24,6 +24,7 @@ import { needsRedisCluster, startRedisCluster } from '../helpers/redis-cluster.j
 import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { readWarcDir } from '../helpers/warc-read.js';
+import { inspectStore } from '../../src/store/state-backends.js';
 
 const MIN_DELAY_MS = 50;
 
@@ -76,14 +77,14 @@ for (const store of STORES) describe(`a crawl of three processes on ${store.name
   });
 
   /** A profile (its own crawl name and job directory) and a way to start a node of it. */
-  async function setUp(delayMs = MIN_DELAY_MS) {
+  async function setUp(delayMs = MIN_DELAY_MS, seeds: readonly string[] = web.seeds) {
     const name = `nodes${++crawls}`;
     const dir = path.join(tmp, name);
     const file = path.join(tmp, `${name}.json`);
     await writeFile(
       file,
       JSON.stringify(
-        testProfileJson(name, web.seeds, dir, {
+        testProfileJson(name, [...seeds], dir, {
           politeness: { delayFactor: 0, minDelayMs: delayMs, maxDelayMs: delayMs },
           limits: { fetchTimeoutMs: 5000, maxRetries: 2, retryDelayMs: 10 },
           workers: 3,
@@ -91,8 +92,8 @@ for (const store of STORES) describe(`a crawl of three processes on ${store.name
       ),
     );
     web.takeRequests();
-    const node = (id: string): CliChild => {
-      const c = startCli(['run', file, '--store', db.spec(), '--node', id, '--quiet']);
+    const node = (id: string, o: { quiet?: boolean } = {}): CliChild => {
+      const c = startCli(['run', file, '--store', db.spec(), '--node', id, ...(o.quiet === false ? [] : ['--quiet'])]);
       children.push(c);
       return c;
     };
@@ -154,10 +155,23 @@ for (const store of STORES) describe(`a crawl of three processes on ${store.name
   }
 
   it('three nodes: one request per host at a time, the delay across nodes, every page once, one package', { timeout: 120_000 }, async () => {
-    const { dir, node } = await setUp();
-    const nodes = [node('n1'), node('n2'), node('n3')];
+    const { name, dir, node } = await setUp();
+    const nodes = [node('n1', { quiet: false }), node('n2', { quiet: false }), node('n3', { quiet: false })];
     const codes = await Promise.all(nodes.map((n) => n.exit));
     assert.deepEqual(codes, [0, 0, 0], nodes.map((n) => n.stderr()).join('\n'));
+    // One summary is the whole crawl's; the others say they are their node's share.
+    // (The summary goes to stderr, with the progress lines.)
+    const heads = nodes.map((n) => n.stderr().split('\n').find((l) => l.startsWith('crawl ')) ?? '');
+    assert.equal(heads.filter((h) => /the whole crawl, packaged by node n\d/.test(h)).length, 1, heads.join('\n'));
+    assert.equal(heads.filter((h) => /node n\d's share/.test(h)).length, 2, heads.join('\n'));
+    // Nothing is left held once every node is gone (status said "held 1" after a finished crawl).
+    const inspector = await inspectStore(db.spec());
+    try {
+      const report = await inspector.report(name);
+      assert.deepEqual([report.totals.liveNodes, report.queues.leasedQueues], [0, 0], JSON.stringify(report.queues));
+    } finally {
+      await inspector.close();
+    }
     const expected = web.expectedUrls().reachable;
     const got = await archived(dir);
     assert.deepEqual(expected.filter((u) => !got.has(u)), [], 'every reachable URL archived');
@@ -202,8 +216,14 @@ for (const store of STORES) describe(`a crawl of three processes on ${store.name
     await checkPoliteness(web.takeRequests(), dir);
     assert.ok((await readdir(path.join(dir, 'warcs'))).some((n) => n.endsWith(`-${victimId}.warc.gz.open`)), "the killed node's WARC is left open");
 
-    const again = node(victimId);
+    const again = node(victimId, { quiet: false });
+    const againOut = (): string => again.stderr();
     assert.equal(await again.exit, 0, again.stderr());
+    // It says the crawl was already finished, with that crawl's figures (not "FINISHED in 1.7 s" of its own short run).
+    const head = /crawl was already FINISHED \(crawl time (\d+\.\d) s\)/.exec(againOut());
+    assert.ok(head !== null && Number(head[1]) >= 1, againOut());
+    const uris = Number(/URIs +(\d+) /.exec(againOut())?.[1]);
+    assert.ok(uris >= web.expectedUrls().reachable.length, `the whole crawl's URIs: ${againOut()}`);
     assert.ok((await fileLines(victimLog)).length >= killedLines - 1, 'its crawl.log kept (a cut line dropped)');
     assert.deepEqual(web.takeRequests().filter((r) => !r.path.endsWith('robots.txt') || true).length, 0, 'the restarted node fetched nothing: the crawl was finished');
     await checkWarcsWhole(dir);
@@ -220,6 +240,19 @@ for (const store of STORES) describe(`a crawl of three processes on ${store.name
     // Packaged from the nodes' journals (and the WARCs they do not cover): the same index as from every WARC's bytes.
     await finalizeJob({ jobDir: dir, name: 'check', software: 'test', seeds: [], ignoreJournal: true });
     assert.equal(index, await readFile(path.join(dir, 'indexes', 'index.cdxj'), 'utf8'), 'index.cdxj from the journals = from the WARCs');
+  });
+
+  it('a single-host crawl on two nodes: the node left without a host says why', { timeout: 120_000 }, async () => {
+    const one = await FixtureWeb.start({ hosts: 1, pagesPerHost: 8, port: 0, latencyMs: 2 });
+    try {
+      const { node } = await setUp(MIN_DELAY_MS, one.seeds);
+      const nodes = [node('n1', { quiet: false }), node('n2', { quiet: false })];
+      assert.deepEqual(await Promise.all(nodes.map((n) => n.exit)), [0, 0], nodes.map((n) => n.stderr()).join('\n'));
+      const idle = nodes.filter((n) => /idle +node n\d fetched nothing: every host with URIs was held by another node/.test(n.stderr()));
+      assert.equal(idle.length, 1, nodes.map((n) => n.stderr()).join('\n----\n'));
+    } finally {
+      await one.close();
+    }
   });
 
   it('Redis stopped for 5 s mid-crawl and started again: the nodes wait, say so, and finish; nothing is lost', { timeout: 180_000, skip: store.single ? false : 'one Redis only' }, async () => {

@@ -50,12 +50,11 @@ export async function pickCrawl(link: RedisLink, wanted: string | undefined): Pr
 
 export async function crawlReport(link: RedisLink, crawl: string): Promise<CrawlReport> {
   const keys = new CrawlKeys(crawl);
-  const [now, metaReply, beatsReply, statsReply, queues] = await Promise.all([
+  const [now, metaReply, beatsReply, statsReply] = await Promise.all([
     link.time(keys.meta),
     link.command(['HGETALL', keys.meta]),
     link.command(['ZRANGE', keys.nodes, '0', '-1', 'WITHSCORES']),
     link.command(['HGETALL', keys.nodeStats]),
-    crawlQueueFigures(link, keys),
   ]);
   const meta = new Map<string, string>();
   const m = flatPairs<string>(metaReply).map(String);
@@ -74,6 +73,7 @@ export async function crawlReport(link: RedisLink, crawl: string): Promise<Crawl
   const byState: Record<string, number> = {};
   for (const n of nodes) if (n.alive) for (const [k, v] of Object.entries(n.queues ?? {})) byState[k] = (byState[k] ?? 0) + v;
   const live = nodes.filter((n) => n.alive);
+  const queues = await crawlQueueFigures(link, keys, [...beats].filter(([, at]) => at > now - NODE_TTL_MS).map(([node]) => node));
   const finished = meta.get('finished');
   return {
     crawl,
