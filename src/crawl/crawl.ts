@@ -33,6 +33,7 @@ import { Progress } from './progress.js';
 import type { CrawlSummary } from './reports.js';
 import type { SearchOptions, SearchResponse } from '../search/search-types.js';
 import { WorkerPool } from './worker-pool.js';
+import type { CrawlReport } from '../store/redis/redis-inspect.js';
 
 export interface CrawlStartOptions {
   /** Where progress, notices and the summary go (stderr). */
@@ -206,6 +207,11 @@ export class Crawl {
       this.#setState('running');
     }
     return this.#state;
+  }
+
+  /** The whole crawl of several processes as the store holds it (every node, totals, queues); null for a crawl of one process. */
+  crawlWide(): Promise<CrawlReport | null> {
+    return this.#p.backend.crawlReport();
   }
 
   /** Tell the crawl's other nodes (nothing to tell in a crawl of one process). */

@@ -67,6 +67,8 @@ export interface StateBackend {
   digests(): MapLevel;
   /** Earlier crawls' payloads (dedup.against). */
   earlier(): EarlierLevel;
+  /** The whole crawl as the store holds it — every node, totals, the queues of all shards (a shared backend); null: this process is the crawl. */
+  crawlReport(): Promise<CrawlReport | null>;
   close(): Promise<void>;
 }
 
@@ -169,6 +171,7 @@ async function openLevelBackend(spec: string, target: BackendTarget): Promise<St
     records: (name) => keyspaceRecords(new Keyspace(db, name)),
     digests: () => keyspaceLevel(new Keyspace(db, 'digests')),
     earlier: () => keyspaceLevel(new Keyspace(db, 'earlier')),
+    crawlReport: async () => null,
     close: () => db.close(),
   };
 }
@@ -204,6 +207,7 @@ async function openRedisBackend(spec: string, target: BackendTarget): Promise<St
       records: (name) => redisRecords(link, keys, name),
       digests: () => redisMap(link, keys, 'digests'),
       earlier: () => redisMap(link, keys, 'earlier'),
+      crawlReport: () => crawlReport(link, target.crawl),
       async close() {
         await coordination.close();
         await link.close();

@@ -56,7 +56,9 @@ const STORES: readonly { name: string; single: boolean; needs: () => { skip?: st
   },
 ];
 
-for (const store of STORES) describe(`a crawl of three processes on ${store.name}`, store.needs(), () => {
+// ARCHIVER_TEST_STORE=one|cluster runs one of them (repeated runs of one test under load, by hand).
+const only = process.env['ARCHIVER_TEST_STORE'];
+for (const store of STORES.filter((s) => only === undefined || (only === 'one') === s.single)) describe(`a crawl of three processes on ${store.name}`, store.needs(), () => {
   let tmp: string;
   let db: CrawlStore;
   let web: FixtureWeb;
@@ -92,8 +94,8 @@ for (const store of STORES) describe(`a crawl of three processes on ${store.name
       ),
     );
     web.takeRequests();
-    const node = (id: string, o: { quiet?: boolean } = {}): CliChild => {
-      const c = startCli(['run', file, '--store', db.spec(), '--node', id, ...(o.quiet === false ? [] : ['--quiet'])]);
+    const node = (id: string, o: { quiet?: boolean; args?: string[] } = {}): CliChild => {
+      const c = startCli(['run', file, '--store', db.spec(), '--node', id, ...(o.quiet === false ? [] : ['--quiet']), ...(o.args ?? [])]);
       children.push(c);
       return c;
     };
@@ -280,9 +282,29 @@ for (const store of STORES) describe(`a crawl of three processes on ${store.name
   it('status shows every node and the queues; stop stops every node (130); --fresh is refused meanwhile; the same commands resume', { timeout: 180_000 }, async () => {
     // Slow (600 ms a host, ~8 s for the web): the crawl is still running while status, --fresh and stop are tried.
     const { name, dir, file, node } = await setUp(600);
-    const nodes = [node('n1'), node('n2')];
+    const nodes = [node('n1', { args: ['--console', '--console-port', '0'] }), node('n2')];
+    let consoleOut = '';
+    nodes[0]!.child.stdout!.on('data', (d: Buffer) => (consoleOut += d.toString()));
     const logs = ['n1', 'n2'].map((n) => path.join(dir, 'logs', `crawl-${n}.log`));
     assert.ok(await waitFor(async () => (await Promise.all(logs.map(fileLines))).every((l) => l.length >= 3), 60_000), 'both nodes crawl');
+    // One node's console shows the whole crawl: both nodes, the totals, a log tail of both nodes' crawl logs.
+    const consoleUrl = /console {2}(http:\/\/\S+)\/#token=(\S+)/.exec(consoleOut);
+    assert.ok(consoleUrl !== null, `the console line: ${consoleOut}`);
+    const api = async (p: string, method = 'GET'): Promise<unknown> =>
+      (await fetch(`${consoleUrl[1]}${p}`, { method, headers: { Authorization: `Bearer ${consoleUrl[2]}`, ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}) }, ...(method === 'POST' ? { body: '{}' } : {}) })).json();
+    const wide = (await api('/api/crawl')) as { crawl?: { nodes: { node: string; alive: boolean }[]; totals: { liveNodes: number; pages: number } } };
+    assert.deepEqual(wide.crawl?.nodes.map((n) => [n.node, n.alive]), [['n1', true], ['n2', true]], JSON.stringify(wide));
+    assert.equal(wide.crawl?.totals.liveNodes, 2);
+    const tail = (await api('/api/log?tail=200')) as { node?: string }[];
+    assert.deepEqual([...new Set(tail.map((l) => l.node))].sort(), ['n1', 'n2'], 'the log tail merges both nodes');
+    // Paused from n1's console, the whole crawl pauses (n2 too): it stays running, however slowly the checks below start.
+    await api('/api/crawl/pause', 'POST');
+    const n2Log = logs[1]!;
+    assert.ok(await waitFor(async () => {
+      const before = (await fileLines(n2Log)).length;
+      await sleep(1500);
+      return (await fileLines(n2Log)).length === before;
+    }, 30_000), 'n2 paused too');
     const statusOf = async (args: string[]): Promise<{ code: number | null; out: string; err: string }> => {
       const c = startCli(['status', db.spec(), ...args]);
       let out = '';
