@@ -32,6 +32,8 @@ export interface TestRedisCluster {
   spec(): string;
   /** SIGKILL node i (no AOF rewrite, no goodbye). */
   kill(i: number): Promise<void>;
+  /** SIGTERM node i (it writes its AOF and exits). */
+  stop(i: number): Promise<void>;
   /** Start node i again on its port and directory. */
   start(i: number): Promise<void>;
   /** Wait until every running node says cluster_state:ok. */
@@ -92,15 +94,16 @@ export async function startRedisCluster(o: { masters?: number; replicas?: number
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  const kill = async (i: number): Promise<void> => {
+  const end = async (i: number, signal: NodeJS.Signals): Promise<void> => {
     const c = children[i];
     children[i] = null;
     if (c === null || c === undefined || c.exitCode !== null) return;
     await new Promise<void>((resolve) => {
       c.once('exit', () => resolve());
-      c.kill('SIGKILL');
+      c.kill(signal);
     });
   };
+  const kill = (i: number): Promise<void> => end(i, 'SIGKILL');
   const ready = async (timeoutMs = 20_000): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -121,6 +124,11 @@ export async function startRedisCluster(o: { masters?: number; replicas?: number
       if (Date.now() > deadline) throw new Error('cluster nodes did not meet');
       await new Promise((r) => setTimeout(r, 100));
     }
+    // A replica takes over its master only with data of its own: wait for every replica's first sync.
+    while ((await Promise.all(ports.map((p) => cli(p, 'INFO', 'replication')))).some((r) => /role:slave/.test(r) && !/master_link_status:up/.test(r))) {
+      if (Date.now() > deadline) throw new Error('replicas did not sync');
+      await new Promise((r) => setTimeout(r, 100));
+    }
   } catch (err) {
     for (let i = 0; i < ports.length; i++) await kill(i);
     await fs.rm(root, { recursive: true, force: true });
@@ -131,6 +139,7 @@ export async function startRedisCluster(o: { masters?: number; replicas?: number
     ports,
     spec: () => `redis+cluster://127.0.0.1:${ports[0]}`,
     kill,
+    stop: (i) => end(i, 'SIGTERM'),
     start,
     ready,
     async masterOf(key, via = 0) {

@@ -173,12 +173,7 @@ export class RedisLink {
    * each master of a cluster in turn.
    */
   async *scan(pattern: string): AsyncGenerator<string[]> {
-    const clients: RedisClientType[] = [];
-    if (this.spec.cluster) {
-      const cluster = this.#client as RedisClusterType;
-      for (const m of cluster.masters) clients.push((await cluster.nodeClient(m)) as unknown as RedisClientType);
-    } else clients.push(this.#client as RedisClientType);
-    for (const client of clients) {
+    for (const client of await this.#masters()) {
       let cursor = '0';
       do {
         this.sent++;
@@ -187,6 +182,20 @@ export class RedisLink {
         if (found.length > 0) yield found;
       } while (cursor !== '0');
     }
+  }
+
+  /** A command without keys run on every master (INFO, for figures): one reply each. */
+  async onEveryMaster<T = unknown>(args: readonly RedisArg[]): Promise<T[]> {
+    const clients = await this.#masters();
+    this.sent += clients.length;
+    return Promise.all(clients.map((client) => this.#retrying(() => client.sendCommand(args.map(toArg)) as Promise<T>)));
+  }
+
+  /** The connection of each master: the one Redis, or every master of the cluster. */
+  async #masters(): Promise<RedisClientType[]> {
+    if (!this.spec.cluster) return [this.#client as RedisClientType];
+    const cluster = this.#client as RedisClusterType;
+    return Promise.all(cluster.masters.map(async (m) => (await cluster.nodeClient(m)) as unknown as RedisClientType));
   }
 
   get closed(): boolean {
