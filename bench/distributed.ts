@@ -26,6 +26,7 @@ import { CrawlKeys } from '../src/store/redis/crawl-keys.js';
 import { RedisLink } from '../src/store/redis/redis-link.js';
 import { parseRedisSpec } from '../src/store/redis/redis-spec.js';
 import { RedisUriUniqFilter } from '../src/uniq/redis-uniq-filter.js';
+import { startRedisCluster } from '../test/helpers/redis-cluster.js';
 import { startRedis } from '../test/helpers/redis-server.js';
 
 interface RedisFigures {
@@ -35,12 +36,17 @@ interface RedisFigures {
   memory: number;
 }
 
+/** Summed over every master (the one Redis, or each master of a cluster). */
 async function redisFigures(link: RedisLink): Promise<RedisFigures> {
-  const info = await link.command<string>(['INFO', 'all']);
-  const field = (name: string): number => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
-  let calls = 0;
-  for (const m of info.matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)) calls += Number(m[1]);
-  return { commands: field('total_commands_processed'), calls, cpuSec: field('used_cpu_user') + field('used_cpu_sys'), memory: field('used_memory') };
+  const sum: RedisFigures = { commands: 0, calls: 0, cpuSec: 0, memory: 0 };
+  for (const info of await link.onEveryMaster<string>(['INFO', 'all'])) {
+    const field = (name: string): number => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+    for (const m of info.matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)) sum.calls += Number(m[1]);
+    sum.commands += field('total_commands_processed');
+    sum.cpuSec += field('used_cpu_user') + field('used_cpu_sys');
+    sum.memory += field('used_memory');
+  }
+  return sum;
 }
 
 async function crawlOnce(o: { spec: string; web: FixtureWeb; nodes: number; workers: number; tmp: string; name: string; link: RedisLink }) {
@@ -88,14 +94,17 @@ async function main(): Promise<void> {
       workers: { type: 'string', default: '25' },
       queued: { type: 'string', default: '200000' },
       seen: { type: 'string', default: '1000000' },
+      // A 3-master Redis Cluster on loopback instead of one Redis (figures summed over the masters).
+      cluster: { type: 'boolean', default: false },
     },
   });
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'archiver-bench-nodes-'));
-  const redis = await startRedis();
+  const redis = values.cluster ? await startRedisCluster() : await startRedis();
   const link = await RedisLink.open(parseRedisSpec(redis.spec()), { log: null });
   let run = 0;
   try {
-    console.log(`machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; Redis ${(await link.command<string>(['INFO', 'server'])).match(/redis_version:(\S+)/)?.[1]}`);
+    const version = (await link.onEveryMaster<string>(['INFO', 'server']))[0]!.match(/redis_version:(\S+)/)?.[1];
+    console.log(`machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; Redis ${version}${values.cluster ? ', a 3-master cluster' : ''}`);
     for (const latencyMs of values['latency-ms'].split(',').map(Number)) {
       const web = await FixtureWeb.start({ hosts: Number(values.hosts), pagesPerHost: Number(values.pages), port: 0, latencyMs });
       try {

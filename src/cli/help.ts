@@ -13,7 +13,8 @@ Usage:
   archiver serve [DIR]                     the web console for the jobs under DIR (default jobs/)
   archiver demo [options]                  start the bundled demo web on loopback, crawl it, analyse it
                                            (--serve-only: serve the demo web alone, for your own profile)
-  archiver status redis://HOST:PORT/DB     a crawl of several processes: nodes, queues, rates (--crawl, --json)
+  archiver status redis://HOST:PORT/DB     a crawl of several processes: nodes, queues, rates (--crawl, --json;
+                                           redis+cluster://HOST:PORT for a Redis Cluster)
   archiver stop redis://HOST:PORT/DB       ask every node of such a crawl to stop cleanly (--crawl)
   archiver <command> --help                options of one command (also: archiver help <command>)
   archiver --version
@@ -71,7 +72,9 @@ Options:
                     store: level (default), or redis://HOST:PORT/DB to run this
                     process as one node of a crawl shared by any number of
                     processes on one machine or several (see README: Several
-                    processes); the profile's name keeps crawls apart in Redis
+                    processes), or redis+cluster://HOST:PORT[,HOST:PORT…] for
+                    the same on a Redis Cluster (any one node is enough); the
+                    profile's name keeps crawls apart in Redis
   --node ID         this node's id in a shared crawl (default the hostname;
                     letters, digits, ._-): its files in the job directory are
                     named by it, and an id alive in the crawl is refused

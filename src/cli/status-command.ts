@@ -13,7 +13,7 @@ import { ExitCode } from './exit-codes.js';
 export const statusHelp = `archiver status redis://HOST:PORT/DB [options]
 
 Shows a crawl run by several processes on Redis (archiver run <profile>
---store redis://…): each node (alive or not, last heartbeat, pages, pages/s,
+--store redis://… or redis+cluster://…): each node (alive or not, last heartbeat, pages, pages/s,
 URIs in flight), the queues by state (as the live nodes count them, and the
 queues waiting for a node), totals and rates.
 

@@ -6,6 +6,7 @@
 import type { HostReport } from '../crawl/host-reports.js';
 import type { CrawlState, CrawlStatus, QueueCounts } from '../crawl/crawl-status.js';
 import type { QueueReport, QueueState } from '../frontier/frontier.js';
+import type { CrawlReport } from '../store/redis/redis-inspect.js';
 import { iso } from './http-io.js';
 
 export interface ApiWaiting {
@@ -31,6 +32,29 @@ export interface ApiCrawlStatus {
   elapsedSec: number;
   runElapsedSec: number;
   waiting: ApiWaiting[];
+  /**
+   * A crawl of several processes: the whole crawl as the store holds it —
+   * every node (alive, pages, rate, in flight), the totals, and the queues
+   * of every node (by state as the live nodes count them; waiting for a
+   * node, held, retired, URIs queued). The figures above are this node's.
+   */
+  crawl?: ApiCrawlWide;
+}
+
+export interface ApiCrawlWide {
+  nodes: { node: string; alive: boolean; pages: number; bytes: number; pagesPerSec: number; inFlight: number; lastHeartbeat: string }[];
+  totals: { pages: number; bytes: number; inFlight: number; pagesPerSec: number; liveNodes: number };
+  queues: { byState: Record<string, number>; waitingForNode: number; held: number; retired: number; queuedUris: number };
+  finished: string | null;
+}
+
+export function apiCrawlWide(r: CrawlReport): ApiCrawlWide {
+  return {
+    nodes: r.nodes.map((n) => ({ node: n.node, alive: n.alive, pages: n.pages, bytes: n.bytes, pagesPerSec: n.pagesPerSec, inFlight: n.inFlight, lastHeartbeat: new Date(n.lastHeartbeat).toISOString() })),
+    totals: r.totals,
+    queues: { byState: r.queues.byState, waitingForNode: r.queues.pendingQueues, held: r.queues.leasedQueues, retired: r.queues.retiredQueues, queuedUris: r.queues.queuedUris },
+    finished: r.finished,
+  };
 }
 
 export type ApiQueueState = 'ready' | 'inProcess' | 'snoozed' | 'inactive' | 'retired' | 'exhausted';

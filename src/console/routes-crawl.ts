@@ -10,10 +10,10 @@ import type { HostReport } from '../crawl/host-reports.js';
 import { ExclusionError } from '../crawl/operator-exclusions.js';
 import { hostOfQueueKey } from '../crawl/reports.js';
 import { ArchiverError } from '../core/errors.js';
-import { API_QUEUE_STATES, apiHost, apiQueue, apiStatus, frontierQueueState, type ApiHost, type ApiQueue } from './api-shapes.js';
+import { API_QUEUE_STATES, apiCrawlWide, apiHost, apiQueue, apiStatus, frontierQueueState, type ApiHost, type ApiQueue } from './api-shapes.js';
 import type { ConsoleDeps } from './console-deps.js';
 import { badRequest, conflict, ConsoleError } from './console-errors.js';
-import { crawlLogTail } from './crawl-log-tail.js';
+import { jobCrawlLogTail } from './crawl-log-tail.js';
 import { readJsonBody, sendJson } from './http-io.js';
 import type { JobRef } from './job-catalog.js';
 import { reportHosts, reportQueues, reportStatus } from './job-reports.js';
@@ -50,7 +50,10 @@ export function crawlRoutes(d: ConsoleDeps): Route[] {
       access: 'token',
       handler: async (ctx) => {
         const ref = await job(ctx);
-        if (ref.live !== null) return sendJson(ctx.res, 200, apiStatus(ref.name, ref.live.crawl.status()));
+        if (ref.live !== null) {
+          const wide = await ref.live.crawl.crawlWide();
+          return sendJson(ctx.res, 200, { ...apiStatus(ref.name, ref.live.crawl.status()), ...(wide !== null ? { crawl: apiCrawlWide(wide) } : {}) });
+        }
         const report = await reportStatus(ref.name, ref.dir);
         if (report === null) throw new ConsoleError(404, 'ARCHIVER_CONSOLE_NO_STATUS', `job ${ref.name} has no crawl report (interrupted: archiver run resumes it)`);
         sendJson(ctx.res, 200, report);
@@ -145,7 +148,7 @@ export function crawlRoutes(d: ConsoleDeps): Route[] {
       handler: async (ctx) => {
         const ref = await job(ctx);
         const tail = ctx.query.int('tail', 50, 1, MAX_LOG_TAIL);
-        sendJson(ctx.res, 200, await crawlLogTail(path.join(ref.dir, 'logs', 'crawl.log'), tail));
+        sendJson(ctx.res, 200, await jobCrawlLogTail(ref.dir, tail));
       },
     },
   ];

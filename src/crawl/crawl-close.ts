@@ -19,7 +19,7 @@ import { sumNodeLogs, writeNodesReport } from './node-reports.js';
 import type { CrawlStatus } from './crawl-status.js';
 import { SOFTWARE, type CrawlParts } from './crawl-parts.js';
 import { asFatal } from './crawl-failure.js';
-import { formatSummary, summarize, writeReports, type CrawlSummary } from './reports.js';
+import { formatSummary, summarize, writeReports, type CrawlSummary, type NodeShare } from './reports.js';
 
 export interface CloseInputs {
   profile: Profile;
@@ -81,7 +81,10 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
   }
   const warcFiles = (await attempt(() => jobWarcFiles(p.dirs.warcs))) ?? runWarcFiles;
   const own = c.status();
-  const status = stats === p.stats ? own : { ...own, uris: stats.succeeded, pages: stats.pages, bytes: stats.bytes, errors: stats.failed, disregarded: stats.disregarded, retries: stats.retries };
+  let status = stats === p.stats ? own : { ...own, uris: stats.succeeded, pages: stats.pages, bytes: stats.bytes, errors: stats.failed, disregarded: stats.disregarded, retries: stats.retries };
+  const share = shared ? nodeShare(p.backend.coordination.node ?? '', packages, p.backend.joined.finished, own.uris === 0 && c.endReason === 'FINISHED') : undefined;
+  // Started on a finished crawl: its time is the crawl's (its longest node's), not this short run's.
+  if (share?.covers === 'already' && nodes !== null) status = { ...status, ...crawlTime(nodes, status.uris, status.bytes) };
   const endReason = failures.length > 0 && c.endReason === 'FINISHED' ? 'ABORTED_FATAL' : c.endReason;
   const summary = summarize({ ...status, endReason }, stats.byHost.size, {
     warcFiles,
@@ -95,6 +98,7 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
     seeds: shared && !packages ? [] : [...stats.seeds.values()],
     dedupAgainst: p.earlier?.jobs.map((j) => j.dir) ?? [],
   });
+  if (share !== undefined) summary.node = share;
   const overrides = { describeHost: (host: string) => p.overrides.describeHost(host), budgets: p.budgets.report() };
   if (packages) await attempt(() => writeReports(p.dirs.reports, stats, summary, p.frontier.stats(), p.frontier.queues(), overrides));
   if (nodes !== null) await attempt(() => writeNodesReport(p.dirs.reports, nodes));
@@ -106,6 +110,21 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
   await attempt(() => p.backend.close());
   if (failures.length > 0) throw asFatal(failures[0], p.dirs.root);
   return { summary, text: formatSummary(summary) };
+}
+
+function nodeShare(id: string, packages: boolean, alreadyFinished: boolean, idle: boolean): NodeShare {
+  return {
+    id,
+    covers: alreadyFinished && packages ? 'already' : packages ? 'crawl' : 'share',
+    idleBecause: idle && !alreadyFinished ? 'every host with URIs was held by another node (one node fetches a host at a time: a crawl has work for at most as many nodes as it has hosts)' : null,
+  };
+}
+
+/** A crawl's time and rates from its nodes' last figures: the longest node's crawl time. */
+function crawlTime(nodes: readonly NodeFigures[], uris: number, bytes: number): { elapsedSec: number; runElapsedSec: number; urisPerSec: number; kbPerSec: number } {
+  const sec = Math.max(0, ...nodes.map((n) => n.elapsedMs)) / 1000;
+  const rate = (x: number): number => (sec > 0 ? Math.round((x / sec) * 100) / 100 : 0);
+  return { elapsedSec: sec, runElapsedSec: sec, urisPerSec: rate(uris), kbPerSec: rate(bytes / 1024) };
 }
 
 /** Every finished WARC file of the job, by name (runs write names that sort in time). */

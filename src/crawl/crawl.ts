@@ -25,6 +25,7 @@ import { urlHostOf } from '../politeness/host-health.js';
 import { CrawlEvents } from './crawl-events.js';
 import { buildCrawlParts, type CrawlParts } from './crawl-parts.js';
 import { closeCrawl } from './crawl-close.js';
+import { crawlWideFollower } from './crawl-wide.js';
 import { buildStatus, type CrawlState, type CrawlStatus, type RunStart } from './crawl-status.js';
 import { hostReports, type HostReport } from './host-reports.js';
 import { compileExclusion } from './operator-exclusions.js';
@@ -33,6 +34,7 @@ import { PolitenessFloor, politenessCapNote } from './eta.js';
 import type { CrawlSummary } from './reports.js';
 import type { SearchOptions, SearchResponse } from '../search/search-types.js';
 import { WorkerPool } from './worker-pool.js';
+import type { CrawlReport } from '../store/redis/redis-inspect.js';
 
 export interface CrawlStartOptions {
   /** Where progress, notices and the summary go (stderr). */
@@ -210,6 +212,11 @@ export class Crawl {
     return this.#state;
   }
 
+  /** The whole crawl of several processes as the store holds it (every node, totals, queues); null for a crawl of one process. */
+  crawlWide(): Promise<CrawlReport | null> {
+    return this.#p.backend.crawlReport();
+  }
+
   /** Tell the crawl's other nodes (nothing to tell in a crawl of one process). */
   #shareFlag(flag: 'paused' | 'stopped', on: boolean): void {
     if (!this.#p.backend.shared || this.#state === 'finished') return;
@@ -301,8 +308,9 @@ export class Crawl {
     }
     const { backend } = this.#p;
     if (backend.shared) {
-      // Robots.txt results other nodes fetched, taken in as they come; this node's figures and the crawl's flags with each heartbeat.
-      every(1000, () => void this.#p.robotsJournal.follow(this.#p.robotsStore).catch(() => undefined));
+      // What other nodes recorded (robots.txt results, closed hosts, exclusions), taken in each second; this node's figures and the crawl's flags with each heartbeat.
+      const follow = crawlWideFollower(this.#p);
+      every(1000, () => void follow().catch(() => undefined));
       backend.coordination.start(() => this.#nodeFigures(), (flags) => this.#onFlags(flags));
     }
     try {

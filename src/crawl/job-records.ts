@@ -6,6 +6,7 @@
  * run's). Small records in the state backend.
  */
 import type { RecordStore } from '../store/record-store.js';
+import type { SharedRecordStore } from '../store/redis/redis-records.js';
 
 const SEED = 'seed:';
 const EXCLUDE = 'exclude:';
@@ -13,6 +14,8 @@ const CRAWL_TIME = 'crawlTimeMs';
 
 export class JobRecords {
   readonly #records: RecordStore;
+  /** Where followExclusions() reads on in a shared store's change list. */
+  #cursor = 0;
 
   constructor(records: RecordStore) {
     this.#records = records;
@@ -34,6 +37,14 @@ export class JobRecords {
 
   async addExclusion(regex: string, at: number): Promise<void> {
     await this.#records.put(EXCLUDE + regex, Buffer.from(JSON.stringify({ at })));
+  }
+
+  /** Exclusions recorded since the last call, by any process of the crawl (a shared store; none otherwise). */
+  async followExclusions(): Promise<string[]> {
+    if (!('changedSince' in this.#records)) return [];
+    const { entries, cursor } = await (this.#records as SharedRecordStore).changedSince(this.#cursor);
+    this.#cursor = cursor;
+    return entries.filter(([key]) => key.startsWith(EXCLUDE)).map(([key]) => key.slice(EXCLUDE.length));
   }
 
   /** Crawl time of every run saved so far, in ms (0 for a new job). */

@@ -55,6 +55,21 @@ export interface CrawlSummary {
   wacz: string | null;
   /** The earlier jobs of `dedup.against`, absolute: `archiver analyze <job>` reads their WARCs for revisits' originals. */
   dedupAgainst: string[];
+  /** A node of a crawl of several processes: what its figures cover. Absent for a crawl of one process. */
+  node?: NodeShare;
+}
+
+/**
+ * What a node's summary covers: `share` — this node's captures only (the
+ * packaging node's reports cover the whole crawl); `crawl` — the whole
+ * crawl (this node packaged it); `already` — the crawl was finished before
+ * this node started, and the figures are that crawl's.
+ */
+export interface NodeShare {
+  id: string;
+  covers: 'share' | 'crawl' | 'already';
+  /** Why a node that fetched nothing did (null when it fetched something). */
+  idleBecause: string | null;
 }
 
 export function summarize(status: CrawlStatus, hosts: number, outcome: CrawlOutcome): CrawlSummary {
@@ -88,9 +103,14 @@ export function summarize(status: CrawlStatus, hosts: number, outcome: CrawlOutc
 }
 
 export function formatSummary(s: CrawlSummary): string {
-  const run = s.runDurationMs !== s.durationMs ? ` (this run ${(s.runDurationMs / 1000).toFixed(1)} s)` : '';
+  const already = s.node?.covers === 'already';
+  const run = s.runDurationMs !== s.durationMs && !already ? ` (this run ${(s.runDurationMs / 1000).toFixed(1)} s)` : '';
+  const head = already
+    ? `crawl was already ${s.status} (crawl time ${(s.durationMs / 1000).toFixed(1)} s); node ${s.node!.id} packaged it again — the crawl's figures:`
+    : `crawl ${s.status} in ${(s.durationMs / 1000).toFixed(1)} s${run}${s.node === undefined ? '' : s.node.covers === 'share' ? ` — node ${s.node.id}'s share (the packaging node's reports/ cover the whole crawl)` : ` — the whole crawl, packaged by node ${s.node.id}`}`;
   return [
-    `crawl ${s.status} in ${(s.durationMs / 1000).toFixed(1)} s${run}`,
+    head,
+    ...(s.node?.idleBecause ? [`  idle      node ${s.node.id} fetched nothing: ${s.node.idleBecause}`] : []),
     `  URIs      ${s.uris}  (${s.pages} HTML pages, ${s.hosts} hosts)`,
     `  bytes     ${s.bytes}  (average ${s.averageUriBytes} B)`,
     `  rate      ${s.urisPerSec} URIs/s, ${s.kbPerSec} KB/s${run ? ' this run' : ''}`,

@@ -65,9 +65,9 @@ export interface RedisFrontierInit extends FrontierInitOptions {
    * Added to every politeness delay (default 0). A node ends a host's fetch
    * when the body is in; a busy server may log the response's end some ms
    * later, and the gap it sees between two nodes' requests must still be the
-   * profile's (the backend gives 10 ms).
+   * profile's (the backend's grows with the machine's load: load-slack.ts).
    */
-  delaySlackMs?: number;
+  delaySlackMs?: number | (() => number);
 }
 
 const STRIDE = 65536;
@@ -81,7 +81,7 @@ export class RedisFrontier implements Frontier {
   readonly #store: RedisQueueStore;
   readonly #view: NodeView;
   readonly #renewMs: number;
-  readonly #slack: number;
+  readonly #slack: () => number;
   readonly #timer: NodeJS.Timeout;
   #lastRenew = 0;
   #lastDetach = 0;
@@ -97,7 +97,8 @@ export class RedisFrontier implements Frontier {
     this.#store = store;
     this.#view = init.view;
     this.#renewMs = init.renewMs ?? 1000;
-    this.#slack = init.delaySlackMs ?? 0;
+    const slack = init.delaySlackMs ?? 0;
+    this.#slack = typeof slack === 'number' ? () => slack : slack;
     this.#timer = setInterval(() => this.#tick(), init.tickMs ?? 200);
     this.#timer.unref();
   }
@@ -153,12 +154,12 @@ export class RedisFrontier implements Frontier {
   }
 
   finished(claim: Claim, outcome: Outcome): Promise<void> {
-    return this.#local.finished(claim, this.#slack === 0 ? outcome : { ...outcome, delayMs: this.#slacked(outcome.delayMs) });
+    return this.#local.finished(claim, outcome.delayMs > 0 ? { ...outcome, delayMs: this.#slacked(outcome.delayMs) } : outcome);
   }
 
   /** A delay with the slack added (none is added to no delay: back-to-back fetches promise no gap). */
   #slacked(delayMs: number): number {
-    return delayMs > 0 ? delayMs + this.#slack : delayMs;
+    return delayMs > 0 ? delayMs + this.#slack() : delayMs;
   }
 
   stats(): FrontierStats {

@@ -276,13 +276,20 @@ end
 return {1, ver}`,
 );
 
-/** ARGV: T → {pending queues, leased queues, queued URIs, retired queues}. */
+/** ARGV: T, live node ids… → {pending queues, queues held by a live node, queued URIs, retired queues}. */
 export const FIGURES = redisScript(
   'frontier-figures',
   `${LIB}
-local uris = 0
-local seen = {}
-for _, qk in ipairs(redis.call('HKEYS', T .. ':lease')) do uris = uris + redis.call('ZCARD', T .. ':q:' .. qk) seen[qk] = true end
+local uris, held = 0, 0
+local seen, live = {}, {}
+for i = 2, #ARGV do live[ARGV[i]] = true end
+local leases = redis.call('HGETALL', T .. ':lease')
+for i = 1, #leases, 2 do
+  local qk = leases[i]
+  uris = uris + redis.call('ZCARD', T .. ':q:' .. qk) seen[qk] = true
+  -- A node gone leaves its leases behind until a live node releases them: not held.
+  if live[string.match(leases[i + 1], '^(.*)|%d+$')] then held = held + 1 end
+end
 for _, qk in ipairs(redis.call('SMEMBERS', T .. ':pending')) do if not seen[qk] then uris = uris + redis.call('ZCARD', T .. ':q:' .. qk) end end
-return {redis.call('SCARD', T .. ':pending'), redis.call('HLEN', T .. ':lease'), uris, redis.call('SCARD', T .. ':retired')}`,
+return {redis.call('SCARD', T .. ':pending'), held, uris, redis.call('SCARD', T .. ':retired')}`,
 );

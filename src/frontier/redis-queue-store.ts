@@ -266,13 +266,13 @@ export class RedisQueueStore implements SharedQueueStore {
   }
 }
 
-/** The crawl's queues over all shards, read without joining it (for `archiver status`). */
-export async function crawlQueueFigures(link: RedisLink, keys: CrawlKeys): Promise<CrawlQueueFigures> {
+/** The crawl's queues over all shards, read without joining it (for `archiver status`); held = held by one of `liveNodes`. */
+export async function crawlQueueFigures(link: RedisLink, keys: CrawlKeys, liveNodes: readonly string[]): Promise<CrawlQueueFigures> {
   const f: CrawlQueueFigures = { pendingQueues: 0, leasedQueues: 0, queuedUris: 0, retiredQueues: 0 };
   await Promise.all(
     Array.from({ length: SHARDS }, async (_, shard) => {
       const tag = keys.shardTag(shard);
-      const [p, l, u, r] = await link.eval<number[]>(FIGURES, [`${tag}:lease`], [tag]);
+      const [p, l, u, r] = await link.eval<number[]>(FIGURES, [`${tag}:lease`], [tag, ...liveNodes]);
       f.pendingQueues += Number(p);
       f.leasedQueues += Number(l);
       f.queuedUris += Number(u);

@@ -10,6 +10,9 @@
  *   (nodes) on one machine or several: the frontier with a lease per host,
  *   the seen filter, the digest index and robots.txt results are common to
  *   all; each node writes its own files in the job directory.
+ * - `redis+cluster://HOST:PORT[,HOST:PORT…]`: the same on a Redis Cluster
+ *   (any one seed node is enough); the keys of one hash tag per script, so
+ *   the crawl's per-host keys spread over the masters by host.
  * Nothing outside this room opens a database: every part of the crawl gets
  * its store from the backend, and talks to interfaces only (Frontier,
  * UriUniqFilter, RecordStore, MapLevel, CrawlCoordination).
@@ -25,6 +28,7 @@ import { LevelQueueStore } from '../frontier/level-queue-store.js';
 import { RedisFrontier } from '../frontier/redis-frontier.js';
 import type { FrontierInitOptions } from '../frontier/frontier-init.js';
 import { WorkQueueFrontier } from '../frontier/work-queue-frontier.js';
+import { machineLoadSlack } from '../politeness/load-slack.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
 import { LevelUriUniqFilter } from '../uniq/level-uniq-filter.js';
 import { RedisUriUniqFilter } from '../uniq/redis-uniq-filter.js';
@@ -63,6 +67,8 @@ export interface StateBackend {
   digests(): MapLevel;
   /** Earlier crawls' payloads (dedup.against). */
   earlier(): EarlierLevel;
+  /** The whole crawl as the store holds it — every node, totals, the queues of all shards (a shared backend); null: this process is the crawl. */
+  crawlReport(): Promise<CrawlReport | null>;
   close(): Promise<void>;
 }
 
@@ -88,7 +94,7 @@ const BACKENDS: ReadonlyArray<{ matches: (spec: string) => boolean; open: Backen
 
 function entryFor(spec: string) {
   const entry = BACKENDS.find((b) => b.matches(spec));
-  if (entry === undefined) throw new UsageError(`unknown state store ${JSON.stringify(spec)} (known: level, redis://HOST:PORT/DB)`);
+  if (entry === undefined) throw new UsageError(`unknown state store ${JSON.stringify(spec)} (known: level, redis://HOST:PORT/DB, redis+cluster://HOST:PORT[,HOST:PORT…])`);
   return entry;
 }
 
@@ -123,7 +129,7 @@ export interface StoreInspector {
 
 /** Open a shared store to look at its crawls from outside (no crawl is joined). */
 export async function inspectStore(spec: string): Promise<StoreInspector> {
-  if (!isRedisSpec(spec)) throw new UsageError(`${JSON.stringify(spec)}: status and stop take a shared store, redis://HOST:PORT/DB`);
+  if (!isRedisSpec(spec)) throw new UsageError(`${JSON.stringify(spec)}: status and stop take a shared store, redis://HOST:PORT/DB or redis+cluster://HOST:PORT`);
   const link = await RedisLink.open(parseRedisSpec(spec), { log: null, connectWaitMs: 5000 });
   return {
     pick: (crawl) => pickCrawl(link, crawl),
@@ -165,6 +171,7 @@ async function openLevelBackend(spec: string, target: BackendTarget): Promise<St
     records: (name) => keyspaceRecords(new Keyspace(db, name)),
     digests: () => keyspaceLevel(new Keyspace(db, 'digests')),
     earlier: () => keyspaceLevel(new Keyspace(db, 'earlier')),
+    crawlReport: async () => null,
     close: () => db.close(),
   };
 }
@@ -193,13 +200,14 @@ async function openRedisBackend(spec: string, target: BackendTarget): Promise<St
           // Counters start at the time in 10 ms steps: URIs of a later node sort after an earlier one's, roughly.
           ordinalBase: Math.max(0, Math.floor((joined.at - 1.6e12) / 10)),
           view: coordination.view(),
-          delaySlackMs: 10,
+          delaySlackMs: machineLoadSlack(),
         }),
       seenFilter: (which, memoryKeys) =>
         new RedisUriUniqFilter({ link, keys, name: which, token, memoryKeys, voids: () => ({ dead: coordination.view().deadIncarnations(), current: coordination.currentTokens() }) }),
       records: (name) => redisRecords(link, keys, name),
       digests: () => redisMap(link, keys, 'digests'),
       earlier: () => redisMap(link, keys, 'earlier'),
+      crawlReport: () => crawlReport(link, target.crawl),
       async close() {
         await coordination.close();
         await link.close();
@@ -215,16 +223,12 @@ async function resetRedisCrawl(spec: string, crawl: string): Promise<void> {
   const link = await RedisLink.open(parseRedisSpec(spec), { log: null, connectWaitMs: 5000 });
   try {
     const keys = new CrawlKeys(crawl);
-    const t = await link.time();
+    const t = await link.time(keys.meta);
     const alive = await link.command<string[]>(['ZRANGE', keys.nodes, String(t - 10_000), '+inf', 'BYSCORE']);
     if (alive.length > 0) throw new UsageError(`crawl ${JSON.stringify(crawl)} in ${spec} has live nodes (${alive.join(', ')}): stop them first (archiver stop ${spec} --crawl ${crawl})`);
     for (const pattern of crawlKeyPattern(crawl)) {
-      let cursor = '0';
-      do {
-        const [next, found] = await link.command<[string, string[]]>(['SCAN', cursor, 'MATCH', pattern, 'COUNT', '1000']);
-        cursor = next;
-        if (found.length > 0) await link.command(['UNLINK', ...found]);
-      } while (cursor !== '0');
+      // One UNLINK per key: the keys of a crawl span many slots of a cluster.
+      for await (const found of link.scan(pattern)) await Promise.all(found.map((key) => link.command(['UNLINK', key])));
     }
   } finally {
     await link.close();

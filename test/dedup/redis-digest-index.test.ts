@@ -8,10 +8,10 @@ import { describe, it } from 'node:test';
 import { LevelDigestIndex } from '../../src/dedup/digest-index.js';
 import { CrawlKeys } from '../../src/store/redis/crawl-keys.js';
 import { redisMap } from '../../src/store/redis/redis-records.js';
-import { needsRedis, useSuiteRedis } from '../helpers/redis-server.js';
+import { REDIS_VARIANTS } from '../helpers/redis-variants.js';
 
-describe('digest index shared through Redis', needsRedis(), () => {
-  const suite = useSuiteRedis();
+for (const variant of REDIS_VARIANTS) describe(`digest index shared through Redis (${variant.name})`, variant.needs(), () => {
+  const suite = variant.use();
 
   it('a payload remembered by one node is found by another', async () => {
     const keys = new CrawlKeys('dedup');

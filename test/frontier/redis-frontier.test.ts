@@ -10,12 +10,12 @@ import { CrawlKeys } from '../../src/store/redis/crawl-keys.js';
 import { RedisFrontier, soleNodeView, type NodeView } from '../../src/frontier/redis-frontier.js';
 import type { Claim } from '../../src/frontier/frontier.js';
 import { systemClock } from '../../src/core/clock.js';
-import { needsRedis, useSuiteRedis } from '../helpers/redis-server.js';
+import { REDIS_VARIANTS } from '../helpers/redis-variants.js';
 import { frontierConformance, DEFAULT_TEST_OPTIONS, uri } from './conformance.js';
 import { sleep } from './harness.js';
 
-describe('Redis frontier', needsRedis(), () => {
-  const suite = useSuiteRedis();
+for (const variant of REDIS_VARIANTS) describe(`Redis frontier (${variant.name})`, variant.needs(), () => {
+  const suite = variant.use();
   let crawls = 0;
 
   frontierConformance('redis', async (setup) => {

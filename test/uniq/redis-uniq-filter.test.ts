@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CrawlKeys } from '../../src/store/redis/crawl-keys.js';
 import { RedisUriUniqFilter } from '../../src/uniq/redis-uniq-filter.js';
-import { needsRedis, useSuiteRedis } from '../helpers/redis-server.js';
+import { REDIS_VARIANTS } from '../helpers/redis-variants.js';
 import { uniqFilterConformance } from './conformance.js';
 
-describe('Redis seen filter', needsRedis(), () => {
-  const suite = useSuiteRedis();
+for (const variant of REDIS_VARIANTS) describe(`Redis seen filter (${variant.name})`, variant.needs(), () => {
+  const suite = variant.use();
   let crawls = 0;
   const filter = (crawl: string, token: string, dead?: () => string[], memoryKeys = 1000) =>
     new RedisUriUniqFilter({ link: suite.link, keys: new CrawlKeys(crawl), name: 'seen', token, memoryKeys, ...(dead ? { voids: () => ({ dead: dead(), current: [] }) } : {}) });

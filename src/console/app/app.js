@@ -109,6 +109,7 @@ async function selectJob(name) {
   s.events = null;
   s.job = name;
   s.status = null;
+  s.wide = null;
   s.samples = [];
   s.captures.offset = 0;
   s.search = { q: '', offset: 0, total: 0 };
@@ -178,10 +179,29 @@ function renderStatus(status, fallbackState = '…') {
       return el('li', { class: n ? '' : 'zero' }, el('span', { text: label }), el('b', { text: count(n) }));
     }),
   );
+  // Only /api/crawl carries the whole crawl (the event stream's statuses are this node's): kept between its reads.
+  if (status && status.crawl) s.wide = status.crawl;
+  renderNodes(status ? (s.wide ?? null) : null);
   const waiting = status ? status.waiting : [];
   $('waiting').replaceChildren(
     ...(waiting.length === 0 ? [el('li', { class: 'empty', text: 'none' })] : waiting.map((w) => el('li', {}, el('b', { text: w.host }), ` ${w.reason}, until ${time(w.until)}`))),
   );
+}
+
+/** A crawl of several processes: every node, and the whole crawl's totals and queues (the counters above are this node's). */
+function renderNodes(wide) {
+  $('nodes-card').hidden = wide === null;
+  if (wide === null) return;
+  const t = wide.totals;
+  $('nodes-totals').textContent = `${t.liveNodes} alive · ${count(t.pages)} pages · ${bytes(t.bytes)} · ${rate(t.pagesPerSec)} pages/s · ${count(t.inFlight)} in flight`;
+  $('nodes').replaceChildren(
+    ...wide.nodes.map((n) =>
+      el('tr', { class: n.alive ? '' : 'zero' }, ...[n.node, n.alive ? 'yes' : 'no', count(n.pages), bytes(n.bytes), rate(n.pagesPerSec), count(n.inFlight), time(n.lastHeartbeat)].map((text) => el('td', { text }))),
+    ),
+  );
+  const q = wide.queues;
+  const states = Object.entries(q.byState).map(([k, v]) => `${k} ${count(v)}`).join(', ');
+  $('nodes-queues').textContent = `Queues of the whole crawl: ${states || 'no live node'}; waiting for a node ${count(q.waitingForNode)}, held ${count(q.held)}, retired ${count(q.retired)}; ${count(q.queuedUris)} URIs queued.`;
 }
 
 function openEvents() {
@@ -192,6 +212,10 @@ function openEvents() {
     const { status, sample } = JSON.parse(e.data);
     renderStatus(status);
     s.samples.push({ t: Date.parse(sample.time), ...sample });
+    if (s.wide && Date.now() - (s.wideAt ?? 0) > 2000) {
+      s.wideAt = Date.now();
+      refreshStatus();
+    }
     if (s.samples.length > 1000) s.samples.shift();
     if (s.tab === 'crawl') drawCharts();
   });

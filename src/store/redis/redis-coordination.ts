@@ -137,7 +137,7 @@ export class RedisCoordination implements CrawlCoordination {
     this.clock.sync(at, sent, localNow());
     for (let i = 0; i < 5; i++) {
       const before = localNow();
-      const [sec, usec] = await this.#link.command<[string, string]>(['TIME']);
+      const [sec, usec] = await this.#link.command<[string, string]>(['TIME'], false, this.#keys.meta);
       this.clock.sync(Number(sec) * 1000 + Number(usec) / 1000, before, localNow());
     }
     this.#startedAt = at;
@@ -212,7 +212,7 @@ export class RedisCoordination implements CrawlCoordination {
   }
 
   async nodes(): Promise<NodeFigures[]> {
-    const t = await this.#link.time();
+    const t = await this.#link.time(this.#keys.meta);
     const [beats, stats] = await Promise.all([
       this.#link.command(['ZRANGE', this.#keys.nodes, '0', '-1', 'WITHSCORES']),
       this.#link.command(['HGETALL', this.#keys.nodeStats]),

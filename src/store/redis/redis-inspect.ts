@@ -27,15 +27,12 @@ export interface CrawlReport {
 /** The names of the crawls a database holds. */
 export async function crawlsIn(link: RedisLink): Promise<string[]> {
   const names = new Set<string>();
-  let cursor = '0';
-  do {
-    const [next, found] = await link.command<[string, string[]]>(['SCAN', cursor, 'MATCH', 'arc:{*}:meta', 'COUNT', '1000']);
-    cursor = next;
+  for await (const found of link.scan('arc:{*}:meta')) {
     for (const key of found) {
       const m = /^arc:\{(.+)\}:meta$/.exec(key);
       if (m && !m[1]!.includes(':')) names.add(m[1]!);
     }
-  } while (cursor !== '0');
+  }
   return [...names].sort();
 }
 
@@ -53,12 +50,11 @@ export async function pickCrawl(link: RedisLink, wanted: string | undefined): Pr
 
 export async function crawlReport(link: RedisLink, crawl: string): Promise<CrawlReport> {
   const keys = new CrawlKeys(crawl);
-  const [now, metaReply, beatsReply, statsReply, queues] = await Promise.all([
-    link.time(),
+  const [now, metaReply, beatsReply, statsReply] = await Promise.all([
+    link.time(keys.meta),
     link.command(['HGETALL', keys.meta]),
     link.command(['ZRANGE', keys.nodes, '0', '-1', 'WITHSCORES']),
     link.command(['HGETALL', keys.nodeStats]),
-    crawlQueueFigures(link, keys),
   ]);
   const meta = new Map<string, string>();
   const m = flatPairs<string>(metaReply).map(String);
@@ -77,6 +73,7 @@ export async function crawlReport(link: RedisLink, crawl: string): Promise<Crawl
   const byState: Record<string, number> = {};
   for (const n of nodes) if (n.alive) for (const [k, v] of Object.entries(n.queues ?? {})) byState[k] = (byState[k] ?? 0) + v;
   const live = nodes.filter((n) => n.alive);
+  const queues = await crawlQueueFigures(link, keys, [...beats].filter(([, at]) => at > now - NODE_TTL_MS).map(([node]) => node));
   const finished = meta.get('finished');
   return {
     crawl,
@@ -100,6 +97,6 @@ export async function crawlReport(link: RedisLink, crawl: string): Promise<Crawl
 export async function stopCrawl(link: RedisLink, crawl: string): Promise<number> {
   const keys = new CrawlKeys(crawl);
   await link.command(['HSET', keys.meta, 'stopped', '1']);
-  const now = await link.time();
+  const now = await link.time(keys.meta);
   return (await link.command<string[]>(['ZRANGE', keys.nodes, String(now - NODE_TTL_MS), '+inf', 'BYSCORE'])).length;
 }

@@ -1,0 +1,71 @@
+/**
+ * The coordination of a crawl's nodes (CrawlCoordination on Redis), on one
+ * Redis and on a 3-master Redis Cluster (its scripts keep to the crawl's
+ * own hash tag): joining (a live id and another profile refused), the run
+ * flags every node hears with its heartbeat, each node's figures, and the
+ * end — the last node to leave a finished crawl packages it.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { CrawlKeys } from '../../src/store/redis/crawl-keys.js';
+import { RedisCoordination } from '../../src/store/redis/redis-coordination.js';
+import type { RunFlags } from '../../src/store/crawl-coordination.js';
+import { REDIS_VARIANTS } from '../helpers/redis-variants.js';
+
+const FIGURES = { pages: 3, bytes: 300, pagesPerSec: 1.5, inFlight: 1, busyQueues: 2, elapsedMs: 2000 };
+
+for (const variant of REDIS_VARIANTS) describe(`crawl coordination (${variant.name})`, variant.needs(), () => {
+  const suite = variant.use();
+  let crawls = 0;
+  const node = (crawl: string, id: string): RedisCoordination => new RedisCoordination(suite.link, new CrawlKeys(crawl), id);
+
+  it('joins with an incarnation each; a live id and another profile are refused', async () => {
+    const crawl = `coord${++crawls}`;
+    const a = node(crawl, 'a');
+    const b = node(crawl, 'b');
+    const ja = await a.join('p1');
+    const jb = await b.join('p1');
+    assert.deepEqual([ja.finished, jb.finished], [false, false]);
+    assert.ok(jb.incarnation > ja.incarnation);
+    await assert.rejects(node(crawl, 'a').join('p1'), { code: 'ARCHIVER_USAGE' });
+    await assert.rejects(node(crawl, 'c').join('p2'), { code: 'ARCHIVER_USAGE' });
+    await a.close();
+    await b.close();
+  });
+
+  it("a flag set by one node reaches another with its heartbeat; each node's figures are read back", async () => {
+    const crawl = `coord${++crawls}`;
+    const a = node(crawl, 'a');
+    const b = node(crawl, 'b');
+    await a.join('p');
+    await b.join('p');
+    const heard: RunFlags[] = [];
+    a.start(() => FIGURES, () => {});
+    b.start(() => ({ ...FIGURES, pages: 5 }), (f) => heard.push(f));
+    await a.setFlag('paused', true);
+    const deadline = Date.now() + 5000;
+    while (!heard.some((f) => f.paused) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(heard.some((f) => f.paused), 'b heard the pause');
+    await new Promise((r) => setTimeout(r, 1200));
+    const nodes = await a.nodes();
+    assert.deepEqual(nodes.map((n) => [n.node, n.alive, n.pages]), [['a', true, 3], ['b', true, 5]]);
+    await a.close();
+    await b.close();
+  });
+
+  it('the last node to leave a finished crawl packages it; a node joining later finds it finished', async () => {
+    const crawl = `coord${++crawls}`;
+    const a = node(crawl, 'a');
+    const b = node(crawl, 'b');
+    await a.join('p');
+    await b.join('p');
+    a.start(() => FIGURES, () => {});
+    b.start(() => FIGURES, () => {});
+    assert.equal(await a.leave(true), false, 'b is still alive');
+    assert.equal(await b.leave(true), true, 'b is the last');
+    await b.packaged();
+    const c = node(crawl, 'c');
+    assert.equal((await c.join('p')).finished, true);
+    await Promise.all([a.close(), b.close(), c.close()]);
+  });
+});
