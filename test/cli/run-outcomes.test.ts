@@ -88,18 +88,20 @@ describe('archiver run, at the end', () => {
     assert.ok(report.uris < web.expectedUrls().reachable.length, `${report.uris} URIs of ${web.expectedUrls().reachable.length}`);
   });
 
-  it('--max-duration stops a crawl that could not end by itself (FINISHED_TIME_LIMIT)', async () => {
-    // The held page never ends the crawl; it is answered after 1.5 s so that the stop,
-    // which lets fetches in flight finish, can complete.
+  it('--max-duration stops a crawl that could not end by itself (FINISHED_TIME_LIMIT)', { timeout: 120_000 }, async () => {
+    // The held page (the only seed) keeps the crawl from ending by itself until it is answered,
+    // 1.5 s after the start, so that a stop (which lets a fetch in flight finish) can complete.
+    // Were the limit ignored, the crawl would end FINISHED after that. On a loaded machine the
+    // limit may come before the crawl reached the page: then no seed was crawled (exit 5).
     const held = await startHeldPage();
     try {
-      const file = await profileFile('maxduration', [...web.seeds, held.url], { limits: { fetchTimeoutMs: 60_000, maxRetries: 1, retryDelayMs: 10 } });
+      const file = await profileFile('maxduration', [held.url], { limits: { fetchTimeoutMs: 60_000, maxRetries: 1, retryDelayMs: 10 } });
       const io = captureIo();
       const started = Date.now();
       const run = main(['run', file, '--quiet', '--max-duration', '1'], io);
-      await held.arrived;
       setTimeout(held.release, 1500);
-      assert.equal(await run, 0, io.stderr.text);
+      const code = await run;
+      assert.ok(code === 0 || (code === 5 && held.requests() === 0), `exit ${code}, ${held.requests()} request(s) for the held page: ${io.stderr.text}`);
       assert.ok(Date.now() - started >= 1000);
       const report = JSON.parse(await readFile(path.join(tmp, 'maxduration', 'reports', 'crawl-report.json'), 'utf8')) as { status: string };
       assert.equal(report.status, 'FINISHED_TIME_LIMIT');

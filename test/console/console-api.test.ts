@@ -172,7 +172,8 @@ describe('the console API of a running crawl', () => {
   it('streams status, progress, captures and state changes as Server-Sent Events', async () => {
     const c = await startCrawlConsole(tmp, 'events', web.seeds, { workers: 2 });
     try {
-      const { events, close } = await readEvents(c.server.origin, c.server.token);
+      const { events, close, contentType } = await readEvents(c.server.origin, c.server.token);
+      assert.match(contentType, /^text\/event-stream/);
       await until(() => (events.get('progress')?.length ?? 0) >= 2 && (events.get('capture')?.length ?? 0) >= 3, 'progress and capture events');
       assert.equal(events.get('status')?.length, 1);
       const progress = events.get('progress')!.at(-1)!;

@@ -130,7 +130,7 @@ describe('the console in Chromium', missingChromium, () => {
     await page.click('#btn-resume');
     await until(async () => (await text('state-badge')).trim() === 'running', 'the running badge');
     await until(async () => numberIn(await text('c-uris')) > before, 'captures after resuming', 20_000);
-    await held.arrived;
+    await held.arrival();
     await page.click('#btn-pause');
     await until(async () => (await text('state-badge')).trim() === 'paused', 'the paused badge');
     assert.equal(c.crawl.status().state, 'paused');

@@ -75,7 +75,7 @@ describe('archiver run --console', () => {
       await writeFile(file, JSON.stringify(testProfileJson('cli-run', [...web.seeds, held.url], path.join(tmp, 'jobs', 'cli-run'), { workers: 2, limits: { fetchTimeoutMs: 120_000, maxRetries: 1, retryDelayMs: 10 } })));
       const child = archiver(['run', file, '--console', '--console-port', '0', '--quiet'], tmp);
       const api = await consoleOf(child);
-      await held.arrived;
+      await held.arrival();
       const status = await api.get('/api/crawl');
       assert.equal(status.status, 200, status.text);
       assert.equal((status.json as { job: string; state: string }).job, 'cli-run');
@@ -110,7 +110,7 @@ describe('archiver run --console', () => {
       const child = archiver(['run', file, '--console', '--console-port', '0', '--console-host', '127.0.0.9', '--quiet'], tmp);
       await until(() => /^console {2}http:\/\/127\.0\.0\.9:\d+\/#token=/m.test(child.stdout()), `the console line on 127.0.0.9 (stderr: ${child.stderr().slice(-300)})`, 30_000);
       const [, origin, token] = /^console {2}(http:\/\/127\.0\.0\.9:\d+)\/#token=([A-Za-z0-9_-]+)$/m.exec(child.stdout())!;
-      await held.arrived;
+      await held.arrival();
       const answer = await rawRequest(origin!, { path: '/api/crawl', headers: { Host: new URL(origin!).host, Authorization: `Bearer ${token}` } });
       assert.equal(answer.status, 200, answer.body);
       assert.equal((JSON.parse(answer.body) as { state: string }).state, 'running');

@@ -121,6 +121,7 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
 /** One Server-Sent Events stream read as it comes: event name → the data of each, in order. */
 export interface EventReader {
   readonly events: Map<string, Array<Record<string, unknown>>>;
+  readonly contentType: string;
   /** Stop reading (the request is aborted) and wait for the reader to end. */
   close(): Promise<void>;
 }
@@ -150,6 +151,7 @@ export async function readEvents(origin: string, token: string, pathAndQuery = '
   })();
   return {
     events,
+    contentType: res.headers.get('content-type') ?? '',
     async close() {
       controller.abort();
       await reading;

@@ -52,7 +52,7 @@ describe('a running crawl in the console', () => {
     await withHeld(async (held) => {
       const c = await startCrawlConsole(tmp, 'history', [...web.seeds, held.url], { workers: 2, limits: LONG });
       try {
-        await held.arrived;
+        await held.arrival();
         await until(async () => ((await c.client.get('/api/crawl')).json as { uris: number }).uris >= 20, '20 URIs');
         c.crawl.pause();
         await until(() => c.crawl.status().inProcess === 1, 'fetches in flight to finish but the held one');
@@ -114,7 +114,7 @@ describe('a running crawl in the console', () => {
     await withHeld(async (held) => {
       const c = await startCrawlConsole(tmp, 'abandon', [held.url, ...web.seeds], { workers: 2, limits: LONG });
       try {
-        await held.arrived;
+        await held.arrival();
         const stop = await c.client.post('/api/crawl/stop', { abandonInFlight: true });
         assert.equal(stop.status, 200, stop.text);
         assert.deepEqual(stop.json, { state: 'stopping' });
@@ -131,7 +131,7 @@ describe('a running crawl in the console', () => {
     await withHeld(async (held) => {
       const c = await startCrawlConsole(tmp, 'waits', [held.url, ...web.seeds], { workers: 2, limits: LONG });
       try {
-        await held.arrived;
+        await held.arrival();
         assert.deepEqual((await c.client.post('/api/crawl/stop', {})).json, { state: 'stopping' });
         await until(() => c.crawl.status().inProcess === 1, 'every fetch but the held one to finish');
         assert.equal(c.crawl.status().state, 'stopping', 'still stopping while the held fetch is in flight');
@@ -226,7 +226,7 @@ describe('a job whose crawl was killed', () => {
       const file = path.join(tmp, 'killed.json');
       await writeFile(file, JSON.stringify(testProfileJson('killed', [...web.seeds, held.url], path.join(root, 'killed'), { workers: 2, limits: LONG })));
       const run = startCli(['run', file, '--quiet']);
-      await held.arrived;
+      await held.arrival();
       assert.ok(await waitFor(async () => (await fileLines(path.join(root, 'killed', 'logs', 'crawl.log'))).length > 0, 60_000), 'the crawl logged something');
       run.child.kill('SIGKILL');
       assert.equal(await run.exit, null);

@@ -270,7 +270,7 @@ describe('a crawl of three processes on Redis', needsRedis(), () => {
       const { name, dir, file, node, spec } = await setUp(300, { db: 1, seeds: [held.url, ...behind, ...web.seeds], fetchTimeoutMs: 300_000 });
       const nodes = [node('n1'), node('n2')];
       const logs = ['n1', 'n2'].map((n) => path.join(dir, 'logs', `crawl-${n}.log`));
-      await held.arrived;
+      await held.arrival();
       const counts = async () => (await Promise.all(logs.map(fileLines))).map((l) => l.length);
       const both = await waitFor(async () => (await counts()).every((n) => n >= 1), 120_000);
       assert.ok(both, `both nodes crawl: ${(await counts()).join(', ')} crawl.log lines; ${nodes.map((n) => n.stderr()).join(' | ')}`);

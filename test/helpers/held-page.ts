@@ -16,6 +16,8 @@ export interface HeldPage {
   readonly origin: string;
   /** Resolves when the held request has arrived (the crawl is fetching it). */
   readonly arrived: Promise<void>;
+  /** `arrived`, or a rejection naming the page after `ms`: a test fails instead of hanging. */
+  arrival(ms?: number): Promise<void>;
   /** How many times /held was asked for. */
   requests(): number;
   /** Answer the held request(s), and any later one at once. */
@@ -57,6 +59,13 @@ export async function startHeldPage(host = '127.0.0.1'): Promise<HeldPage> {
     url: `${origin}/held`,
     origin,
     arrived,
+    arrival: (ms = 60_000) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${origin}/held was not asked for within ${ms} ms`)), ms);
+      });
+      return Promise.race([arrived, late]).finally(() => clearTimeout(timer));
+    },
     requests: () => count,
     release,
     async close() {
