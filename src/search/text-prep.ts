@@ -37,8 +37,12 @@ const NOT_ASCII = /[^\u0000-\u007F]/;
 
 export const WORD_SEPARATOR = '\u200B';
 
-/** ICU word segmentation; the locale only picks among equivalent dictionaries for these scripts. */
-const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+/**
+ * ICU word segmentation; the locale only picks among equivalent dictionaries for these scripts.
+ * Made on first use: loading ICU's dictionaries costs every process that imports this module
+ * (a crawl's threads) ~20 ms and their memory, for text most pages do not have.
+ */
+let segmenter: Intl.Segmenter | null = null;
 
 /** NFKC, no control characters, runs of unspaced scripts cut into words (see the file's comment). */
 export function prepareText(s: string): string {
@@ -60,7 +64,7 @@ export function segmentText(s: string): string {
 /** The words of one run of an unspaced script, in order (punctuation left out). */
 export function segmentWords(run: string): string[] {
   const words: string[] = [];
-  for (const s of segmenter.segment(run)) if (s.isWordLike) words.push(s.segment);
+  for (const s of (segmenter ??= new Intl.Segmenter('zh', { granularity: 'word' })).segment(run)) if (s.isWordLike) words.push(s.segment);
   return words;
 }
 
