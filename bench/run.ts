@@ -12,6 +12,7 @@
  *   npm run bench -- --only latency --latency-web-ms 0,20,50   # the preferential-attachment web (latency.ts)
  *   npm run bench -- --only focus       # focused vs breadth-first harvest on the labelled topical web (focus.ts)
  *   npm run bench -- --only distributed  # 1-3 nodes on one Redis (distributed.ts); needs redis-server
+ *   npm run bench -- --only sites --site pg=/usr/share/doc/postgresql-doc-15/html   # real sites behind nginx vs wget (real-sites.ts)
  *
  * Figures only: nothing here passes or fails on speed.
  */
@@ -25,9 +26,10 @@ import { packageRoot } from '../src/core/package-root.js';
 import { crawlTable, runCrawlBench, type CrawlBenchResult } from './crawl.js';
 import { focusTable, runFocusBench } from './focus.js';
 import { latencyTable, runLatencyBench } from './latency.js';
+import { canRun, pickSites, runSiteBench, siteTable, type SiteResult } from './real-sites.js';
 import { formatThreadCpu } from './thread-cpu.js';
 
-const PARTS = ['crawl', 'latency', 'focus', 'uniq', 'frontier', 'analyze', 'search', 'distributed'] as const;
+const PARTS = ['sites', 'crawl', 'latency', 'focus', 'uniq', 'frontier', 'analyze', 'search', 'distributed'] as const;
 type Part = (typeof PARTS)[number];
 
 interface Section {
@@ -110,6 +112,7 @@ async function main(): Promise<void> {
       'latency-ms': { type: 'string', default: '0,20' },
       'latency-web-ms': { type: 'string', default: '20' },
       out: { type: 'string' },
+      site: { type: 'string', multiple: true, default: [] },
     },
   });
   const only = new Set(values.only.split(',').map((s) => s.trim()));
@@ -119,6 +122,20 @@ async function main(): Promise<void> {
   const sections: Section[] = [];
   const started = new Date();
 
+  if (want('sites') && canRun((l) => console.log(l))) {
+    const results: SiteResult[] = [];
+    for (const site of pickSites(values.site, (l) => console.log(l))) results.push(await runSiteBench(site, Math.max(2, Number(values.runs)), (l) => console.log(l)));
+    const table = siteTable(results);
+    console.log(table.join('\n'));
+    sections.push({
+      title: 'Real sites behind nginx: archiver vs GNU wget (keep-alive, gzip, one connection, delays 0; best of alternating runs; GNU time)',
+      lines: [
+        'wget: `--recursive --level=inf --no-parent --page-requisites --warc-file`; archiver: 4 workers. Fixed costs are read off nginx\'s log (`$msec`); the one-page crawl is the front page alone (`node dist/bench/real-sites.js`).',
+        '',
+        ...table,
+      ],
+    });
+  }
   if (want('crawl')) {
     let instant: CrawlBenchResult | null = null;
     // Latency 0 measures raw processing; a real site answers after a round

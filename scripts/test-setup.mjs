@@ -7,7 +7,9 @@
  * installed with apt-get, as CI does. Anywhere else nothing is installed:
  * one line per missing program says which tests will be skipped and what to
  * install; the tests skip themselves (test/helpers/programs.ts), so a
- * missing program never looks like a bug.
+ * missing program never looks like a bug. Under CI=true nothing may be
+ * missing: the run fails here, naming what is (and the tests would fail,
+ * not skip, if started without this step).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -38,7 +40,14 @@ if (isRoot && debian && process.env['ARCHIVER_TEST_NO_INSTALL'] !== '1') {
   const install = update.status === 0 ? spawnSync('apt-get', ['install', '-y', '-qq', ...pkgs], { stdio: 'inherit', env }) : update;
   if (install.status !== 0) process.stderr.write('archiver tests: apt-get failed; the tests that need those programs will be skipped\n');
 }
-for (const p of PROGRAMS) {
-  if (has(p.program)) continue;
-  process.stderr.write(`archiver tests: ${p.program} is not installed — SKIPPING ${p.tests} (install it: apt-get install ${p.pkg})\n`);
+const ci = ['true', '1'].includes((process.env['CI'] ?? '').toLowerCase());
+const still = PROGRAMS.filter((p) => !has(p.program));
+for (const p of still) {
+  process.stderr.write(ci
+    ? `archiver tests: ${p.program} is not installed, and under CI=true ${p.tests} may not be skipped (apt-get install ${p.pkg})\n`
+    : `archiver tests: ${p.program} is not installed — SKIPPING ${p.tests} (install it: apt-get install ${p.pkg})\n`);
+}
+if (ci && still.length > 0) {
+  process.stderr.write(`archiver tests: FAIL: missing under CI: ${still.map((p) => p.program).join(', ')}\n`);
+  process.exit(1);
 }

@@ -8,9 +8,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { NoInputError, UsageError } from '../core/errors.js';
-import { jobWarcs } from '../index/inputs.js';
-import { buildJobSearchIndex } from '../search/build-search-index.js';
-import { jobSearchDir } from '../search/search-index.js';
+import { currentJobSearchIndex } from '../search/job-search.js';
 import { SEARCH_DB_FILE, SearchStore } from '../search/search-store.js';
 import { MAX_LIMIT, type SearchOptions, type SearchResponse } from '../search/search-types.js';
 import { warnDamage } from './damage-report.js';
@@ -22,8 +20,9 @@ export const searchHelp = `archiver search <job-dir | index-dir> "<query>" [opti
 
 Full-text search over the pages of a job (2xx HTML captures: title and
 visible text), ranked by BM25 with the title weighted up. The index lives in
-<job>/indexes/search/ (kept up to date while crawling; archiver index
-rebuilds it); a job without one gets it built from its WARCs first. An index
+<job>/indexes/search/, brought up to date with the job's capture journal
+at each search (the crawl itself does not index; archiver index rebuilds
+it); a job without a journal or an index gets one built from its WARCs. An index
 directory made by archiver index --search works too.
 
 Query: words are all required; "an exact phrase" in double quotes; -word or
@@ -84,13 +83,9 @@ export async function searchMain(argv: string[], io: CliIo): Promise<number> {
 async function indexDirFor(target: string, io: CliIo): Promise<string> {
   const abs = path.resolve(target);
   if (existsSync(path.join(abs, SEARCH_DB_FILE))) return abs;
-  const dir = jobSearchDir(abs);
-  if (existsSync(path.join(dir, SEARCH_DB_FILE))) return dir;
-  if ((await jobWarcs(abs)).length === 0) throw new NoInputError(`${target}: no search index and no WARC files to build one from`);
-  io.stderr.write(`archiver: ${target} has no search index yet; building it from its WARCs…\n`);
-  const built = await buildJobSearchIndex(abs, { onDamage: warnDamage(io) });
-  io.stderr.write(`archiver: indexed ${built.pages} pages → ${built.dir}\n`);
-  return built.dir;
+  const dir = await currentJobSearchIndex(abs, { onDamage: warnDamage(io), onProgress: (line) => io.stderr.write(`archiver: ${line}\n`) });
+  if (dir === null) throw new NoInputError(`${target}: no search index and no WARC files to build one from`);
+  return dir;
 }
 
 function intOption(name: string, value: string | undefined, fallback: number, min: number, max: number): number {

@@ -7,12 +7,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { NoInputError, ProfileError } from '../core/errors.js';
 import { applyFocus } from './check-focus.js';
 import { checkOverrides } from './check-overrides.js';
 import type { Profile } from './profile.js';
-import { profileSchema } from './profile-schema.js';
+import { profileValidator } from './profile-validator.js';
 import { regexProblem } from './regex-check.js';
 
 /** Problems listed in one error at most; past it, a count of the rest. */
@@ -77,8 +77,7 @@ export function jsonSyntaxProblem(text: string, err: Error): string {
 
 /** Validates an already parsed profile; `source` names it in errors and warnings. Every problem found is reported at once. */
 export function validateProfile(json: unknown, source = 'profile', cwd = process.cwd(), warn: ProfileWarn = warnOnStderr): Profile {
-  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true });
-  const validate = ajv.compile<Profile>(profileSchema);
+  const validate = profileValidator();
   const copy: unknown = structuredClone(json);
   const problems: Problem[] = [];
   const add = (path: string, problem: string): void => {

@@ -14,7 +14,6 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Profile } from '../config/profile.js';
 import { finalizeJob } from '../wacz/finalize-job.js';
-import { buildJobSearchIndex } from '../search/build-search-index.js';
 import type { NodeFigures } from '../store/crawl-coordination.js';
 import { sumNodeLogs, writeNodesReport } from './node-reports.js';
 import type { CrawlStatus } from './crawl-status.js';
@@ -47,13 +46,12 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
   };
   const runWarcFiles = (await attempt(() => p.writer.close())) ?? [];
   await attempt(() => p.journal.close());
-  await attempt(() => p.search.close());
   await attempt(() => p.digestIndex.flush());
   // Exact dates read during the crawl are written back.
   if (p.earlier) await attempt(() => p.earlier!.flush());
   await attempt(() => p.crawlLog.close());
   await attempt(() => p.fetcher.close());
-  await attempt(() => p.htmlThread.close());
+  await attempt(() => p.pages.close());
   await attempt(() => p.healthJournal.flush());
   await attempt(() => p.job.saveCrawlTimeMs(c.crawlTimeMs()));
   const shared = p.backend.shared;
@@ -77,7 +75,8 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
       ? await attempt(() => finalizeJob({ jobDir: p.dirs.root, name: c.profile.name, software: SOFTWARE, seeds }))
       : null;
   if (shared && packaged !== null) {
-    await attempt(() => buildJobSearchIndex(p.dirs.root));
+    // Loaded here only: SQLite is no part of a crawl of one process.
+    await attempt(async () => (await import('../search/build-search-index.js')).buildJobSearchIndex(p.dirs.root));
     await attempt(() => p.backend.coordination.packaged());
   }
   const warcFiles = (await attempt(() => jobWarcFiles(p.dirs.warcs))) ?? runWarcFiles;

@@ -20,7 +20,7 @@ import { loadEarlierCaptures } from '../dedup/earlier-load.js';
 import { LevelDigestIndex } from '../dedup/digest-index.js';
 import { PayloadDedup } from '../dedup/payload-dedup.js';
 import { Fetcher } from '../fetch/fetcher.js';
-import { HtmlExtractThread } from '../fetch/html-extract-thread.js';
+import { PageThread } from './page-thread.js';
 import type { Frontier, QueueState } from '../frontier/frontier.js';
 import { CaptureJournal, captureJournalPath } from '../job/capture-journal.js';
 import { ensureJobDir, hasState, jobDir, type JobDir } from '../job/job-dir.js';
@@ -34,7 +34,6 @@ import { RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
 import { RobotsStore } from '../politeness/robots-store.js';
 import { checkNodeId, defaultNodeId, isSharedStore, openStateBackend, type StateBackend } from '../store/state-backends.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
-import { jobSearchDir, SearchIndex } from '../search/search-index.js';
 import { CrawlLog } from '../writer/crawl-log.js';
 import { nextWarcSerial, repairOpenWarcs } from '../writer/warc-repair.js';
 import { nodeWarcPattern, OPEN_SUFFIX } from '../writer/warc-naming.js';
@@ -84,8 +83,6 @@ export interface CrawlParts {
   writer: WarcWriter;
   crawlLog: CrawlLog;
   journal: CaptureJournal;
-  /** The job's full-text index (indexes/search/). */
-  search: SearchIndex;
   ledger: CrawlLedger;
   /** Each host's and URL's settings under the profile's overrides, and their budgets. */
   overrides: Overrides;
@@ -94,7 +91,7 @@ export interface CrawlParts {
   healthJournal: HostHealthJournal;
   digestIndex: LevelDigestIndex;
   earlier: EarlierCaptures | null;
-  htmlThread: HtmlExtractThread;
+  pages: PageThread;
   processor: UriProcessor;
   job: JobRecords;
   /** Exclusions the operator added while the job ran (kept across runs). */
@@ -207,15 +204,6 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   });
   const crawlLog = await CrawlLog.open(dirs.crawlLog);
   const journal = await CaptureJournal.open(captureJournalPath(dirs.root, dirs.node));
-  // A node's pages go to an index of its own; the node that packages the crawl builds the job's from every WARC.
-  const search = await SearchIndex.open(dirs.node === null ? jobSearchDir(dirs.root) : path.join(dirs.root, 'indexes', `search-${dirs.node}`));
-  try {
-    // Pages journaled but not committed to the index when the last run stopped.
-    if (resuming && dirs.node === null) await search.catchUp(dirs.root);
-  } catch (err) {
-    await search.close().catch(() => undefined);
-    throw err;
-  }
   const ledger = new CrawlLedger({ log: crawlLog, stats, events, now: () => clock.now() });
 
   const healthJournal = new HostHealthJournal(backend.records('health'));
@@ -280,7 +268,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   // Shared: another node may have archived a payload since, so every miss is asked of the store.
   const digestIndex = new LevelDigestIndex(backend.digests(), backend.shared ? { memoryDigests: 0 } : {});
   // A focused crawl scores pages and links by their words, cut on the extraction thread.
-  const htmlThread = new HtmlExtractThread({ maxLinks: profile.limits.maxOutlinks, focusTerms: focus !== null });
+  const pages = new PageThread({ maxLinks: profile.limits.maxOutlinks, focusTerms: focus !== null });
   // Shared crawls: a host's failure counts are the crawl's, whichever node last held its queue.
   const shareHealth = backend.shared ? { catchUpHost: (host: string) => healthJournal.catchUp(health, host) } : {};
   const processor = new UriProcessor({
@@ -289,7 +277,6 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     fetcher,
     writer,
     journal,
-    search,
     ledger,
     overrides,
     budgets,
@@ -308,7 +295,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
       schedulePrerequisite: (uri) => links.schedulePrerequisite(uri),
       clock,
     }),
-    extractHtml: htmlThread.extract,
+    pages,
     dedup: new PayloadDedup(digestIndex, earlier),
     exclusions,
     ...(focus !== null ? { focus } : {}),
@@ -317,8 +304,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   });
   const priorCrawlMs = resuming ? await job.crawlTimeMs() : 0;
   return {
-    dirs, resuming, backend, clock, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal, search,
-    ledger, overrides, budgets, health, healthJournal, digestIndex, earlier, htmlThread, processor, job, exclusions, robotsStore, robotsJournal, robotsPolicies: policies,
+    dirs, resuming, backend, clock, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal,
+    ledger, overrides, budgets, health, healthJournal, digestIndex, earlier, pages, processor, job, exclusions, robotsStore, robotsJournal, robotsPolicies: policies,
     addedSeeds, priorCrawlMs, focus,
   };
 }

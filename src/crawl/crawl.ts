@@ -164,9 +164,11 @@ export class Crawl {
     return shown;
   }
 
-  /** Full-text search over the pages captured so far (a page is searchable within about a second of its capture). */
-  search(query: string, opts: SearchOptions = {}): Promise<SearchResponse> {
-    return this.#p.search.search(query, opts);
+  /** Full-text search over the pages captured so far (the job's index is first brought up to date with its capture journal). */
+  async search(query: string, opts: SearchOptions = {}): Promise<SearchResponse> {
+    // Loaded on first use: SQLite is no part of a crawl that nobody searches.
+    const { searchJob } = await import('../search/job-search.js');
+    return (await searchJob(this.#p.dirs.root, query, opts)) ?? { total: 0, tookMs: 0, hits: [] };
   }
 
   /** Stop claiming URIs; fetches in flight finish. A crawl of several processes pauses on every node. */

@@ -12,6 +12,7 @@ import type { HostHealth } from '../politeness/host-health.js';
 import { BUDGET_EXCEEDED, BUDGET_EXCEEDED_STATUS, type Budgets } from '../overrides/budgets.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
 import { canonicalizeForSeen } from '../url/canonicalize.js';
+import { KnownLinks } from './known-links.js';
 import type { Scope } from './scope.js';
 import type { SitemapsMode } from '../config/profile.js';
 import { guessedSitemapUrl, namesSitemap, SITEMAP_FROM_SEED, SITEMAP_GUESSED } from '../sitemap/sitemap-uri.js';
@@ -63,6 +64,8 @@ export interface LinkSchedulerDeps {
 
 export class LinkScheduler {
   readonly #d: LinkSchedulerDeps;
+  /** Links already put through the seen filter by this process: their repeats are skipped. */
+  readonly #known = new KnownLinks();
 
   constructor(deps: LinkSchedulerDeps) {
     this.#d = deps;
@@ -134,7 +137,9 @@ export class LinkScheduler {
     const budgets = this.#d.budgets?.any ? this.#d.budgets : null;
     const forced: CrawlUri[] = [];
     const parentKey = links.some((l) => l.hop === 'R') ? canonicalizeForSeen(parent.url) : '';
+    const known = focus === undefined ? this.#known : null;
     for (const link of links) {
+      if (known !== null && link.hop !== 'R' && known.has(link.url)) continue;
       const child = childUri(parent, link.url, link.hop, link.context);
       if (link.lastmod !== undefined) child.lastmod = link.lastmod;
       if (link.priority !== undefined && link.priority !== 0) child.priority = link.priority;
@@ -180,6 +185,8 @@ export class LinkScheduler {
       else candidates.push(child);
     }
     const chosen = await this.#scheduleNew(candidates);
+    // Every candidate is in the seen filter now, fresh or not.
+    if (known !== null) for (const c of candidates) known.add(c.url);
     if (forced.length > 0) {
       await this.scheduleForced(forced);
       chosen.push(...forced);

@@ -10,8 +10,7 @@
 import type { Hop } from '../core/crawl-uri.js';
 import type { HttpExchange } from '../core/exchange.js';
 import { bodyText } from '../fetch/content-decoding.js';
-import type { HtmlExtractFn } from '../fetch/html-extract-thread.js';
-import { extractCss, extractHtml, robotsDirectivesFromHeaders } from '../fetch/link-extractor.js';
+import { extractCss, extractHtml, robotsDirectivesFromHeaders, type HtmlExtraction } from '../fetch/link-extractor.js';
 import { redirectTarget } from '../fetch/link-resolution.js';
 import type { DiscoveredLink } from './link-scheduler.js';
 import { sitemapOutlinks, type SitemapRole } from './sitemap-outlinks.js';
@@ -32,7 +31,10 @@ export interface Outlinks {
   notice?: string;
 }
 
-/** Extraction in this thread, for callers without an HtmlExtractThread. */
+/** Extraction of one HTML document (on the page thread, or here). */
+export type HtmlExtractFn = (html: string, url: string) => Promise<HtmlExtraction>;
+
+/** Extraction in this thread, for callers without a PageThread. */
 const extractHere: HtmlExtractFn = async (html, url) => extractHtml(html, url);
 
 /** Annotation prefix of a page whose links were cut at limits.maxOutlinks: `maxOutlinks:<links dropped>`. */

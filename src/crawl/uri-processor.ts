@@ -11,7 +11,6 @@ import { headerValue, type HttpExchange } from '../core/exchange.js';
 import type { Profile } from '../config/profile.js';
 import type { Claim, Outcome } from '../frontier/frontier.js';
 import type { Fetcher } from '../fetch/fetcher.js';
-import type { HtmlExtractFn } from '../fetch/html-extract-thread.js';
 import { delayWithRetryAfterMs, politenessDelayMs } from '../politeness/delay.js';
 import type { HostHealth } from '../politeness/host-health.js';
 import type { RobotsAnswered, RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
@@ -20,11 +19,12 @@ import type { Overrides } from '../overrides/overrides.js';
 import type { WarcWriter } from '../writer/warc-writer.js';
 import { warcDate } from '../writer/warc-naming.js';
 import { isPageCapture, type CaptureJournal, type JournaledCapture } from '../job/capture-journal.js';
-import { searchPageOf } from '../search/page-sources.js';
-import type { SearchIndex } from '../search/search-index.js';
 import type { CrawlLedger } from './crawl-ledger.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { extractOutlinks, type Outlinks } from './outlinks.js';
+import type { PageThread } from './page-thread.js';
+import type { CaptureMembers } from '../writer/capture-members.js';
+import { THREAD_BODY_MAX_BYTES as PAGE_THREAD_BODY_MAX_BYTES } from '../writer/capture-thread.js';
 import { sitemapRole } from './sitemap-outlinks.js';
 import { SITEMAP_FROM_ROBOTS } from '../sitemap/sitemap-uri.js';
 import type { LinkScheduler } from './link-scheduler.js';
@@ -41,8 +41,6 @@ export interface UriProcessorDeps {
   writer: WarcWriter;
   /** One line per written response/revisit: the end of the crawl indexes from it. */
   journal: CaptureJournal;
-  /** The job's full-text index: each captured page is added as it is journaled. */
-  search?: SearchIndex;
   /** crawl.log, statistics and events: where each URI's disposition is entered. */
   ledger: CrawlLedger;
   dedup: PayloadDedup;
@@ -57,8 +55,8 @@ export interface UriProcessorDeps {
   /** Before a decision on a host: bring in what other processes of the crawl decided of it (shared crawls). */
   catchUpHost?: (host: string) => Promise<void>;
   links: LinkScheduler;
-  /** HTML extraction (a worker thread in a crawl; in this thread when absent). */
-  extractHtml?: HtmlExtractFn;
+  /** Page work (outlinks and WARC records) on the crawl's worker thread; in this thread, by the writer, when absent. */
+  pages?: PageThread;
   stats: CrawlStats;
   clock: Clock;
   /** Exclusions added while the crawl ran: URIs queued before them are dropped when claimed. */
@@ -177,34 +175,34 @@ export class UriProcessor {
     const d = this.#d;
     const mime = mimeOf(ex);
     const delayMs = prerequisite ? 0 : this.#delayAfter(ex, origin, host);
+    // Counted before the host is released: the host's next fetch must see these bytes (counted
+    // after the write, a maxBytes budget let a whole small host through before it noticed).
+    if (d.budgets.any) d.budgets.captured(uri.url, ex.body.size);
     if (!prerequisite) await release(delayMs);
     const answered = prerequisite ? await d.robots.fetched(uri, ex, origin) : null;
-    const found: Outlinks =
-      answered !== null
-        ? { links: answered.sitemaps.map((url) => ({ url, hop: 'M' as const, context: SITEMAP_FROM_ROBOTS })), annotations: [], linksBeyondCap: 0 }
-        : await extractOutlinks(ex, mime, d.robots.policyFor(origin).obeysMetaRobots, d.extractHtml, d.profile.limits.maxOutlinks, sitemapRole(uri, mime, d.profile.scope.sitemaps));
-    if (found.notice !== undefined) d.notice?.(found.notice);
-    const focused = d.focus?.page(uri, { status: ex.status, mime, ...(found.page ? { page: found.page } : {}) });
     // The capture's WARC-Date, exactly as written: what revisits of it refer to.
     const date = warcDate(ex.startedAt, d.profile.output.warcVersion);
     let revisitOf: { url: string; date: string } | undefined;
     if (ex.status >= 200 && ex.status < 300 && ex.body.size > 0) {
       revisitOf = (await d.dedup.originalOf(ex.payloadDigest, ex.url, date)) ?? undefined;
     }
-    // Outlinks are queued while the records are written, not after: the URI
-    // is finished (deleted from the frontier) only once both are done, and
-    // the shorter the time between its records reaching the disk and that
-    // delete, the fewer captures a crash makes the resumed crawl repeat.
+    const { found, members } = await this.#read(uri, ex, mime, origin, answered, revisitOf);
+    if (found.notice !== undefined) d.notice?.(found.notice);
+    const focused = d.focus?.page(uri, { status: ex.status, mime, ...(found.page ? { page: found.page } : {}) });
+    // The URI is finished (deleted from the frontier) once its records are
+    // written and its outlinks queued: the shorter the time between its
+    // records reaching the disk and that delete, the fewer captures a crash
+    // makes the resumed crawl repeat. Records built on the page thread are
+    // written once the outlinks are queued (writing them takes a moment, the
+    // queueing may not); records the writer still has to build and compress
+    // are written while the outlinks are queued.
     const scheduling = found.links.length > 0 ? d.links.schedule(uri, found.links, focused) : Promise.resolve(0);
     // Awaited at the end; a failure while the capture is written must not count as unhandled.
     scheduling.catch(() => {});
-    const written = await d.writer.writeCapture({
-      exchange: ex,
-      hopPath: uri.hopPath,
-      via: uri.via,
-      outlinks: found.links,
-      ...(revisitOf ? { revisitOf } : {}),
-    });
+    if (members !== null) await scheduling;
+    const written = await (members !== null
+      ? d.writer.writeBuilt(members)
+      : d.writer.writeCapture({ exchange: ex, hopPath: uri.hopPath, via: uri.via, outlinks: found.links, ...(revisitOf ? { revisitOf } : {}) }));
     const journaled: JournaledCapture = {
       url: ex.url,
       date,
@@ -223,9 +221,6 @@ export class UriProcessor {
       ...(focused?.relevance != null ? { relevance: focused.relevance } : {}),
     };
     await d.journal.append(journaled);
-    // Searchable within the index's commit interval; the journal line above lets a resume catch up.
-    const searchable = d.search ? searchPageOf(journaled) : null;
-    if (searchable !== null) d.search!.add(searchable);
     const annotations = [...found.annotations, ...(focused?.annotations ?? [])];
     if (uri.retries > 0) annotations.push(`${uri.retries + 1}t`);
     if (ex.truncated) annotations.push(`truncated:${ex.truncated}`);
@@ -244,10 +239,43 @@ export class UriProcessor {
       page: isStatsPage(ex.status, mime),
       redirect: ex.status >= 300 && ex.status < 400 ? (headerValue(ex.responseHeaders, 'location') ?? null) : null,
     });
-    if (d.budgets.any) d.budgets.captured(uri.url, ex.body.size);
     await scheduling;
     if (answered !== null) return this.#afterRobots(answered, this.#delayAfter(ex, origin, host));
     return { kind: 'done', delayMs };
+  }
+
+  /**
+   * A capture's outlinks, and its records when the page thread built them
+   * (null: the writer builds them). A body held in memory goes to the page
+   * thread once, for both; robots.txt and sitemaps are read here (their
+   * answers feed this thread's state), their records built there; a body
+   * spilled to disk is read here and its records streamed by the writer.
+   */
+  async #read(uri: CrawlUri, ex: HttpExchange, mime: string, origin: string, answered: RobotsAnswered | null, revisitOf: { url: string; date: string } | undefined): Promise<{ found: Outlinks; members: CaptureMembers | null }> {
+    const d = this.#d;
+    const sitemap = answered === null ? sitemapRole(uri, mime, d.profile.scope.sitemaps) : null;
+    const obeyMetaRobots = d.robots.policyFor(origin).obeysMetaRobots;
+    const maxOutlinks = d.profile.limits.maxOutlinks;
+    const inMemory = d.pages !== undefined && ex.body.size <= PAGE_THREAD_BODY_MAX_BYTES;
+    let found: Outlinks | null = null;
+    if (answered !== null) {
+      found = { links: answered.sitemaps.map((url) => ({ url, hop: 'M' as const, context: SITEMAP_FROM_ROBOTS })), annotations: [], linksBeyondCap: 0 };
+    } else if (sitemap !== null || !inMemory) {
+      found = await extractOutlinks(ex, mime, obeyMetaRobots, d.pages?.extract, maxOutlinks, sitemap);
+    }
+    if (!inMemory) return { found: found!, members: null };
+    const { body, requestHead, ...rest } = ex;
+    const built = await d.pages!.page({
+      exchange: { ...rest, requestHead },
+      body: await body.head(body.size),
+      hopPath: uri.hopPath,
+      via: uri.via,
+      ...(revisitOf ? { revisitOf } : {}),
+      version: d.profile.output.warcVersion,
+      extraction: found === null ? { mime, obeyMetaRobots, maxOutlinks, ...d.pages!.extractOptions } : null,
+      ...(found !== null ? { outlinks: found } : {}),
+    });
+    return { found: found ?? built.found, members: built.members };
   }
 
   /** A robots prerequisite is done: its host waits out the politeness delay, or a hold if robots.txt was unavailable. */

@@ -188,11 +188,10 @@ export class FixtureWeb {
       const resource = lookup(site, target);
       const gzip = resource.gzipBody !== null && acceptsGzip(req.headers['accept-encoding']);
       encoding = gzip ? 'gzip' : 'identity';
-      ticket.lastWrite();
       writeResource(res, resource, gzip, req.method === 'HEAD');
-      // What the kernel did not take at once (the socket's buffer full) leaves when it drains ('finish').
+      // end() corks the socket and writes at the next tick; the end is logged once written.
       process.nextTick(() => {
-        if (req.socket.writableLength > 0) res.once('finish', () => ticket.lastWrite());
+        if (res.writableEnded && !res.destroyed) ticket.sent();
       });
     };
     if (latencyMs > 0) setTimeout(respond, latencyMs);

@@ -15,18 +15,8 @@ export interface RequestLogEntry {
   path: string;
   /** Epoch milliseconds (fractional) when the request head arrived. */
   startMs: number;
-  /** Epoch milliseconds (fractional) when the response was finished or the connection dropped. */
+  /** Epoch milliseconds (fractional) when the response was written to the socket, or the connection dropped. */
   endMs: number;
-  /**
-   * Epoch milliseconds (fractional) when the server began the write that
-   * handed the response's last byte to the kernel (endMs when it never
-   * did): the client cannot have had the whole response earlier, so a gap
-   * measured from here is never shorter than the one the client left.
-   * endMs can be tens of ms later on a loaded machine: the write wakes the
-   * client, the kernel may run it in place of this process, and the
-   * 'close' that sets endMs waits for this process to get a CPU again.
-   */
-  lastByteMs: number;
   /** Status sent; 0 when the client went away before the response was complete. */
   status: number;
   userAgent: string;
@@ -40,8 +30,11 @@ export interface RequestLogEntry {
 
 /** A started request; call `finish` exactly once (later calls are ignored). */
 export interface RequestTicket {
-  /** The write that hands the response's last byte to the kernel starts now (a later call replaces it). */
-  lastWrite(): void;
+  /**
+   * The whole response was handed to the socket, now: its end, as far as the
+   * client can tell. Optional; without it the end is when `finish` runs.
+   */
+  sent(): void;
   finish(status: number, contentEncoding: 'gzip' | 'identity'): void;
 }
 
@@ -67,22 +60,28 @@ export class RequestLog {
     this.inFlight.set(start.serverHost, inFlight);
     const startMs = this.clock.now();
     let done = false;
-    let lastByteMs: number | null = null;
+    let sentMs: number | null = null;
+    const leave = (): void => {
+      this.inFlight.set(start.serverHost, (this.inFlight.get(start.serverHost) ?? 1) - 1);
+    };
     return {
-      lastWrite: () => {
-        lastByteMs = this.clock.now();
+      // A response's 'close' comes a loop turn after its bytes were written (the write's
+      // callback), which on a loaded machine was seen 130 ms after the client had read them and
+      // sent its next request: the log then showed that request overlapping, or too soon.
+      sent: () => {
+        if (done || sentMs !== null) return;
+        sentMs = this.clock.now();
+        leave();
       },
       finish: (status, contentEncoding) => {
         if (done) return;
         done = true;
-        const endMs = this.clock.now();
-        this.inFlight.set(start.serverHost, (this.inFlight.get(start.serverHost) ?? 1) - 1);
+        if (sentMs === null) leave();
         this.log.push({
           host: start.hostHeader ?? start.serverHost,
           path: start.path,
           startMs,
-          endMs,
-          lastByteMs: lastByteMs ?? endMs,
+          endMs: sentMs ?? this.clock.now(),
           status,
           userAgent: start.userAgent,
           inFlightAtStart: inFlight,

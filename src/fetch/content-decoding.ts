@@ -110,23 +110,33 @@ async function decoderFor(
 ): Promise<AsyncIterable<Uint8Array>> {
   const source = Readable.from(input, { objectMode: false });
   let transform: zlib.Gunzip | zlib.Inflate | zlib.InflateRaw | zlib.BrotliDecompress;
-  // Flush what we have at the end instead of failing: truncated bodies still yield their start.
-  const zopts = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  let flushKind: number = zlib.constants.Z_SYNC_FLUSH;
   if (coding === 'br') {
-    transform = zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
+    transform = zlib.createBrotliDecompress();
+    flushKind = zlib.constants.BROTLI_OPERATION_FLUSH;
   } else if (coding === 'deflate') {
     // "deflate" is meant to be zlib-wrapped (RFC 9110) but many servers send raw deflate.
     const [first, rest] = await peek(source);
-    transform = looksLikeZlib(first) ? zlib.createInflate(zopts) : zlib.createInflateRaw(zopts);
-    return run(rest, transform, onBroken);
+    transform = looksLikeZlib(first) ? zlib.createInflate() : zlib.createInflateRaw();
+    return run(rest, transform, flushKind, onBroken);
   } else {
-    transform = zlib.createGunzip(zopts);
+    transform = zlib.createGunzip();
   }
-  return run(source, transform, onBroken);
+  return run(source, transform, flushKind, onBroken);
 }
 
-function run(source: Readable, transform: NodeJS.ReadWriteStream & Readable, onBroken: () => void): AsyncIterable<Uint8Array> {
-  pipeline(source, transform, (err) => {
+/**
+ * Once the input is spent the decoder is sync-flushed, so a truncated body
+ * still yields everything it holds, and only then ended with the default
+ * finishing flush, which fails ("unexpected end of file") when the stream
+ * never reached its end: that is how a cut body is told from a whole one.
+ */
+function run(source: Readable, transform: zlib.Zlib & Readable & NodeJS.ReadWriteStream, flushKind: number, onBroken: () => void): AsyncIterable<Uint8Array> {
+  async function* thenFlush(input: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+    yield* input;
+    transform.flush(flushKind);
+  }
+  pipeline(source, thenFlush, transform, (err) => {
     if (err && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') onBroken();
   });
   return silentEnd(transform, onBroken);

@@ -8,7 +8,8 @@
  * memory is left uncompressed here and streamed through zlib by the queue.
  */
 import { ArchiverError } from '../core/errors.js';
-import { fitsInMemory, gatherRecord, gzipWhole, type MemberCompressor } from './gzip-member.js';
+import { payloadIsCompressed } from './compressed-payload.js';
+import { DEFLATE_LEVEL, fitsInMemory, gatherRecord, gzipWhole, STORE_LEVEL, type MemberCompressor } from './gzip-member.js';
 import { buildCaptureRecords, type CaptureRecordInput, type PreparedRecord, type WarcVersion } from './warc-records.js';
 
 /** A finished gzip member, or a record too large for memory, to be streamed through zlib when written. */
@@ -41,7 +42,10 @@ export async function captureMembers(c: CaptureRecordInput, version: WarcVersion
   // Each record is its own member; those that fit in memory go to the compressor together.
   const all = [records.main, records.request, records.metadata];
   const whole = all.filter(fitsInMemory);
-  const members = await compressor.gzip(await Promise.all(whole.map(gatherRecord)));
+  // A body already compressed is stored, not deflated again (its request and metadata records are deflated).
+  const stored = !records.revisit && payloadIsCompressed(c.exchange.responseHeaders);
+  const levels = whole.map((r) => (r === records.main && stored ? STORE_LEVEL : DEFLATE_LEVEL));
+  const members = await compressor.gzip(await Promise.all(whole.map(gatherRecord)), levels);
   const [main, request, metadata] = all.map((r) => (fitsInMemory(r) ? (members[whole.indexOf(r)] as Buffer) : r)) as [Member, Member, Member];
   return { main, request, metadata, mainId: records.mainId, revisit: records.revisit };
 }

@@ -7,11 +7,10 @@
  * answered as an error, and the writer redoes that capture in-process,
  * where the same error is raised with its code.
  */
-import { gzipSync } from 'node:zlib';
 import { serveBatches } from '../core/batch-server.js';
 import { bufferBody } from '../core/buffer-body.js';
 import { captureMembers } from './capture-members.js';
-import { gzipOptionsFor, type MemberCompressor } from './gzip-member.js';
+import { syncGzip } from './gzip-member.js';
 import type { CaptureRecordInput, WarcVersion } from './warc-records.js';
 
 /** A capture as it travels: the exchange's body as bytes, its Buffers as plain bytes. */
@@ -27,11 +26,6 @@ export interface CaptureReply {
   revisit: boolean;
 }
 
-/** On this thread nothing else waits: deflate synchronously. */
-const gzipHere: MemberCompressor = {
-  gzip: async (inputs) => inputs.map((input) => gzipSync(input, gzipOptionsFor(input.length))),
-  close: async () => {},
-};
 
 async function build(req: CaptureRequest): Promise<CaptureReply> {
   const ex = req.capture.exchange;
@@ -39,7 +33,7 @@ async function build(req: CaptureRequest): Promise<CaptureReply> {
     ...req.capture,
     exchange: { ...ex, requestHead: Buffer.from(ex.requestHead.buffer, ex.requestHead.byteOffset, ex.requestHead.byteLength), body: bufferBody(req.body) },
   };
-  const m = await captureMembers(capture, req.version, gzipHere);
+  const m = await captureMembers(capture, req.version, syncGzip);
   const members = [m.main, m.request, m.metadata].map((member) => {
     if (!Buffer.isBuffer(member)) throw new Error('record too large for the capture thread');
     return member.buffer.slice(member.byteOffset, member.byteOffset + member.length) as ArrayBuffer;

@@ -35,11 +35,16 @@ export const POOL_GZIP_MIN_BYTES = 4 * 1024;
 const gzipAsync = promisify(gzip);
 
 /** Smallest window (9..15 bits) holding the whole input plus zlib's lookahead; one output buffer that fits the usual member. */
-export function gzipOptionsFor(sizeBytes: number): ZlibOptions {
+export function gzipOptionsFor(sizeBytes: number, level: number = DEFLATE_LEVEL): ZlibOptions {
   const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(sizeBytes + 262))));
   // Deflate never grows data by more than ~0.03% + a few bytes; the gzip header and trailer are 18.
-  return { windowBits, chunkSize: Math.max(64, sizeBytes + (sizeBytes >> 10) + 64) };
+  return { windowBits, level, chunkSize: Math.max(64, sizeBytes + (sizeBytes >> 10) + 64) };
 }
+
+/** zlib's default level, for records worth compressing. */
+export const DEFLATE_LEVEL = 6;
+/** Stored blocks only: for a record whose payload is already compressed (compressed-payload.ts). */
+export const STORE_LEVEL = 0;
 
 /** A record's uncompressed bytes (streamed) and their count. */
 export interface UncompressedRecord {
@@ -68,18 +73,25 @@ export async function gatherRecord(record: UncompressedRecord): Promise<Uint8Arr
  * `inProcessGzip` (below), and the capture thread's synchronous one.
  */
 export interface MemberCompressor {
-  gzip(inputs: readonly Uint8Array[]): Promise<Buffer[]>;
+  /** One member per input; `levels[i]` is input i's deflate level (default DEFLATE_LEVEL). */
+  gzip(inputs: readonly Uint8Array[], levels?: readonly number[]): Promise<Buffer[]>;
   close(): Promise<void>;
 }
 
-/** Compress in this process: tiny inputs on the main thread, the rest on libuv's pool. */
-export const inProcessGzip: MemberCompressor = {
-  gzip: (inputs) => Promise.all(inputs.map((input) => gzipInProcess(input))),
+/** Compress synchronously: for a worker thread, where nothing else waits. */
+export const syncGzip: MemberCompressor = {
+  gzip: async (inputs, levels) => inputs.map((input, i) => gzipSync(input, gzipOptionsFor(input.length, levels?.[i]))),
   close: async () => {},
 };
 
-async function gzipInProcess(input: Uint8Array): Promise<Buffer> {
-  const opts = gzipOptionsFor(input.length);
+/** Compress in this process: tiny inputs on the main thread, the rest on libuv's pool. */
+export const inProcessGzip: MemberCompressor = {
+  gzip: (inputs, levels) => Promise.all(inputs.map((input, i) => gzipInProcess(input, levels?.[i]))),
+  close: async () => {},
+};
+
+async function gzipInProcess(input: Uint8Array, level?: number): Promise<Buffer> {
+  const opts = gzipOptionsFor(input.length, level);
   return input.length < POOL_GZIP_MIN_BYTES ? gzipSync(input, opts) : gzipAsync(input, opts);
 }
 

@@ -132,9 +132,22 @@ export class WarcWriter {
    * before anything is written, if the body's digest is not the fetcher's.
    */
   writeCapture(c: CaptureToWrite): Promise<WrittenCapture> {
-    if (this.#closing) return Promise.reject(new ArchiverError('ARCHIVER_WARC_CLOSED', 'WarcWriter is closed'));
     // Compression starts now (once a slot is free), outside the queue; slots are taken in call order.
-    const members = this.#ahead.acquire().then(() => this.#captureThread.members(c, this.#opts.warcVersion));
+    return this.#queue(() => this.#captureThread.members(c, this.#opts.warcVersion));
+  }
+
+  /**
+   * Queue one capture whose records were built and compressed elsewhere (the
+   * crawl's page thread, with its outlinks). Resolves and rejects as
+   * writeCapture does.
+   */
+  writeBuilt(members: CaptureMembers): Promise<WrittenCapture> {
+    return this.#queue(async () => members);
+  }
+
+  #queue(build: () => Promise<CaptureMembers>): Promise<WrittenCapture> {
+    if (this.#closing) return Promise.reject(new ArchiverError('ARCHIVER_WARC_CLOSED', 'WarcWriter is closed'));
+    const members = this.#ahead.acquire().then(build);
     // Observed by #write; keep an early rejection from counting as unhandled.
     members.catch(() => {});
     const queued = this.#tail.then(() => this.#write(members));

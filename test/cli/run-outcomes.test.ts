@@ -12,6 +12,7 @@ import path from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
+import { startHeldPage } from '../helpers/held-page.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 
 let tmp: string;
@@ -83,6 +84,36 @@ describe('archiver run, at the end', () => {
     assert.equal(report.warcFiles.length, 2, 'both runs\' WARCs');
     assert.equal(report.runWarcFiles.length, 1);
     assert.ok(report.elapsedSec > report.runElapsedSec, 'the job time covers both runs');
+  });
+
+  it('--max-bytes stops the crawl once the bodies captured reach it (FINISHED_DATA_LIMIT)', async () => {
+    const file = await profileFile('maxbytes', web.seeds, { workers: 1 });
+    const io = captureIo();
+    assert.equal(await main(['run', file, '--quiet', '--max-bytes', '3000'], io), 0, io.stderr.text);
+    const report = JSON.parse(await readFile(path.join(tmp, 'maxbytes', 'reports', 'crawl-report.json'), 'utf8')) as { status: string; bytes: number; uris: number };
+    assert.equal(report.status, 'FINISHED_DATA_LIMIT');
+    assert.ok(report.bytes >= 3000, `${report.bytes} bytes`);
+    assert.ok(report.uris < web.expectedUrls().reachable.length, `${report.uris} URIs of ${web.expectedUrls().reachable.length}`);
+  });
+
+  it('--max-duration stops a crawl that could not end by itself (FINISHED_TIME_LIMIT)', async () => {
+    // The held page never ends the crawl; it is answered after 1.5 s so that the stop,
+    // which lets fetches in flight finish, can complete.
+    const held = await startHeldPage();
+    try {
+      const file = await profileFile('maxduration', [...web.seeds, held.url], { limits: { fetchTimeoutMs: 60_000, maxRetries: 1, retryDelayMs: 10 } });
+      const io = captureIo();
+      const started = Date.now();
+      const run = main(['run', file, '--quiet', '--max-duration', '1'], io);
+      await held.arrived;
+      setTimeout(held.release, 1500);
+      assert.equal(await run, 0, io.stderr.text);
+      assert.ok(Date.now() - started >= 1000);
+      const report = JSON.parse(await readFile(path.join(tmp, 'maxduration', 'reports', 'crawl-report.json'), 'utf8')) as { status: string };
+      assert.equal(report.status, 'FINISHED_TIME_LIMIT');
+    } finally {
+      await held.close();
+    }
   });
 
   it('rejects bad limit overrides as usage errors', async () => {

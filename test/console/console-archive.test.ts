@@ -171,6 +171,7 @@ describe('a finished job in the console', () => {
     };
     assert.ok(expectations.every(([, lines], i) => i === expectations.length - 1 || lines.length > 0), 'every query but the last matches something');
     await run();
+    await handWritten(home);
     const asJson = await client.get(`/cdx?job=site&url=${encodeURIComponent(home)}&output=json`);
     const objects = asJson.text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
     assert.deepEqual(objects.map((o) => [o['urlkey'], o['timestamp'], o['url'], o['status'], o['filename']]), entries.filter((x) => x.e.url === home).map((x) => [x.e.key, x.e.timestamp, x.e.url, String(x.e.status), x.e.filename]));
@@ -187,6 +188,29 @@ describe('a finished job in the console', () => {
       await rename(`${jobIndexPath(dir)}.aside`, jobIndexPath(dir));
     }
   });
+
+  /**
+   * Keys and lines written out by hand, not by the project's surt() nor read from its index, as
+   * pywb writes them for the fixture's first host, http://127.0.0.2:PORT/: the scheme dropped, an
+   * IP's octets reversed like a name's labels, the port kept after a colon, ')' before the path,
+   * query arguments sorted; a CDXJ line is the key, a 14-digit timestamp and a JSON block whose
+   * fields come in pywb's order.
+   */
+  async function handWritten(seed: string): Promise<void> {
+    const port = new URL(seed).port;
+    const home = `http://127.0.0.2:${port}/`;
+    assert.equal(surt(`http://127.0.0.2:${port}/s/1/?b=2&a=1`), `2,0,0,127:${port})/s/1/?a=1&b=2`);
+    assert.equal(surt('https://WWW.Example.com:443/Path/?x=1#frag'), 'com,example)/path/?x=1');
+    const first = (await client.get(`/cdx?job=site&url=${encodeURIComponent(home)}`)).text.split('\n')[0]!;
+    const json = '\\{"url":"http://127\\.0\\.0\\.2:' + port + '/","mime":"text/html","status":"200","digest":"sha1:[A-Z2-7]{32}","length":"\\d+","offset":"\\d+","filename":"[^"]+\\.warc\\.gz"\\}';
+    assert.match(first, new RegExp(`^2,0,0,127:${port}\\)/ 20\\d{12} ${json}$`));
+    const prefix = (await client.get(`/cdx?job=site&url=${encodeURIComponent(`http://127.0.0.2:${port}/s/1/`)}&matchType=prefix`)).text.split('\n').filter((l) => l !== '');
+    assert.ok(prefix.length > 0 && prefix.every((l) => l.startsWith(`2,0,0,127:${port})/s/1/`)), prefix.join('\n'));
+    const asJson = JSON.parse((await client.get(`/cdx?job=site&url=${encodeURIComponent(home)}&output=json&fl=urlkey,url,status`)).text.split('\n')[0]!) as object;
+    assert.deepEqual(asJson, { urlkey: `2,0,0,127:${port})/`, url: home, status: '200' });
+    const robots = (await client.get(`/cdx?job=site&url=${encodeURIComponent(`http://127.0.0.2:${port}/robots.txt`)}`)).text.split('\n')[0]!;
+    assert.match(robots, new RegExp(`^2,0,0,127:${port}\\)/robots\\.txt 20\\d{12} \\{"url":"http://127\\.0\\.0\\.2:${port}/robots\\.txt","mime":"text/plain","status":"200",`));
+  }
 
   it('answers search with 503 when no engine is wired in, and checks its parameters first', async () => {
     assert.equal((await client.get('/api/search?job=site')).status, 400);

@@ -20,6 +20,7 @@ import { consoleSearch } from '../../src/console/search-engine.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { CHROMIUM } from '../replay/browser.js';
 import { startCrawlConsole, until, type RunningConsole } from './console-harness.js';
+import { startHeldPage, type HeldPage } from '../helpers/held-page.js';
 import { needs } from '../helpers/programs.js';
 
 /** Skipped, with what to install, when chromium is not on the machine (npm test's pretest installs it on Debian as root). */
@@ -32,6 +33,7 @@ let c: RunningConsole;
 let context: BrowserContext;
 let page: Page;
 let profileDir: string;
+let held: HeldPage;
 const outside: string[] = [];
 
 before(async () => {
@@ -40,8 +42,7 @@ before(async () => {
   shots = path.join(tmp, 'screenshots');
   await mkdir(shots);
   web = await FixtureWeb.start({ hosts: 2, pagesPerHost: 80, port: 0, latencyMs: 30 });
-  const search = consoleSearch();
-  c = await startCrawlConsole(path.join(tmp, 'jobs'), 'browsed', web.seeds, { workers: 2 }, search ? { search } : {});
+  held = await startHeldPage();
   profileDir = await mkdtemp(path.join(os.tmpdir(), 'archiver-chromium-'));
   context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
@@ -49,6 +50,13 @@ before(async () => {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1400, height: 1000 },
   });
+  // The crawl starts once the browser is up, and is held twice over so that the first two tests
+  // see it running however loaded the machine: paused between tests (the work it has left is
+  // kept for them), and unable to end while the held page is unanswered (released by the third).
+  const search = consoleSearch();
+  const limits = { fetchTimeoutMs: 600_000, maxRetries: 1, retryDelayMs: 10 };
+  c = await startCrawlConsole(path.join(tmp, 'jobs'), 'browsed', [...web.seeds, held.url], { workers: 2, limits }, search ? { search } : {});
+  c.crawl.pause();
   const allowed = new URL(c.server.origin).host;
   await context.route('**/*', async (route) => {
     const url = new URL(route.request().url());
@@ -63,6 +71,7 @@ after(async () => {
   if (missingChromium.skip) return;
   await context?.close();
   await c?.close();
+  await held?.close();
   await web?.close();
   await rm(profileDir, { recursive: true, force: true });
   // The screenshots stay for whoever wants to look at them; the rest goes.
@@ -100,36 +109,47 @@ describe('the console in Chromium', missingChromium, () => {
   it('opens the console of a running crawl: the counters move', async (t) => {
     t.diagnostic(`screenshots in ${shots}`);
     await page.goto(c.server.url);
-    await until(async () => numberIn(await text('c-uris')) > 0, 'a URI count on the page', 20_000);
+    await until(async () => (await text('state-badge')).trim() === 'paused', 'the paused badge', 20_000);
+    await until(async () => !Number.isNaN(numberIn(await text('c-uris'))), 'a URI count on the page', 20_000);
     const first = numberIn(await text('c-uris'));
+    c.crawl.resume();
     await until(async () => numberIn(await text('c-uris')) > first + 3, 'the URI count to move', 20_000);
     assert.equal((await text('state-badge')).trim(), 'running');
+    c.crawl.pause();
     assert.ok(!page.url().includes('token='), 'the token left the address bar');
-    await until(async () => (await page.locator('#hosts-table tbody tr').count()) === 2, 'two hosts in the table');
+    await until(async () => (await page.locator('#hosts-table tbody tr').count()) === 3, 'three hosts in the table (the held page is one)');
     await until(async () => (await page.locator('#log-table tbody tr').count()) > 3, 'crawl.log lines');
     await until(async () => (await page.locator('#chart-rate polyline').count()) > 0, 'the speed chart', 20_000);
     await page.screenshot({ path: path.join(shots, 'crawl-running.png'), fullPage: true });
   });
 
   it('pauses and resumes with the buttons', async () => {
+    // Left paused by the first test, with the fixture's pages still to crawl.
+    await until(async () => (await text('state-badge')).trim() === 'paused', 'the paused badge');
+    const before = numberIn(await text('c-uris'));
+    await page.click('#btn-resume');
+    await until(async () => (await text('state-badge')).trim() === 'running', 'the running badge');
+    await until(async () => numberIn(await text('c-uris')) > before, 'captures after resuming', 20_000);
+    await held.arrived;
     await page.click('#btn-pause');
     await until(async () => (await text('state-badge')).trim() === 'paused', 'the paused badge');
     assert.equal(c.crawl.status().state, 'paused');
     assert.ok(await page.locator('#btn-pause').isDisabled());
-    await until(() => c.crawl.status().inProcess === 0, 'in-flight fetches to finish');
+    // Every fetch in flight finishes but the held one.
+    await until(() => c.crawl.status().inProcess === 1, 'in-flight fetches to finish');
     // The page shows what the last progress tick said: wait for it to catch up with the held crawl.
     await until(async () => numberIn(await text('c-uris')) === c.crawl.status().uris, 'the page to show the held count');
-    const held = numberIn(await text('c-uris'));
+    const stood = numberIn(await text('c-uris'));
     await page.waitForTimeout(1500);
-    assert.equal(numberIn(await text('c-uris')), held, 'nothing was captured while paused');
+    assert.equal(numberIn(await text('c-uris')), stood, 'nothing was captured while paused');
     await page.screenshot({ path: path.join(shots, 'crawl-paused.png'), fullPage: true });
     await page.click('#btn-resume');
     await until(async () => (await text('state-badge')).trim() === 'running', 'the running badge');
     assert.equal(c.crawl.status().state, 'running');
-    await until(async () => numberIn(await text('c-uris')) > held, 'captures after resuming', 20_000);
   });
 
   it('lists the captures of the finished crawl and replays one from the archive, with its links', async () => {
+    held.release();
     await c.crawl.done;
     // As run --console does once the crawl is over: the job is served from its files.
     c.catalog.detach(c.name);

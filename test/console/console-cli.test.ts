@@ -19,6 +19,7 @@ import { runMain } from '../../src/cli/run-command.js';
 import { packageRoot } from '../../src/core/package-root.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
+import { startHeldPage } from '../helpers/held-page.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { ConsoleClient, rawRequest, until } from './console-harness.js';
 
@@ -67,14 +68,25 @@ async function profileFile(name: string, extra: Record<string, unknown> = {}): P
 
 describe('archiver run --console', () => {
   it('prints the console line, serves the running crawl, and exits with it', async () => {
-    const child = archiver(['run', await profileFile('cli-run'), '--console', '--console-port', '0', '--quiet'], tmp);
-    const api = await consoleOf(child);
-    const status = await api.get('/api/crawl');
-    assert.equal(status.status, 200, status.text);
-    assert.equal((status.json as { job: string }).job, 'cli-run');
-    assert.equal((await new ConsoleClient(api.origin, null).get('/api/crawl')).status, 401);
-    assert.equal(await child.exit, 0, child.stderr());
-    assert.equal(child.stdout().match(/^console /gm)?.length, 1, 'one console line');
+    // The crawl is held open by a page that answers only when the checks are done, so it cannot end before them.
+    const held = await startHeldPage();
+    try {
+      const file = path.join(tmp, 'cli-run.json');
+      await writeFile(file, JSON.stringify(testProfileJson('cli-run', [...web.seeds, held.url], path.join(tmp, 'jobs', 'cli-run'), { workers: 2, limits: { fetchTimeoutMs: 120_000, maxRetries: 1, retryDelayMs: 10 } })));
+      const child = archiver(['run', file, '--console', '--console-port', '0', '--quiet'], tmp);
+      const api = await consoleOf(child);
+      await held.arrived;
+      const status = await api.get('/api/crawl');
+      assert.equal(status.status, 200, status.text);
+      assert.equal((status.json as { job: string; state: string }).job, 'cli-run');
+      assert.equal((status.json as { state: string }).state, 'running');
+      assert.equal((await new ConsoleClient(api.origin, null).get('/api/crawl')).status, 401);
+      held.release();
+      assert.equal(await child.exit, 0, child.stderr());
+      assert.equal(child.stdout().match(/^console /gm)?.length, 1, 'one console line');
+    } finally {
+      await held.close();
+    }
   });
 
   it('with --keep-console serves the finished job until SIGTERM', async () => {
@@ -88,6 +100,26 @@ describe('archiver run --console', () => {
     assert.equal((await api.get('/api/captures?pages=1')).status, 200);
     child.process.kill('SIGTERM');
     assert.equal(await child.exit, 0, child.stderr());
+  });
+
+  it('listens on --console-host when told, says so, and serves the crawl there', async () => {
+    const held = await startHeldPage();
+    try {
+      const file = path.join(tmp, 'cli-host.json');
+      await writeFile(file, JSON.stringify(testProfileJson('cli-host', [held.url], path.join(tmp, 'jobs', 'cli-host'), { limits: { fetchTimeoutMs: 120_000, maxRetries: 1, retryDelayMs: 10 } })));
+      const child = archiver(['run', file, '--console', '--console-port', '0', '--console-host', '127.0.0.9', '--quiet'], tmp);
+      await until(() => /^console {2}http:\/\/127\.0\.0\.9:\d+\/#token=/m.test(child.stdout()), `the console line on 127.0.0.9 (stderr: ${child.stderr().slice(-300)})`, 30_000);
+      const [, origin, token] = /^console {2}(http:\/\/127\.0\.0\.9:\d+)\/#token=([A-Za-z0-9_-]+)$/m.exec(child.stdout())!;
+      await held.arrived;
+      const answer = await rawRequest(origin!, { path: '/api/crawl', headers: { Host: new URL(origin!).host, Authorization: `Bearer ${token}` } });
+      assert.equal(answer.status, 200, answer.body);
+      assert.equal((JSON.parse(answer.body) as { state: string }).state, 'running');
+      assert.match(child.stderr(), /warning: the console listens on 127\.0\.0\.9/);
+      held.release();
+      assert.equal(await child.exit, 0, child.stderr());
+    } finally {
+      await held.close();
+    }
   });
 
   it('refuses console options without --console', async () => {
@@ -119,22 +151,44 @@ describe('archiver serve', () => {
     assert.equal(await child.exit, 0, child.stderr());
   });
 
+  it('reads the profiles from --profiles DIR', async () => {
+    const cwd = path.join(tmp, 'serve-profiles');
+    const elsewhere = path.join(tmp, 'elsewhere-profiles');
+    await mkdir(path.join(cwd, 'profiles'), { recursive: true });
+    await mkdir(elsewhere, { recursive: true });
+    await writeFile(path.join(cwd, 'profiles', 'default.json'), JSON.stringify(testProfileJson('default', web.seeds, 'd', { workers: 2 })));
+    await writeFile(path.join(elsewhere, 'chosen.json'), JSON.stringify(testProfileJson('chosen', web.seeds, 'c', { workers: 2 })));
+    const child = archiver(['serve', 'jobs', '--port', '0', '--profiles', elsewhere], cwd);
+    const api = await consoleOf(child);
+    assert.deepEqual((await api.get('/api/profiles')).json, ['chosen.json'], 'the given directory, not profiles/');
+    const started = await api.post('/api/jobs', { profile: 'chosen.json' });
+    assert.equal(started.status, 201, started.text);
+    assert.equal((await api.post('/api/jobs', { profile: 'default.json' })).status, 404);
+    await until(async () => ((await api.get('/api/jobs')).json as Array<{ state: string }>)[0]?.state === 'finished', 'the started crawl to finish', 60_000);
+    child.process.kill('SIGTERM');
+    assert.equal(await child.exit, 0, child.stderr());
+  });
+
   it('listens on another --host only when told, and says so', async () => {
     const io = captureIo();
     let stop!: () => void;
     const until = new Promise<void>((resolve) => (stop = resolve));
+    // The checks run while serve serves; their promise is awaited below, and serve is stopped
+    // whether they pass or fail, so a failing check fails the test instead of leaving it hanging.
+    let checked: Promise<void> | undefined;
     const code = serveMain([path.join(tmp, 'jobs'), '--port', '0', '--host', '127.0.0.9'], io, {
       until,
       onListening: (server) => {
-        void (async () => {
+        checked = (async () => {
           assert.match(server.origin, /^http:\/\/127\.0\.0\.9:\d+$/);
           const answer = await rawRequest(server.origin, { path: '/api/jobs', headers: { Host: new URL(server.origin).host, Authorization: `Bearer ${server.token}` } });
           assert.equal(answer.status, 200);
-          stop();
-        })();
+        })().finally(stop);
       },
     });
     assert.equal(await code, 0);
+    assert.ok(checked !== undefined, 'serve called onListening');
+    await checked;
     assert.match(io.stdout.text, /^console {2}http:\/\/127\.0\.0\.9:\d+\/#token=/);
     assert.match(io.stderr.text, /warning: the console listens on 127\.0\.0\.9/);
   });

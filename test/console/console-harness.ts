@@ -117,3 +117,42 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
     await sleep(20);
   }
 }
+
+/** One Server-Sent Events stream read as it comes: event name → the data of each, in order. */
+export interface EventReader {
+  readonly events: Map<string, Array<Record<string, unknown>>>;
+  /** Stop reading (the request is aborted) and wait for the reader to end. */
+  close(): Promise<void>;
+}
+
+export async function readEvents(origin: string, token: string, pathAndQuery = '/api/events'): Promise<EventReader> {
+  const controller = new AbortController();
+  const res = await fetch(`${origin}${pathAndQuery}`, { headers: { Authorization: `Bearer ${token}` }, signal: controller.signal });
+  if (res.status !== 200) throw new Error(`${pathAndQuery} answered ${res.status}`);
+  const events = new Map<string, Array<Record<string, unknown>>>();
+  const reading = (async () => {
+    let buffer = '';
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const name = /^event: (.*)$/m.exec(frame)?.[1];
+          const data = /^data: (.*)$/m.exec(frame)?.[1];
+          if (name !== undefined && data !== undefined) events.set(name, [...(events.get(name) ?? []), JSON.parse(data) as Record<string, unknown>]);
+        }
+      }
+    } catch {
+      // Aborted by close().
+    }
+  })();
+  return {
+    events,
+    async close() {
+      controller.abort();
+      await reading;
+    },
+  };
+}

@@ -13,7 +13,8 @@
  * crawl.log line cut by a kill removed; and the final statistics, rebuilt
  * from the log, counting every capture in the WARCs of every run.
  *
- * The kill points come from a seeded PRNG (the seed is printed), and each
+ * The kill points come from a seeded PRNG (the seed is printed; set
+ * ARCHIVER_TEST_SEED to replay one), and each
  * run is killed after 1-4 new lines of a crawl of ~170 lines, so twelve kills
  * always land before the crawl can finish, however slow the machine.
  */
@@ -65,6 +66,14 @@ function serialOf(name: string): number {
 
 const closedName = (n: string): string => n.replace(/\.open$/, '');
 
+function seedFromEnv(): number | null {
+  const text = process.env['ARCHIVER_TEST_SEED'];
+  if (text === undefined || text === '') return null;
+  const seed = Number(text);
+  if (!Number.isInteger(seed) || seed < 0 || seed >= 2 ** 32) throw new Error(`ARCHIVER_TEST_SEED must be an integer in [0, 2^32): ${text}`);
+  return seed;
+}
+
 test(`killed with SIGKILL ${KILLS} times and resumed, the crawl is what an uninterrupted one is, and resume keeps every promise`, async (t) => {
   const baseline = await runCrawl({ profile: validateProfile(rawProfile('baseline')), stderr: captureIo().stderr, quiet: true });
   const baselineUrls = new Set((await readWarcDir(baseline.warcDir)).filter((r) => r.type === 'response' || r.type === 'revisit').map((r) => r.url));
@@ -80,12 +89,15 @@ test(`killed with SIGKILL ${KILLS} times and resumed, the crawl is what an unint
   // The request log is kept from here to the end: every run's requests.
   web.takeRequests();
 
-  const seed = Math.floor(Math.random() * 2 ** 31);
-  t.diagnostic(`kill points from seed ${seed}`);
+  // ARCHIVER_TEST_SEED=<n> replays a failed run's kill points (its seed is printed, and named in the failure).
+  const seed = seedFromEnv() ?? Math.floor(Math.random() * 2 ** 31);
+  t.diagnostic(`kill points from seed ${seed} (ARCHIVER_TEST_SEED=${seed} replays them)`);
+  process.stderr.write(`kill-resume: kill points from seed ${seed} (ARCHIVER_TEST_SEED=${seed} replays them)\n`);
   const random = mulberry32(seed);
   let cutsByKills = 0;
   // A run writes a WARC file only once it captures something: one killed after logging refusals alone leaves none.
   let runsWithCaptures = 0;
+  let refusalsOnly = 0;
   const captured = (lines: readonly string[]): boolean => lines.some((l) => Number(l.trim().split(/\s+/)[1]) > 0);
   for (let kill = 1; kill <= KILLS; kill++) {
     const before = await warcNames();
@@ -106,7 +118,8 @@ test(`killed with SIGKILL ${KILLS} times and resumed, the crawl is what an unint
     assert.equal(await run.exit, null, `run ${kill} ended by the kill: ${run.stderr()}`);
     const text = await readFile(crawlLog, 'utf8');
     if (!text.endsWith('\n')) cutsByKills++;
-    if (captured((await fileLines(crawlLog)).slice(startLines))) runsWithCaptures++;
+    const capturedHere = captured((await fileLines(crawlLog)).slice(startLines));
+    if (capturedHere) runsWithCaptures++;
     if (kill === CUT_AFTER_KILL) await appendFile(crawlLog, (text.endsWith('\n') ? '' : '\n') + CUT_LINE);
 
     // Serials continue: this run's files come after every file still there from earlier runs.
@@ -115,6 +128,9 @@ test(`killed with SIGKILL ${KILLS} times and resumed, the crawl is what an unint
     const added = after.map(closedName).filter((n) => !before.map(closedName).includes(n));
     const highest = Math.max(-1, ...kept.map(serialOf));
     for (const n of added) assert.ok(serialOf(n) > highest, `run ${kill} opened ${n} after serial ${highest}`);
+    // A capture's records are written before its crawl.log line: a run that logged one has a WARC of its own.
+    if (capturedHere) assert.ok(added.length > 0, `run ${kill} logged a capture but opened no WARC file; seed ${seed}`);
+    else refusalsOnly++;
   }
   const lastStart = (await fileLines(crawlLog)).length;
   const last = startCli(['run', profileFile, '--quiet']);
@@ -124,7 +140,7 @@ test(`killed with SIGKILL ${KILLS} times and resumed, the crawl is what an unint
   const names = await warcNames();
   assert.equal(names.filter((n) => n.endsWith('.open')).length, 0, 'no .open files remain');
   assert.deepEqual(names.map(serialOf).sort((a, b) => a - b), names.map((_, i) => i), 'serials 0…n-1, none reused or skipped');
-  assert.ok(names.length >= runsWithCaptures, `${names.length} WARC files for ${runsWithCaptures} runs that captured something (of ${KILLS + 1})`);
+  assert.ok(names.length >= runsWithCaptures, `${names.length} WARC files for ${runsWithCaptures} runs that captured something (of ${KILLS + 1}); seed ${seed}`);
 
   // Every gzip member of every file inflates on its own, to exactly one WARC record.
   let members = 0;
@@ -176,5 +192,5 @@ test(`killed with SIGKILL ${KILLS} times and resumed, the crawl is what an unint
   const orphans = captures.length - captureLines.length;
   assert.ok(orphans >= 0 && orphans <= KILLS * 4, `${orphans} records without a crawl.log line`);
 
-  t.diagnostic(`${KILLS} kills (${cutsByKills} cut a crawl.log line), ${urls.size} URLs (baseline ${baselineUrls.size}), ${duplicates} captured twice, ${names.length} WARC files`);
+  t.diagnostic(`${KILLS} kills (${cutsByKills} cut a crawl.log line; ${refusalsOnly} after logging refusals only, which opens no WARC), ${urls.size} URLs (baseline ${baselineUrls.size}), ${duplicates} captured twice, ${names.length} WARC files`);
 });

@@ -124,7 +124,10 @@ describe('budgets', () => {
     assert.equal(spent.length, 4);
     assert.ok(spent.every((l) => l.url.startsWith(`${a.origin}/p/`) && l.annotations[0] === 'budgetExceeded'));
     const report = JSON.parse(await readFile(path.join(p.output.dir, 'reports', 'crawl-report.json'), 'utf8')) as { budgets: unknown };
-    assert.deepEqual(report.budgets, [{ match: `http://(${a.host})/p/`, maxPages: 2, maxBytes: 0, pages: 2, bytes: (report.budgets as Array<{ bytes: number }>)[0]!.bytes, reached: true }]);
+    // The budget's bytes are the bodies served for the two pages of the prefix, as the fixture wrote them.
+    const served = a.paths().filter((x) => x.startsWith('/p/')).reduce((sum, x) => sum + Buffer.byteLength(page(`page ${x.slice(3)}`).body), 0);
+    assert.ok(served > 0);
+    assert.deepEqual(report.budgets, [{ match: `http://(${a.host})/p/`, maxPages: 2, maxBytes: 0, pages: 2, bytes: served, reached: true }]);
     assert.match(await readFile(path.join(p.output.dir, 'reports', 'crawl-report.txt'), 'utf8'), /Budget: http:\/\/\(127\.0\.0\.51:\d+\)\/p\/ maxPages 2 maxBytes 0: 2 pages, \d+ bytes, reached/);
   });
 
@@ -162,5 +165,68 @@ describe('budgets across a resume', () => {
     const second = await (await Crawl.start(validateProfile(json(0), 'second'), { log: captureIo().stderr, quiet: true })).done;
     assert.equal(second.status, 'FINISHED');
     assert.equal(a.arrivals.length, 5, `five captures in all: ${a.paths().join(' ')}`);
+  });
+});
+
+describe('limits and scope overridden for one host or prefix, in a crawl', () => {
+  it("a host's maxRetries and retryDelayMs, another's fetchTimeoutMs, a prefix's maxBodyBytes", async () => {
+    // Every answer takes 1.5 s and the profile gives a fetch 0.5 s: both hosts time out, but
+    // b's override gives it 5 s; a is retried by its own count and delay, not the profile's.
+    // (Below about 0.5 s undici's timers do not fire on time: a 100 ms timeout let 300 ms pass.)
+    const a = await RecordingSite.start('127.0.0.51', routes(1), 1500);
+    const b = await RecordingSite.start('127.0.0.52', routes(1, { '/big': page('big', []) }), 1500);
+    sites.push(a, b);
+    const p = profile('limitsOverride', [`${a.origin}/`, `${b.origin}/`, `${b.origin}/big`], {
+      robots: { policy: 'ignore' },
+      scope: { sitemaps: 'off' },
+      limits: { fetchTimeoutMs: 500, maxRetries: 1, retryDelayMs: 10 },
+      overrides: [
+        { match: a.host, limits: { maxRetries: 3, retryDelayMs: 150 } },
+        { match: b.host, limits: { fetchTimeoutMs: 5000 } },
+        { match: `http://(${b.host})/big`, limits: { maxBodyBytes: 20 } },
+      ],
+    });
+    const summary = await (await Crawl.start(p, { log: captureIo().stderr, quiet: true })).done;
+    assert.equal(summary.status, 'FINISHED');
+    // a: the seed tried once and retried three times, each round after the host waited 150 ms (plus the 500 ms timeout).
+    assert.deepEqual(a.paths(), ['/', '/', '/', '/'], 'a: four tries of its seed');
+    assert.ok(Math.min(...a.gapsMs()) >= 640, `a's gaps: ${a.gapsMs().map((g) => g.toFixed(0)).join(' ')}`);
+    const lines = await crawlLog(p.output.dir);
+    const aSeed = lines.filter((l) => l.url === `${a.origin}/`);
+    assert.equal(aSeed.length, 1);
+    assert.ok(aSeed[0]!.status < 0, `a's seed failed: ${aSeed[0]!.status}`);
+    // b: 1.5 s answers within its 5 s; every page captured.
+    assert.deepEqual(b.paths().sort(), ['/', '/big', '/p/0', '/private/0']);
+    assert.equal(lines.filter((l) => l.url.startsWith(b.origin) && l.status === 200).length, 4);
+    // The prefix's body limit cuts /big at 20 bytes, and only it.
+    const big = lines.find((l) => l.url === `${b.origin}/big`)!;
+    assert.ok(big.annotations.includes('truncated:length'), big.annotations.join(','));
+    assert.equal(big.bytes, 20);
+    assert.ok(!lines.some((l) => l.url === `${b.origin}/` && l.annotations.some((x) => x.startsWith('truncated'))), 'the home page is whole');
+  });
+
+  it("a host's scope.exclude refuses its matching links only; a host's maxBytes budget stops it once reached", async () => {
+    const [a, b] = await twoSites(4);
+    const p = profile('scopeBudget', [`${a.origin}/`, `${b.origin}/`], {
+      robots: { policy: 'ignore' },
+      scope: { sitemaps: 'off' },
+      politeness: { delayFactor: 0, minDelayMs: 0, maxDelayMs: 0, maxConnectionsPerHost: 1 },
+      overrides: [
+        { match: a.host, scope: { exclude: ['/p/[01]$'] } },
+        // b's home is far more than 1 byte: the budget is reached by the home page and the first page after it.
+        { match: b.host, limits: { maxBytes: Buffer.byteLength(routes(4)(b.origin)['/']!.body) + 1 } },
+      ],
+    });
+    const summary = await (await Crawl.start(p, { log: captureIo().stderr, quiet: true })).done;
+    assert.equal(summary.status, 'FINISHED');
+    assert.deepEqual(a.paths().filter((x) => x.startsWith('/p/')).sort(), ['/p/2', '/p/3'], 'a: the excluded pages not fetched');
+    const lines = await crawlLog(p.output.dir);
+    const excluded = lines.filter((l) => l.status === -5000 && l.annotations.includes('excluded')).map((l) => l.url).sort();
+    assert.deepEqual(excluded, [`${a.origin}/p/0`, `${a.origin}/p/1`]);
+    assert.equal(b.paths().filter((x) => x !== '/').length, 1, `b: its home and one page, then the budget: ${b.paths().join(' ')}`);
+    const spent = lines.filter((l) => l.url.startsWith(b.origin) && l.status === -5003);
+    assert.equal(spent.length, 4 + 4 - 1, 'the rest of b logged budgetExceeded');
+    const report = JSON.parse(await readFile(path.join(p.output.dir, 'reports', 'crawl-report.json'), 'utf8')) as { budgets: Array<{ match: string; maxBytes: number; pages: number; reached: boolean }> };
+    assert.deepEqual(report.budgets.map((x) => [x.match, x.pages, x.reached]), [[b.host, 2, true]]);
   });
 });

@@ -16,7 +16,8 @@ import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { runCrawl } from '../../src/crawl/crawler.js';
 import { captureIo } from '../helpers/capture.js';
-import { programPath, startNginx, startPythonHttpServer, type RunningServer } from '../helpers/server-programs.js';
+import { needs } from '../helpers/programs.js';
+import { startNginx, startPythonHttpServer, type RunningServer } from '../helpers/server-programs.js';
 import { writeStaticSite, type StaticSite } from '../helpers/static-site.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { readWarcDir } from '../helpers/warc-read.js';
@@ -52,7 +53,7 @@ async function crawlAndCheck(server: RunningServer, name: string): Promise<void>
 }
 
 describe('crawling real web servers', () => {
-  it('Python http.server (HTTP/1.0, closes after every response): exits cleanly with every file archived, three times', { skip: programPath('python3') === null ? 'python3 not installed' : false }, async () => {
+  it('Python http.server (HTTP/1.0, closes after every response): exits cleanly with every file archived, three times', needs('python3'), async () => {
     for (let round = 0; round < 3; round++) {
       const server = await startPythonHttpServer(site.root);
       try {
@@ -63,7 +64,7 @@ describe('crawling real web servers', () => {
     }
   });
 
-  it('nginx (keep-alive, gzip): every file archived', { skip: programPath('nginx') === null ? 'nginx not installed (apt-get install nginx)' : false }, async () => {
+  it('nginx (keep-alive, gzip): every file archived', needs('nginx'), async () => {
     const server = await startNginx(site.root, path.join(tmp, 'nginx'));
     try {
       await crawlAndCheck(server, 'nginx');

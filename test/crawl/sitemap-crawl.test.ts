@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { Crawl } from '../../src/crawl/crawl.js';
 import { captureIo } from '../helpers/capture.js';
@@ -146,5 +147,36 @@ describe('a host whose pages are only in its sitemaps', () => {
     assert.equal(refused.length, 50_000, 'each listed URL up to the limit went through scope');
     assert.ok(!refused.some((l) => l.url.endsWith('/x/50000')), 'the 50,001st was not read');
     assert.match(log.text, /sitemap http:\/\/127\.0\.0\.63:\d+\/big\.xml lists more than 50,000 URLs, the protocol's limit: the first 50,000 are followed/);
+  });
+
+  it('a malformed sitemap is read up to the fault (sitemapError); one past 50 MB uncompressed is read up to there (sitemapLimit:bytes); sitemap links are not cut at maxOutlinks', async () => {
+    // Written out here: the protocol's 50 MB (52,428,800 bytes, uncompressed) as the default limit.
+    const padding = ' '.repeat(52_428_800);
+    extra = await RecordingSite.start('127.0.0.63', (origin) => ({
+      '/robots.txt': text(`Sitemap: ${origin}/broken.xml\nSitemap: ${origin}/huge.xml.gz\nSitemap: ${origin}/five.xml\n`),
+      '/': { body: `<!doctype html><title>home</title>${[1, 2, 3, 4, 5].map((i) => `<a href="/l/${i}">${i}</a>`).join('')}` },
+      '/broken.xml': { headers: { 'content-type': 'application/xml' }, body: `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/b/before</loc></url><url><loc>${origin}/b/cut</loc></urll><url><loc>${origin}/b/after</loc></url></urlset>` },
+      '/huge.xml.gz': {
+        headers: { 'content-type': 'application/x-gzip' },
+        body: gzipSync(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/h/early</loc></url>${padding}<url><loc>${origin}/h/late</loc></url></urlset>`),
+      },
+      '/five.xml': { headers: { 'content-type': 'application/xml' }, body: urlset([1, 2, 3, 4, 5].map((i) => `${origin}/s/${i}`)) },
+    }));
+    const log = captureIo().stderr;
+    const p = profile('sitemapFaults', [`${extra.origin}/`], { robots: { policy: 'ignore' }, limits: { fetchTimeoutMs: 5000, maxRetries: 1, retryDelayMs: 10, maxOutlinks: 2 } });
+    const start = await Crawl.start(p, { log, quiet: false, progressIntervalMs: 60_000 });
+    await start.done;
+    const lines = await crawlLog(p.output.dir);
+    const line = (suffix: string) => lines.find((l) => l.url === `${extra!.origin}${suffix}`);
+    assert.ok(line('/broken.xml')!.annotations.includes('sitemapError'), line('/broken.xml')!.annotations.join(','));
+    assert.ok(line('/b/before'), 'what came before the fault stands');
+    assert.equal(line('/b/after'), undefined, 'nothing after the fault is read');
+    assert.ok(line('/huge.xml.gz')!.annotations.includes('sitemapLimit:bytes'), line('/huge.xml.gz')!.annotations.join(','));
+    assert.ok(line('/h/early'), 'an entry inside the first 50 MB is followed');
+    assert.equal(line('/h/late'), undefined, 'the one past 50 MB is not');
+    assert.match(log.text, /sitemap http:\/\/127\.0\.0\.63:\d+\/huge\.xml\.gz is larger than 52,428,800 bytes uncompressed, the protocol's limit: read up to there, the rest ignored/);
+    // maxOutlinks 2 cuts the home page's five links, not the sitemap's five.
+    assert.deepEqual([1, 2, 3, 4, 5].filter((i) => line(`/s/${i}`) !== undefined), [1, 2, 3, 4, 5], 'every sitemap link');
+    assert.equal([1, 2, 3, 4, 5].filter((i) => line(`/l/${i}`) !== undefined).length, 2, 'two of the page links');
   });
 });

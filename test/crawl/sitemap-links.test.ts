@@ -19,7 +19,7 @@ import { MAX_SITEMAP_NESTING, SITEMAP_FROM_ROBOTS } from '../../src/sitemap/site
 import { MemoryUriUniqFilter } from '../../src/uniq/memory-uniq-filter.js';
 import { makeExchange } from '../writer/helpers.js';
 import { index, urlset } from '../fixtures/sitemap-web.js';
-import { DEFAULT_TEST_OPTIONS } from '../frontier/harness.js';
+import { DEFAULT_TEST_OPTIONS, ManualClock } from '../frontier/harness.js';
 
 const scopeOpts = { hosts: ['x.test', 'y.test', 'z.test'], include: [], exclude: [], maxHops: 4, transclusionHops: 1, maxPathDepth: 20, maxPathRepetitions: 2, maxUrlLength: 2083, sitemaps: 'robots' as const };
 
@@ -29,23 +29,39 @@ function xmlExchange(url: string, body: string) {
 
 const sitemapUri = (url: string): CrawlUri => childUri(childUri(seedUri('http://x.test/'), 'http://x.test/robots.txt', 'P', 'robots'), url, 'M', SITEMAP_FROM_ROBOTS);
 
-test('lastmod is kept on the queued URI, with the priority it gives (what the priority precedence ranks ready queues by)', async () => {
-  const frontier = new WorkQueueFrontier({ store: new MemoryQueueStore(), options: { ...DEFAULT_TEST_OPTIONS, precedence: 'priority' }, maxConnectionsPerHost: 1 });
+test('lastmod is kept on the queued URI, with the priority it gives: ready queues are handed out by it', async () => {
+  const clock = new ManualClock();
+  const frontier = new WorkQueueFrontier({ store: new MemoryQueueStore(), options: { ...DEFAULT_TEST_OPTIONS, precedence: 'priority' }, maxConnectionsPerHost: 1, clock });
   const links = new LinkScheduler({ scope: new Scope(scopeOpts), seen: new MemoryUriUniqFilter(), refusedSeen: new MemoryUriUniqFilter(), frontier, maxRedirects: 5, onRefused: () => {} });
+  // The precedence ranks READY queues (new queues are activated one at a time, in turn): each
+  // host's queue is made active by a fetch in flight while the sitemap's links are queued, then
+  // waits out its politeness delay, so that all three are ready at the same moment.
+  await frontier.schedule(['http://z.test/', 'http://x.test/', 'http://y.test/'].map(seedUri));
+  const inFlight = [(await frontier.next())!, (await frontier.next())!, (await frontier.next())!];
   const parent = sitemapUri('http://x.test/sitemap.xml');
   const body = urlset(['http://z.test/undated']).replace('</urlset>', '<url><loc>http://x.test/old</loc><lastmod>2020-01-01</lastmod></url><url><loc>http://y.test/new</loc><lastmod>2024-05-01T10:00:00Z</lastmod></url><url><loc>http://z.test/bad</loc><lastmod>soon</lastmod></url></urlset>');
   const found = (await sitemapOutlinks(xmlExchange(parent.url, body), sitemapRole(parent, 'application/xml', 'robots')!))!;
   assert.equal(await links.schedule(parent, found.links), 4);
+  for (const claim of inFlight) await frontier.finished(claim, { kind: 'done', delayMs: 1000 });
+  clock.advance(1000);
   const order: CrawlUri[] = [];
   for (let i = 0; i < 4; i++) {
     const claim = (await frontier.next())!;
     order.push(claim.uri);
     await frontier.finished(claim, { kind: 'done', delayMs: 0 });
   }
+  // All three ready at once: the most recently changed first, then the older, then the undated (as listed).
+  assert.deepEqual(order.map((u) => u.url), ['http://y.test/new', 'http://x.test/old', 'http://z.test/undated', 'http://z.test/bad']);
   const byUrl = new Map(order.map((u) => [u.url, u]));
   const newest = byUrl.get('http://y.test/new')!;
   assert.equal(newest.lastmod, '2024-05-01T10:00:00Z');
+  // The README's formula, days since 1970 / 100,000, worked by hand: 2024-05-01 is day 19,844
+  // (19,723 for 2024-01-01, + 31 + 29 + 31 + 30), and 10:00 is 10/24 of a day.
+  assert.ok(Math.abs(newest.priority! - 0.1984441666667) < 1e-12, `${newest.priority}`);
   assert.equal(newest.priority, lastmodPriority('2024-05-01T10:00:00Z'));
+  assert.equal(byUrl.get('http://x.test/old')!.priority, 0.18262, '2020-01-01 is day 18,262');
+  assert.equal(lastmodPriority('1970-01-02'), 0.00001);
+  assert.equal(lastmodPriority('2024-05'), 0.19844);
   assert.equal(newest.hopPath, 'PMM');
   assert.equal(newest.context, 'url/loc');
   assert.ok(byUrl.get('http://x.test/old')!.priority! < newest.priority!, 'the older page ranks lower');

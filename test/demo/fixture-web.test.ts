@@ -9,8 +9,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
-import type { Server } from 'node:http';
-import type { Socket } from 'node:net';
 import { Agent, request } from 'undici';
 import { createRequire } from 'node:module';
 import { FixtureWeb, FixtureWebError } from '../../src/demo/fixture-web.js';
@@ -182,40 +180,6 @@ describe('FixtureWeb', () => {
 });
 
 describe('FixtureWeb request log', () => {
-  // The three-node crawl failed on a loaded machine with "32.9 ms between /static/site.css and
-  // /favicon.ico" against a 50 ms minimum: the server took a response's end from its 'close' event,
-  // after the write that sent the last byte; a server process put off the CPU in between (the write
-  // wakes the crawler) logged the end tens of ms after the crawler had the page (measured with two
-  // busy loops: 44.2 ms from 'close', 79.5 ms from the last write, for one pair).
-  it("times a response's end from the write of its last byte, not from a late 'close'", async () => {
-    const web = await FixtureWeb.start({ hosts: 1, pagesPerHost: 2 });
-    // The kernel runs the woken client in place of the server right after the write: here, the
-    // server's process stays off the CPU for 60 ms as each write returns.
-    let wroteAt = 0;
-    for (const server of (web as unknown as { servers: Server[] }).servers) {
-      server.on('connection', (socket: Socket) => {
-        const write = socket.write;
-        socket.write = function (this: Socket, ...args: unknown[]) {
-          wroteAt = performance.timeOrigin + performance.now();
-          const r = (write as (...a: unknown[]) => boolean).apply(this, args);
-          const until = performance.now() + 60;
-          while (performance.now() < until);
-          return r;
-        } as typeof socket.write;
-      });
-    }
-    const agent = new Agent({ connections: 1 });
-    try {
-      await get(agent, web.seeds[0]!);
-      const [e] = web.takeRequests();
-      assert.ok(e!.endMs - e!.lastByteMs >= 55, `'close' logged ${(e!.endMs - e!.lastByteMs).toFixed(1)} ms after the last write`);
-      assert.ok(e!.lastByteMs >= e!.startMs && e!.lastByteMs <= wroteAt, 'the end is taken before the last write');
-    } finally {
-      await agent.close();
-      await web.close();
-    }
-  });
-
   it('counts in-flight requests per host, itself included', async () => {
     let tick = 0;
     const web = await FixtureWeb.start({ hosts: 2, pagesPerHost: 3, latencyMs: 200, clock: { now: () => ++tick } });
@@ -239,7 +203,7 @@ describe('FixtureWeb request log', () => {
       assert.equal(toA[3]?.inFlightAtStart, 1, 'a later request sees the host idle again');
       assert.deepEqual(toB.map((e) => e.inFlightAtStart), [1], 'hosts are counted separately');
       for (const e of taken) {
-        assert.ok(e.startMs < e.lastByteMs && e.lastByteMs < e.endMs, 'times come from the injected clock');
+        assert.ok(e.startMs < e.endMs, 'times come from the injected clock');
         assert.equal(e.userAgent, 'fixture-test/1.0');
         assert.equal(e.status, 200);
         assert.equal(e.method, 'GET');

@@ -71,11 +71,38 @@ describe('decodeContentEncoding', () => {
     assert.ok(process.memoryUsage().arrayBuffers - buffersBefore < 32 << 20);
   });
 
-  it('returns what it could decode from a truncated gzip body', async () => {
+  it('returns what it could decode from a truncated gzip body, marked incomplete', async () => {
     const gz = zlib.gzipSync(TEXT);
     const out = await decodeContentEncoding(chunksOf(gz.subarray(0, Math.floor(gz.length / 2))), 'gzip', 1 << 20);
     assert.ok(out.bytes.length > 0);
     assert.ok(TEXT.subarray(0, out.bytes.length).equals(out.bytes));
+    assert.equal(out.complete, false);
+  });
+
+  // Regression: the decoders ended on a sync flush, which never fails, so a
+  // body cut short (here, only its 8-byte gzip trailer or the last deflate
+  // bytes missing) came back as complete.
+  it('marks a body cut short as incomplete under every coding, on both paths, keeping all it holds', async () => {
+    const codings: Array<[string, Buffer]> = [
+      ['gzip', zlib.gzipSync(TEXT)],
+      ['deflate', zlib.deflateSync(TEXT)],
+      ['deflate', zlib.deflateRawSync(TEXT)],
+      ['br', zlib.brotliCompressSync(TEXT)],
+    ];
+    for (const [coding, whole] of codings) {
+      const streamed = await decodeContentEncoding(chunksOf(whole, 7), coding, 1 << 20);
+      assert.deepEqual([streamed.complete, streamed.bytes.equals(TEXT)], [true, true], `${coding} whole`);
+      for (const cut of [1, 4, 8]) {
+        const short = whole.subarray(0, whole.length - cut);
+        for (const out of [await decodeContentEncoding(chunksOf(short), coding, 1 << 20), await decodeBody(bufferBody(short), coding, 1 << 20)]) {
+          assert.equal(out.complete, false, `${coding} without its last ${cut} bytes`);
+          assert.ok(TEXT.subarray(0, out.bytes.length).equals(out.bytes), `${coding}: a prefix of the text`);
+        }
+      }
+    }
+    const gz = zlib.gzipSync(TEXT);
+    const noTrailer = await decodeContentEncoding(chunksOf(gz.subarray(0, gz.length - 8)), 'gzip', 1 << 20);
+    assert.ok(noTrailer.bytes.equals(TEXT), 'everything before the trailer is still decoded');
   });
 
   it('returns the stored bytes, marked incomplete, for an unknown coding', async () => {

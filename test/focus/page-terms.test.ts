@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { extractFor } from '../../src/fetch/html-extract-thread.js';
+import { extractFor } from '../../src/crawl/extract-for.js';
 import { extractHtml } from '../../src/fetch/link-extractor.js';
 import { documentTerms, splitTerms } from '../../src/focus/page-terms.js';
 import { termsOf, urlTerms } from '../../src/focus/terms.js';

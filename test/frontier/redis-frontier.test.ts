@@ -100,20 +100,40 @@ for (const variant of REDIS_VARIANTS) describe(`Redis frontier (${variant.name})
     assert.deepEqual([...got].sort(), [...urls].sort(), `every URI, the two in flight on a again (${held.map((c) => c.uri.url)})`);
     await b.close();
   });
-  /** A view fixed at open: who is live, which incarnations are dead. */
-  const fixedView = (live: string[], dead: string[] = []): NodeView => ({
-    live: () => live,
-    deadIncarnations: () => dead,
-    all: () => live,
-    busyQueues: () => new Map(),
-    mayFinish: () => true,
-  });
+  /**
+   * A view fixed at open: who is live, which incarnations are dead. `renewals(n)` resolves once
+   * the frontier has renewed its leases n times (each renewal asks for the dead incarnations):
+   * what the tests wait on instead of sleeping a guessed time.
+   */
+  const fixedView = (live: string[], dead: string[] = []): NodeView & { renewals(n: number): Promise<void>; renewed(): number } => {
+    let count = 0;
+    const waiting: Array<{ n: number; resolve: () => void }> = [];
+    return {
+      live: () => live,
+      deadIncarnations: () => {
+        count++;
+        for (const w of waiting.filter((x) => x.n <= count)) {
+          waiting.splice(waiting.indexOf(w), 1);
+          w.resolve();
+        }
+        return dead;
+      },
+      all: () => live,
+      busyQueues: () => new Map(),
+      mayFinish: () => true,
+      renewed: () => count,
+      renewals: (n) => (count >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, resolve }))),
+    };
+  };
 
-  /** Every claim `f` hands out within `ms`, each finished at once. */
-  const drain = async (f: RedisFrontier, ms: number): Promise<string[]> => {
+  /** Claims `f` hands out, each finished at once, until `stop` resolves (or `want` URIs came). */
+  const drainUntil = async (f: RedisFrontier, stop: Promise<unknown>, want = Infinity): Promise<string[]> => {
     const got: string[] = [];
-    const signal = AbortSignal.timeout(ms);
-    for (let c = await f.next(signal); c !== null; c = await f.next(signal)) {
+    const ac = new AbortController();
+    void stop.then(() => ac.abort());
+    while (got.length < want) {
+      const c = await f.next(ac.signal);
+      if (c === null) break;
       got.push(c.uri.url);
       await f.finished(c, { kind: 'done', delayMs: 0 });
     }
@@ -130,10 +150,17 @@ for (const variant of REDIS_VARIANTS) describe(`Redis frontier (${variant.name})
     await first.close();
     // a comes back as a.2 and loads its queues again; b's view has not seen that yet: a.1 is dead to it.
     const again = await open('a', 2, fixedView(['a']));
-    const b = await open('b', 3, fixedView(['a', 'b'], ['a.1']));
-    await sleep(300);
-    const [byA, byB] = await Promise.all([drain(again, 1500), drain(b, 1500)]);
-    assert.deepEqual(byB, [], "b took none of a.2's queues");
+    const bView = fixedView(['a', 'b'], ['a.1']);
+    const b = await open('b', 3, bView);
+    // b renews (releasing what it takes for a.1's leases) twice before a.2 hands anything out,
+    // and twice more after a.2 has handed out everything, all the while asking for work.
+    await bView.renewals(2);
+    let aDone!: () => void;
+    const aDrained = new Promise<void>((resolve) => (aDone = resolve));
+    const byB = drainUntil(b, aDrained.then(async () => bView.renewals(bView.renewed() + 2)));
+    const byA = await drainUntil(again, new Promise(() => {}), urls.length);
+    aDone();
+    assert.deepEqual(await byB, [], "b took none of a.2's queues");
     assert.deepEqual([...byA].sort(), [...urls].sort());
     await again.close();
     await b.close();
@@ -143,16 +170,30 @@ for (const variant of REDIS_VARIANTS) describe(`Redis frontier (${variant.name})
     const keys = new CrawlKeys('expired');
     const urls = Array.from({ length: 6 }, (_, i) => `http://e.test/${i}`);
     // a renews every second but its leases last 300 ms: b takes the queue over in between.
+    const aView = fixedView(['a', 'b']);
     const a = await RedisFrontier.open({
-      options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link: suite.link, keys, node: 'a', ordinalTag: 1, ordinalBase: 0, view: fixedView(['a', 'b']), leaseMs: 300, renewMs: 1000,
+      options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link: suite.link, keys, node: 'a', ordinalTag: 1, ordinalBase: 0, view: aView, leaseMs: 300, renewMs: 1000,
     });
     await a.schedule(urls.map((u) => uri(u)));
     const b = await RedisFrontier.open({
       options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link: suite.link, keys, node: 'b', ordinalTag: 2, ordinalBase: 0, view: fixedView(['a', 'b']), leaseMs: 60_000, renewMs: 50,
     });
-    await sleep(2200);
-    const [byA, byB] = await Promise.all([drain(a, 800), drain(b, 800)]);
-    assert.deepEqual(byA, [], 'a handed out none of the queue it lost');
+    // The event the old test slept 2.2 s for: b has taken the queue over (a's lease expired).
+    while (b.busyQueues === 0) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(a.busyQueues, 1, 'a still believes it holds the queue');
+    // Until its next renewal a does not know (and would hand the queue out: the window is at
+    // most renewMs, and opens only when a node went a whole lease without renewing). Once it
+    // has renewed, both ask for work: b gets the whole queue, a none of it, to the end and
+    // through one more renewal of a's.
+    // (A renewal is counted when it starts; the one after next starts once the next one is over.)
+    await aView.renewals(aView.renewed() + 2);
+    assert.equal(a.busyQueues, 0, 'a dropped the queue at its renewal');
+    let bDone!: () => void;
+    const bDrained = new Promise<void>((resolve) => (bDone = resolve));
+    const byA = drainUntil(a, bDrained.then(async () => aView.renewals(aView.renewed() + 1)));
+    const byB = await drainUntil(b, new Promise(() => {}), urls.length);
+    bDone();
+    assert.deepEqual(await byA, [], 'a handed out none of the queue it lost');
     assert.deepEqual([...byB].sort(), [...urls].sort());
     await a.close();
     await b.close();

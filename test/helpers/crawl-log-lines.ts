@@ -4,6 +4,8 @@ import path from 'node:path';
 
 export interface CrawlLogLine {
   status: number;
+  /** The size column: body bytes of a capture (null for '-'). */
+  bytes: number | null;
   url: string;
   /** Hop letters from the seed ("" for a seed). */
   hopPath: string;
@@ -15,6 +17,6 @@ export async function crawlLogLines(jobDir: string): Promise<CrawlLogLine[]> {
   const text = await readFile(path.join(jobDir, 'logs', 'crawl.log'), 'utf8');
   return text.trim().split('\n').map((l) => {
     const f = l.trim().split(/\s+/);
-    return { status: Number(f[1]), url: f[3]!, hopPath: f[4] === '-' ? '' : f[4]!, annotations: f[11] === '-' ? [] : f[11]!.split(',') };
+    return { status: Number(f[1]), bytes: f[2] === '-' ? null : Number(f[2]), url: f[3]!, hopPath: f[4] === '-' ? '' : f[4]!, annotations: f[11] === '-' ? [] : f[11]!.split(',') };
   });
 }

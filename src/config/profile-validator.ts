@@ -1,0 +1,38 @@
+/**
+ * The profile's JSON-schema validator. Compiling the schema with ajv at
+ * every start cost a crawl ~0.2 s of CPU and ~10 MB (ajv's compiler and
+ * code generator); the build compiles it once to standalone code
+ * (scripts/compile-profile-validator.mjs, next to this module in dist/ as
+ * profile-validator.standalone.cjs), which loads in milliseconds. Run from
+ * the TypeScript sources, where no build wrote that file, the schema is
+ * compiled here as before, with the same options and the same result.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { ErrorObject } from 'ajv';
+import type { Profile } from './profile.js';
+import { profileSchema } from './profile-schema.js';
+
+export interface ProfileValidate {
+  (data: unknown): data is Profile;
+  errors?: ErrorObject[] | null;
+}
+
+/** The options the schema is compiled with, here and by the build. */
+export const PROFILE_AJV_OPTIONS = Object.freeze({ allErrors: true, useDefaults: true, strict: true });
+
+const STANDALONE = new URL('./profile-validator.standalone.cjs', import.meta.url);
+const require = createRequire(import.meta.url);
+let compiled: ProfileValidate | null = null;
+
+export function profileValidator(): ProfileValidate {
+  if (compiled !== null) return compiled;
+  if (import.meta.url.endsWith('.js') && existsSync(fileURLToPath(STANDALONE))) {
+    compiled = require(fileURLToPath(STANDALONE)) as ProfileValidate;
+  } else {
+    const { Ajv } = require('ajv') as typeof import('ajv');
+    compiled = new Ajv({ ...PROFILE_AJV_OPTIONS }).compile<Profile>(profileSchema) as ProfileValidate;
+  }
+  return compiled;
+}

@@ -1,0 +1,97 @@
+/**
+ * The crawl's one worker thread for page work: parsing HTML (parse5's
+ * tokenizer, our scan, resolving links; a focused crawl's terms) and turning
+ * captures into gzip members (warcio's serialisation, SHA-1 digests,
+ * deflate). On a small machine the main thread, which fetches, queues and
+ * logs, limits a crawl; this takes the rest beside it. One thread for both
+ * (there were two, and a third for search): each costs its own heap and
+ * module copies, and a capture's body crossed twice.
+ *
+ * `page()` sends a capture's body once, as a moved buffer; `extract()` is
+ * for HTML read on the main thread (a body spilled to disk), pages under
+ * SMALL_PAGE_CHARS staying here (the trip would cost more than the parse)
+ * unless a focused crawl's terms are asked for. The worker runs compiled
+ * JavaScript only (tsx's loader does not reach worker threads): from the
+ * TypeScript sources, or when the worker fails, the same functions run in
+ * this thread with the same results.
+ */
+import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';
+import type { HtmlExtraction } from '../fetch/link-extractor.js';
+import { inProcessGzip } from '../writer/gzip-member.js';
+import { extractFor, type ExtractOptions } from './extract-for.js';
+import type { HtmlExtractFn } from './outlinks.js';
+import { pageResultOf, pageWork, type PageReply, type PageRequest, type PageResult } from './page-work.js';
+import type { PageThreadReply, PageThreadRequest } from './page-worker.js';
+
+/** Pages shorter than this (in UTF-16 units) are extracted in this thread by `extract()`. */
+export const SMALL_PAGE_CHARS = 2048;
+
+/**
+ * Default of `inThreadFirst`: a crawl's first captures are worked here, and
+ * the worker (~25 MB of heap and module copies, tens of ms to start) starts
+ * only for a crawl that goes on; a one-page crawl never needs it.
+ */
+export const IN_THREAD_FIRST = 16;
+
+export interface PageThreadOptions extends ExtractOptions {
+  /** Captures worked in this thread before the worker is started (default IN_THREAD_FIRST; 0: the worker from the first). */
+  inThreadFirst?: number;
+}
+
+export class PageThread {
+  /** Replies come from the worker; PageResults from the in-process fallback. */
+  readonly #pool: BatchedWorker<PageThreadRequest, PageThreadReply | PageResult>;
+  readonly #options: ExtractOptions;
+  /** Captures still to work here before the worker starts. */
+  #inThread: number;
+
+  /** `maxLinks`: limits.maxOutlinks; `focusTerms`: a focused crawl's terms come with each page. */
+  constructor(opts: PageThreadOptions = {}) {
+    this.#inThread = opts.inThreadFirst ?? IN_THREAD_FIRST;
+    this.#pool = new BatchedWorker(compiledWorker(new URL('./page-worker.js', import.meta.url)));
+    this.#options = {
+      ...(opts.maxLinks !== undefined ? { maxLinks: opts.maxLinks } : {}),
+      ...(opts.focusTerms === true ? { focusTerms: true } : {}),
+    };
+  }
+
+  /** True when the work runs in this thread (no worker here, or it failed). */
+  get fellBack(): boolean {
+    return this.#pool.fellBack;
+  }
+
+  /** The options every extraction of this crawl uses (a page request carries them). */
+  get extractOptions(): ExtractOptions {
+    return this.#options;
+  }
+
+  /**
+   * A capture's outlinks and records. Copies of the body and request head
+   * are moved to the worker; `req` itself stays whole for the fallback
+   * (a worker that dies after the move leaves nothing to redo it from).
+   */
+  async page(req: PageRequest): Promise<PageResult> {
+    const here = (): Promise<PageResult> => pageWork(req, inProcessGzip);
+    if (this.#inThread > 0) {
+      this.#inThread--;
+      return here();
+    }
+    const body = new Uint8Array(req.body);
+    const requestHead = new Uint8Array(req.exchange.requestHead);
+    const moved: PageRequest = { ...req, body, exchange: { ...req.exchange, requestHead } };
+    const reply = await this.#pool.run({ op: 'page', page: moved }, [body.buffer, requestHead.buffer], here);
+    return 'found' in reply ? reply : pageResultOf(reply as PageReply);
+  }
+
+  readonly extract: HtmlExtractFn = (html, url) => {
+    const options = this.#options;
+    const here = async (): Promise<HtmlExtraction> => extractFor(html, url, options);
+    // Cutting a focused crawl's terms (ICU's segmenter) outweighs the trip even for a small page.
+    if (this.#inThread > 0 || (html.length < SMALL_PAGE_CHARS && options.focusTerms !== true)) return here();
+    return this.#pool.run({ op: 'extract', html, url, ...options }, [], here) as Promise<HtmlExtraction>;
+  };
+
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * The program of the page thread (page-thread.ts): a capture's outlinks and
+ * WARC records (page-work.ts), or the extraction of one HTML document
+ * (a body too large to travel whole, read on the main thread).
+ */
+import { serveBatches } from '../core/batch-server.js';
+import type { HtmlExtraction } from '../fetch/link-extractor.js';
+import { extractFor, type ExtractOptions } from './extract-for.js';
+import { pageReply, type PageReply, type PageRequest } from './page-work.js';
+
+export type PageThreadRequest = { op: 'page'; page: PageRequest } | ({ op: 'extract'; html: string; url: string } & ExtractOptions);
+export type PageThreadReply = PageReply | HtmlExtraction;
+
+serveBatches<PageThreadRequest, PageThreadReply>(
+  'arch-page',
+  (req) => (req.op === 'page' ? pageReply(req.page) : extractFor(req.html, req.url, req)),
+  (reply) => ('members' in reply ? [reply.outlinks, ...reply.members] : []),
+);

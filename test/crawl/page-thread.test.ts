@@ -1,0 +1,110 @@
+/**
+ * The page thread gives what the same work in this thread gives: HTML
+ * extraction, and a capture's outlinks and WARC records in one trip. Under `npm test` (compiled JavaScript) the worker really runs;
+ * from the TypeScript sources (tsx) the thread falls back by design, and the
+ * test checks that too.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { extractFor } from '../../src/crawl/extract-for.js';
+import { PageThread, SMALL_PAGE_CHARS } from '../../src/crawl/page-thread.js';
+import { pageWork, type PageRequest } from '../../src/crawl/page-work.js';
+import { inProcessGzip } from '../../src/writer/gzip-member.js';
+import { sha1PayloadDigest } from '../../src/fetch/payload-digest.js';
+import { extractHtml } from '../../src/fetch/link-extractor.js';
+
+function page(n: number): string {
+  const links = Array.from({ length: 60 }, (_, i) => `<li><a href="/p/${n}/${i}?q=${i}#f">link ${i} of ${n}</a> <img src="img/${i}.png" srcset="a.png 1x, b.png 2x"></li>`);
+  return `<!doctype html><html><head><title> Page ${n} </title><meta name="robots" content="noindex"><base href="https://base.test/dir/"></head>
+<body><p>Visible text ${n} é ü 漢字</p><script>var hidden = 1;</script><ul>${links.join('\n')}</ul></body></html>`;
+}
+
+test('pages extracted on the worker equal pages extracted here, many at once', async () => {
+  const thread = new PageThread({ inThreadFirst: 0 });
+  const pages = Array.from({ length: 30 }, (_, n) => page(n));
+  assert.ok(pages.every((p) => p.length >= SMALL_PAGE_CHARS));
+  const results = await Promise.all(pages.map((html, n) => thread.extract(html, `http://site.test/page/${n}`)));
+  results.forEach((result, n) => assert.deepEqual(result, extractHtml(pages[n] as string, `http://site.test/page/${n}`)));
+  assert.equal(results[3]?.title, 'Page 3');
+  assert.equal(results[3]?.links.length, 122); // 60 pages, 60 images, a.png and b.png once (links are distinct)
+  const compiled = import.meta.url.endsWith('.js');
+  assert.equal(thread.fellBack, !compiled, compiled ? 'the worker should have run' : 'from sources extraction stays here');
+  await thread.close();
+});
+
+test('small pages, and everything after close, are extracted here with the same result', async () => {
+  const thread = new PageThread({ inThreadFirst: 0 });
+  const small = '<title>s</title><a href="x">x</a>';
+  assert.deepEqual(await thread.extract(small, 'http://s.test/'), extractHtml(small, 'http://s.test/'));
+  await thread.close();
+  const big = page(99);
+  assert.deepEqual(await thread.extract(big, 'http://s.test/'), extractHtml(big, 'http://s.test/'));
+  assert.equal(thread.fellBack, true);
+});
+
+test('a focused crawl\'s terms are cut on the worker, small pages too, as they would be here', async () => {
+  const thread = new PageThread({ focusTerms: true, inThreadFirst: 0 });
+  const small = '<title>绿茶</title><p>我们喜欢乌龙茶</p><a href="/tea/green">龙井</a>';
+  const pages = [small, ...Array.from({ length: 5 }, (_, n) => page(n))];
+  const results = await Promise.all(pages.map((html, n) => thread.extract(html, `http://site.test/page/${n}`)));
+  results.forEach((result, n) => assert.deepEqual(result, extractFor(pages[n] as string, `http://site.test/page/${n}`, { focusTerms: true })));
+  assert.equal(results[0]?.terms, '绿茶 绿茶 我们 喜欢 乌龙茶 龙井');
+  assert.equal(results[0]?.links[0]?.anchorTerms, '龙井');
+  const compiled = import.meta.url.endsWith('.js');
+  assert.equal(thread.fellBack, !compiled);
+  await thread.close();
+});
+
+/** A gzip-compressed HTML capture as the fetcher hands it over. */
+function capture(n: number): PageRequest {
+  const html = Buffer.from(page(n), 'utf8');
+  const body = gzipSync(html);
+  return {
+    exchange: {
+      url: `http://site.test/page/${n}`,
+      requestHead: Buffer.from(`GET /page/${n} HTTP/1.1\r\nHost: site.test\r\n\r\n`),
+      status: 200,
+      statusText: 'OK',
+      httpVersion: '1.1',
+      responseHeaders: [['Content-Type', 'text/html; charset=utf-8'], ['Content-Encoding', 'gzip'], ['Content-Length', String(body.length)]],
+      truncated: null,
+      payloadDigest: sha1PayloadDigest(body),
+      ip: '127.0.0.1',
+      startedAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)),
+      durationMs: 3,
+    },
+    body,
+    hopPath: 'L',
+    via: 'http://site.test/',
+    version: '1.1',
+    extraction: { mime: 'text/html', obeyMetaRobots: true, maxOutlinks: 6000 },
+  };
+}
+
+/** A member's record with its random ids and their references blanked. */
+function record(member: Buffer): string {
+  return gunzipSync(member).toString('latin1').replace(/<urn:uuid:[0-9a-f-]+>/g, '<id>');
+}
+
+test('a capture sent to the page thread comes back with the outlinks and records this thread would make', async () => {
+  const thread = new PageThread({ inThreadFirst: 0 });
+  const requests = Array.from({ length: 12 }, (_, n) => capture(n));
+  const results = await Promise.all(requests.map((r) => thread.page(r)));
+  for (const [n, result] of results.entries()) {
+    const here = await pageWork(requests[n]!, inProcessGzip);
+    assert.deepEqual(result.found, here.found);
+    assert.equal(result.members.revisit, false);
+    for (const key of ['main', 'request', 'metadata'] as const) assert.equal(record(result.members[key] as Buffer), record(here.members[key] as Buffer));
+  }
+  // The request's own body is whole after the trip (a copy travelled): a fallback could still redo it.
+  assert.equal(requests[0]!.body.length > 0, true);
+  const response = record(results[0]!.members.main as Buffer);
+  assert.match(response, /^WARC\/1\.1\r\nWARC-Type: response\r\n/);
+  assert.ok(response.includes('Content-Encoding: gzip'), 'the record keeps the body as served');
+  assert.ok(record(results[0]!.members.metadata as Buffer).includes('outlink: https://base.test/p/0/1?q=1 L a/@href'));
+  assert.equal(results[0]!.found.page?.title, 'Page 0');
+  assert.deepEqual(results[0]!.found.annotations, ['noindex']);
+  assert.equal(thread.fellBack, !import.meta.url.endsWith('.js'));
+  await thread.close();
+});
