@@ -10,7 +10,7 @@
  *   npm run bench -- --only crawl,analyze --runs 5 --hosts 20 --pages 200 --out /tmp/results.md
  *   npm run bench -- --only search      # archive search: 100k pages, archiver's FTS5 index vs MiniSearch in memory
  *   npm run bench -- --only latency --latency-web-ms 0,20,50   # the preferential-attachment web (latency.ts)
- *   npm run bench -- --only focus       # focused vs breadth-first harvest on the labelled topical web (focus.ts)
+ *   npm run bench -- --only focus       # focused vs breadth-first harvest on the labelled topical web (focus.ts) and on Debian's doc sites (focus-real.ts)
  *   npm run bench -- --only distributed  # 1-3 nodes on one Redis (distributed.ts); needs redis-server
  *   npm run bench -- --only sites --site pg=/usr/share/doc/postgresql-doc-15/html   # real sites behind nginx vs wget (real-sites.ts)
  *
@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/core/package-root.js';
 import { crawlTable, runCrawlBench, type CrawlBenchResult } from './crawl.js';
 import { focusTable, runFocusBench } from './focus.js';
+import { DOC_SITES, realFocusTable, runRealFocusBench } from './focus-real.js';
 import { latencyTable, runLatencyBench } from './latency.js';
 import { canRun, pickSites, runSiteBench, siteTable, type SiteResult } from './real-sites.js';
 import { formatThreadCpu } from './thread-cpu.js';
@@ -208,6 +209,18 @@ async function main(): Promise<void> {
         'Harvest: pages labelled with the topic ÷ labelled pages served 200, from the server\'s request log (never the crawler\'s own scores); focused crawls learn the topic from three training pages (`focus.training`), tf-idf, threshold 0.2, restrictHops 2 (`node dist/bench/focus.js`).',
         '',
         ...table,
+      ],
+    });
+    // Real documentation sites (Debian's *-doc packages) served by nginx: labels from the files on disk.
+    const real = await runRealFocusBench({ sites: DOC_SITES.map((d) => d.name), minMentions: [1, 3], focusExtra: {}, log: (l) => console.log(l) });
+    const realTable = realFocusTable(real);
+    console.log(realTable.join('\n'));
+    sections.push({
+      title: 'Focused crawling on real documentation sites, keywords alone and with three training URLs, against breadth-first (nginx on loopback, delay 0)',
+      lines: [
+        'Harvest: HTML pages with at least N of the topic\'s words (tags stripped from the file on disk, words counted; never archiver\'s code) ÷ HTML pages served 200, from nginx\'s access log; page budget = the number of relevant pages (`node dist/bench/focus-real.js`).',
+        '',
+        ...realTable,
       ],
     });
   }

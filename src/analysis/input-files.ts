@@ -81,7 +81,7 @@ export async function expandInputs(paths: readonly string[]): Promise<ExpandedIn
     try {
       st = await fs.stat(p);
     } catch (err) {
-      out.missing.push({ path: p, reason: (err as NodeJS.ErrnoException).code ?? String(err) });
+      out.missing.push({ path: p, reason: errnoWords(err) });
       return;
     }
     if (st.isFile()) {
@@ -98,7 +98,7 @@ export async function expandInputs(paths: readonly string[]): Promise<ExpandedIn
     try {
       names = await fs.readdir(p);
     } catch (err) {
-      out.missing.push({ path: p, reason: (err as NodeJS.ErrnoException).code ?? String(err) });
+      out.missing.push({ path: p, reason: errnoWords(err) });
       return;
     }
     names.sort();
@@ -113,3 +113,17 @@ export async function expandInputs(paths: readonly string[]): Promise<ExpandedIn
   }
   return out;
 }
+
+/** `no such file or directory (ENOENT)`: the words first, the code for a search. */
+function errnoWords(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  const words = code === undefined ? undefined : ERRNO_WORDS[code];
+  return words !== undefined ? `${words} (${code})` : (code ?? String(err));
+}
+
+const ERRNO_WORDS: Readonly<Record<string, string>> = Object.freeze({
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  ENOTDIR: 'not a directory',
+  ELOOP: 'too many symbolic links',
+});

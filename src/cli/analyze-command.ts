@@ -181,7 +181,12 @@ async function run(argv: string[], io: AnalyzeIo): Promise<number> {
   const warn = (message: string): void => void io.stderr.write(`warning: ${message}\n`);
 
   const inputs = await expandInputs(args.paths);
-  for (const m of inputs.missing) warn(`${m.path}: cannot open (${m.reason}); skipped`);
+  // Nothing given exists: say so, rather than warn and then find "no WARC files" in nothing.
+  const given = new Set(args.paths);
+  if (inputs.files.length === 0 && inputs.missing.filter((m) => given.has(m.path)).length === given.size) {
+    throw new NoInputError(inputs.missing.map((m) => `${m.path}: ${m.reason}`).join('; '));
+  }
+  for (const m of inputs.missing) warn(`${m.path}: cannot open: ${m.reason}; skipped`);
   for (const note of inputs.notes) io.stderr.write(`analyze: ${note}\n`);
   if (inputs.files.length === 0) throw new NoInputError(`no input: no WARC files found in ${args.paths.join(', ')}`);
 

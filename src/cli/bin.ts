@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 /** Executable entry point: runs the CLI on the process's argv and streams. */
 
+// Read before anything loads: a parent that dies while the modules load must still count as gone (parent-watch.ts).
+const parentAtStart = process.ppid;
+
 // libuv's thread pool (4 threads by default) carries LevelDB reads and
 // writes, file writes and WARC gzip at once; short LevelDB operations queued
 // behind compression jobs stall every worker. It must be sized before first
@@ -8,6 +11,8 @@
 process.env['UV_THREADPOOL_SIZE'] ??= '16';
 const { installCrashGuard } = await import('./crash-guard.js');
 installCrashGuard({ stderr: process.stderr, exit: (code) => process.exit(code) });
+const { watchParentUnderNpm } = await import('./parent-watch.js');
+watchParentUnderNpm({ env: process.env, ppid: () => process.ppid, first: parentAtStart, onGone: () => process.kill(process.pid, 'SIGTERM') });
 const { main } = await import('./main.js');
 
 const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });

@@ -70,8 +70,12 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
   const shared = isSharedStore(profile.store);
   if (values.node !== undefined && !shared) throw new UsageError('--node goes with a shared store (--store redis://HOST:PORT/DB)');
   const node = shared ? checkNodeId(values.node ?? defaultNodeId()) : undefined;
-  // Each node would learn its own topic from the training pages it happened to fetch: one topic per crawl is not built yet.
-  if (shared && profile.focus !== undefined) throw new ProfileError('/focus', `${file}: focus: a focused crawl runs in one process; it cannot use a shared store (${profile.store})`);
+  // Every node learns the one topic from the keywords and the training read from disk (and shares what feedback adds);
+  // training URLs would each be fetched by one node, and no node would hold them all.
+  const trainingUrl = profile.focus?.training.findIndex((t) => /^https?:\/\//i.test(t)) ?? -1;
+  if (shared && trainingUrl >= 0) {
+    throw new ProfileError(`/focus/training/${trainingUrl}`, `${file}: /focus/training/${trainingUrl}: training URLs are not fetched in a crawl of several processes (${profile.store}); give keywords, or training WARCs or job directories`);
+  }
   // A job that ran to its end is left as it is: running it again would only rewrite its reports.
   // (A node of a shared crawl rejoins instead: on a finished crawl it repairs its files and packages the job again.)
   if (!shared && values.fresh !== true && (await lastEndOf(profile.output.dir)) === 'FINISHED') {
@@ -126,7 +130,7 @@ async function lastEndOf(jobRoot: string): Promise<string | null> {
  */
 function reportSeeds(summary: CrawlSummary, io: CliIo): number {
   const failed = summary.seeds.filter((s) => s.status === null || s.status < 200 || s.status >= 400);
-  for (const s of failed) io.stderr.write(`archiver: seed ${s.url} was not crawled: ${describeSeedStatus(s.status)}\n`);
+  for (const s of failed) io.stderr.write(`archiver: seed ${s.url} was not crawled: ${s.reason !== undefined ? `${s.reason} (${s.status})` : describeSeedStatus(s.status)}\n`);
   const reached = summary.seeds.some((s) => s.status !== null && s.status >= 200 && s.status < 400);
   if (summary.seeds.length > 0 && !reached) {
     io.stderr.write(`archiver: no seed could be crawled (see ${path.join(path.dirname(summary.warcDir), 'logs', 'crawl.log')})\n`);

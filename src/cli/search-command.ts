@@ -30,6 +30,11 @@ Query: words are all required; "an exact phrase" in double quotes; -word or
 do not matter; Chinese, Japanese and Korean are matched by word. Pages that
 hold the query's words as one phrase come first.
 
+Scores are BM25's: they order the hits of one query, not one query against
+another. A word on more than half of the pages weighs next to nothing (its
+idf is clamped near 0), so its hits' scores are tiny (2.31e-6) yet still
+ordered by how often and how prominently each page has it.
+
 Options:
   --top N          hits to show (default 10, at most ${MAX_LIMIT})
   --offset N       hits to skip first (default 0)
@@ -82,6 +87,7 @@ export async function searchMain(argv: string[], io: CliIo): Promise<number> {
 /** The index directory of `target`: itself when it holds an index, else the job's (built now if missing). */
 async function indexDirFor(target: string, io: CliIo): Promise<string> {
   const abs = path.resolve(target);
+  if (!existsSync(abs)) throw new NoInputError(`${target}: no such job directory (nor index directory)`);
   if (existsSync(path.join(abs, SEARCH_DB_FILE))) return abs;
   const dir = await currentJobSearchIndex(abs, { onDamage: warnDamage(io), onProgress: (line) => io.stderr.write(`archiver: ${line}\n`) });
   if (dir === null) throw new NoInputError(`${target}: no search index and no WARC files to build one from`);
@@ -99,10 +105,15 @@ function intOption(name: string, value: string | undefined, fallback: number, mi
 export function formatResult(query: string, r: SearchResponse, offset: number, tty: boolean): string {
   const lines = [`${r.total} page${r.total === 1 ? '' : 's'} match ${JSON.stringify(query)} (${r.tookMs} ms)`];
   r.hits.forEach((h, i) => {
-    lines.push('', `${String(offset + i + 1).padStart(3)}. ${h.title || '(no title)'}`, `     ${h.url}`, `     ${h.timestamp}  ${h.status}  ${h.mime}  score ${h.score}`);
+    lines.push('', `${String(offset + i + 1).padStart(3)}. ${h.title || '(no title)'}`, `     ${h.url}`, `     ${h.timestamp}  ${h.status}  ${h.mime}  score ${scoreText(h.score)}`);
     if (h.snippet) lines.push(`     ${snippetText(h.snippet, tty)}`);
   });
   return lines.join('\n') + '\n';
+}
+
+/** `7.413`, `0.0213`, `2.31e-6`: a tiny score stays apart from the next one instead of reading 0. */
+export function scoreText(score: number): string {
+  return score !== 0 && Math.abs(score) < 1e-3 ? score.toExponential(2) : String(score);
 }
 
 function snippetText(html: string, tty: boolean): string {

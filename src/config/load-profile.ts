@@ -12,6 +12,7 @@ import { NoInputError, ProfileError } from '../core/errors.js';
 import { applyFocus } from './check-focus.js';
 import { checkOverrides } from './check-overrides.js';
 import type { Profile } from './profile.js';
+import { nearestName } from './nearest-name.js';
 import { profileValidator } from './profile-validator.js';
 import { regexProblem } from './regex-check.js';
 
@@ -121,8 +122,12 @@ function field(value: unknown, key: string): unknown {
 function describe(error: ErrorObject | undefined): string {
   if (!error) return 'invalid';
   switch (error.keyword) {
-    case 'additionalProperties':
-      return `unknown key "${String(error.params['additionalProperty'])}"`;
+    case 'additionalProperties': {
+      const key = String(error.params['additionalProperty']);
+      const known = Object.keys((error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+      const meant = nearestName(key, known);
+      return `unknown key "${key}"${meant !== null ? ` (did you mean "${meant}"?)` : ''}`;
+    }
     case 'required':
       return `missing required key "${String(error.params['missingProperty'])}"`;
     case 'enum':

@@ -172,6 +172,7 @@ export const profileSchema = {
         weighting: { enum: ['seed', 'tfidf'], default: 'tfidf' },
         threshold: { type: 'number', minimum: 0, maximum: 1, default: 0.2 },
         restrictHops: { ...nonNegInt, default: 2 },
+        feedback: { type: 'boolean', default: false },
       },
     },
     workers: { type: 'integer', minimum: 1, maximum: 1000, default: 25 },

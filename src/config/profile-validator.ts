@@ -7,7 +7,7 @@
  * the TypeScript sources, where no build wrote that file, the schema is
  * compiled here as before, with the same options and the same result.
  */
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject } from 'ajv';
@@ -19,16 +19,27 @@ export interface ProfileValidate {
   errors?: ErrorObject[] | null;
 }
 
-/** The options the schema is compiled with, here and by the build. */
-export const PROFILE_AJV_OPTIONS = Object.freeze({ allErrors: true, useDefaults: true, strict: true });
+/**
+ * The options the schema is compiled with, here and by the build. verbose:
+ * an error carries its schema, whose known keys an unknown one is checked
+ * against (did you mean …).
+ */
+export const PROFILE_AJV_OPTIONS = Object.freeze({ allErrors: true, useDefaults: true, strict: true, verbose: true });
 
 const STANDALONE = new URL('./profile-validator.standalone.cjs', import.meta.url);
 const require = createRequire(import.meta.url);
 let compiled: ProfileValidate | null = null;
 
+/** The build's validator exists and was made after the schema was last compiled (a bare `tsc` does not remake it). */
+function standaloneIsCurrent(): boolean {
+  const made = statSync(fileURLToPath(STANDALONE), { throwIfNoEntry: false });
+  const schema = statSync(fileURLToPath(new URL('./profile-schema.js', import.meta.url)), { throwIfNoEntry: false });
+  return made !== undefined && schema !== undefined && made.mtimeMs >= schema.mtimeMs;
+}
+
 export function profileValidator(): ProfileValidate {
   if (compiled !== null) return compiled;
-  if (import.meta.url.endsWith('.js') && existsSync(fileURLToPath(STANDALONE))) {
+  if (import.meta.url.endsWith('.js') && standaloneIsCurrent()) {
     compiled = require(fileURLToPath(STANDALONE)) as ProfileValidate;
   } else {
     const { Ajv } = require('ajv') as typeof import('ajv');

@@ -152,6 +152,8 @@ export interface FocusOptions {
   threshold: number;
   /** Links are followed at most this many hops past the last relevant page (0 = only from relevant pages). Default 2. */
   restrictHops: number;
+  /** Relevance feedback: the topic widens with terms of the pages judged relevant (src/focus/relevance-feedback.ts). Default false. */
+  feedback: boolean;
 }
 
 export interface OutputOptions {

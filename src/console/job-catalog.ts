@@ -10,7 +10,8 @@ import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { jobWaczName } from '../job/job-dir.js';
 import { ConsoleError, notFound } from './console-errors.js';
-import { crawlReportPath, reportStatus } from './job-reports.js';
+import { jobEnding, resumable, type JobEnding } from './job-ending.js';
+import { crawlReportPath, reportJson, reportStatus } from './job-reports.js';
 import type { LiveJob } from './live-job.js';
 import { iso } from './http-io.js';
 
@@ -30,6 +31,10 @@ export interface JobInfo {
   ended: string | null;
   /** The job's WACZ file name, null until it is packaged. */
   wacz: string | null;
+  /** What ended it (job-ending.ts); null while it runs. */
+  ending: JobEnding | null;
+  /** Whether `archiver run` with its profile goes on with it. */
+  resumable: boolean;
 }
 
 export interface JobRef {
@@ -130,17 +135,19 @@ export class JobCatalog {
   async info(name: string): Promise<JobInfo> {
     const ref = await this.resolve(name);
     const wacz = await jobWaczName(ref.dir);
-    const started = await firstLogTime(path.join(ref.dir, 'logs', 'crawl.log'));
+    const started = await jobStartTime(ref.dir);
     if (ref.live !== null) {
       const s = ref.live.crawl.status();
-      return { name, state: s.state, endReason: s.endReason, pages: s.pages, started: started ?? iso(ref.live.startedAt), ended: iso(ref.live.endedAt), wacz };
+      const ending = s.state === 'finished' ? jobEnding({ status: s.endReason, seeds: null }) : null;
+      return { name, state: s.state, endReason: s.endReason, pages: s.pages, started: started ?? iso(ref.live.startedAt), ended: iso(ref.live.endedAt), wacz, ending, resumable: ending !== null && resumable(ending) };
     }
     const report = await reportStatus(name, ref.dir);
     if (report !== null) {
       const ended = await stat(crawlReportPath(ref.dir)).then((s) => s.mtime.toISOString(), () => null);
-      return { name, state: 'finished', endReason: report.endReason, pages: report.pages, started, ended, wacz };
+      const ending = jobEnding(await reportJson(ref.dir));
+      return { name, state: 'finished', endReason: report.endReason, pages: report.pages, started, ended, wacz, ending, resumable: resumable(ending) };
     }
-    return { name, state: 'interrupted', endReason: null, pages: null, started, ended: null, wacz };
+    return { name, state: 'interrupted', endReason: null, pages: null, started, ended: null, wacz, ending: 'interrupted', resumable: true };
   }
 
   /** A directory right under the root (symlinks resolved) holding a job. */
@@ -161,7 +168,24 @@ export class JobCatalog {
   }
 }
 
-/** The time of the first crawl.log line: when the job began. */
+/**
+ * When the job began: the earliest first line of its crawl logs — crawl.log,
+ * or each node's crawl-<node>.log in a crawl of several processes (which
+ * has no crawl.log: the console said Started "–" for it).
+ */
+async function jobStartTime(dir: string): Promise<string | null> {
+  const logs = path.join(dir, 'logs');
+  const names = await readdir(logs).catch(() => [] as string[]);
+  let first: string | null = null;
+  for (const name of names) {
+    if (!/^crawl(-[^/]+)?\.log$/.test(name)) continue;
+    const t = await firstLogTime(path.join(logs, name));
+    if (t !== null && (first === null || t < first)) first = t;
+  }
+  return first;
+}
+
+/** The time of a crawl log's first line. */
 async function firstLogTime(file: string): Promise<string | null> {
   let fh;
   try {

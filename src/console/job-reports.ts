@@ -24,6 +24,12 @@ export function crawlReportPath(jobDir: string): string {
   return path.join(jobDir, 'reports', 'crawl-report.json');
 }
 
+/** The crawl report as written (an object), null when there is none. */
+export async function reportJson(jobDir: string): Promise<Record<string, unknown> | null> {
+  const raw = await readJson(crawlReportPath(jobDir));
+  return raw === null ? null : obj(raw);
+}
+
 /** The end-of-crawl status of a job; null when it has no crawl report. */
 export async function reportStatus(name: string, jobDir: string): Promise<ApiCrawlStatus | null> {
   const raw = await readJson(crawlReportPath(jobDir));

@@ -1,6 +1,6 @@
 /**
  * A page's PageRank when the job has been analysed with
- * `archiver analyze <job>/warcs --out <job>/analysis`: its line in
+ * `archiver analyze <job> --out <job>/analysis`: its line in
  * analysis/pagerank.csv (`rank,id,score,url`, best first). The file is
  * scanned until the URL is found — a file of a million pages is read in
  * well under a second, and nothing is held.

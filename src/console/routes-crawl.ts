@@ -19,6 +19,7 @@ import type { JobRef } from './job-catalog.js';
 import { reportHosts, reportQueues, reportStatus } from './job-reports.js';
 import type { LiveJob } from './live-job.js';
 import type { RequestContext, Route } from './router.js';
+import { historyFromLogs } from './log-history.js';
 
 const MAX_PAGE = 1000;
 const MAX_LOG_TAIL = 1000;
@@ -64,7 +65,7 @@ export function crawlRoutes(d: ConsoleDeps): Route[] {
       access: 'token',
       handler: async (ctx) => {
         const ref = await job(ctx);
-        sendJson(ctx.res, 200, ref.live === null ? [] : ref.live.history.samples());
+        sendJson(ctx.res, 200, ref.live === null ? await historyFromLogs(ref.dir) : ref.live.history.samples());
       },
     },
     control('/api/crawl/pause', (crawl) => crawl.pause()),

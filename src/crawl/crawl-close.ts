@@ -102,7 +102,7 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
   const overrides = { describeHost: (host: string) => p.overrides.describeHost(host), budgets: p.budgets.report() };
   if (packages) await attempt(() => writeReports(p.dirs.reports, stats, summary, p.frontier.stats(), p.frontier.queues(), overrides));
   if (nodes !== null) await attempt(() => writeNodesReport(p.dirs.reports, nodes));
-  // (A focused crawl runs in one process: the profile is refused with a shared store.)
+  // A node of a shared crawl reports on its own crawl.log (focus-report-NODE.*).
   if (p.focus !== null) await attempt(() => p.focus!.close(p.dirs.crawlLog, p.dirs.reports));
   await attempt(() => p.frontier.close());
   await attempt(() => p.seen.close());

@@ -240,6 +240,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     focus: profile.focus,
     patience: profile.limits.maxPages > 0 || profile.limits.maxBytes > 0 ? { delayMs: profile.politeness.minDelayMs } : null,
     records: backend.records('focus'),
+    now: () => o.clock.now(),
+    ...(dirs.node !== null ? { node: dirs.node } : {}),
     ...(o.quiet ? {} : { notice: (line: string) => void o.log.write(`${line}\n`) }),
   });
   const training = focus?.trainingUris() ?? [];
@@ -267,7 +269,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   await links.scheduleForced(training);
   // Shared: another node may have archived a payload since, so every miss is asked of the store.
   const digestIndex = new LevelDigestIndex(backend.digests(), backend.shared ? { memoryDigests: 0 } : {});
-  // A focused crawl scores pages and links by their words, cut on the extraction thread.
+  // A focused crawl scores pages and links by their words, cut on the page thread.
   const pages = new PageThread({ maxLinks: profile.limits.maxOutlinks, focusTerms: focus !== null });
   // Shared crawls: a host's failure counts are the crawl's, whichever node last held its queue.
   const shareHealth = backend.shared ? { catchUpHost: (host: string) => healthJournal.catchUp(health, host) } : {};

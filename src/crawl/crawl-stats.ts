@@ -18,6 +18,8 @@ export interface SeedStatus {
   url: string;
   status: number | null;
   redirect: string | null;
+  /** Why a seed that was not crawled was not: its host's closing cause (`connection refused fetching robots.txt`). Reports only. */
+  reason?: string;
 }
 
 export class CrawlStats {

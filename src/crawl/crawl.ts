@@ -30,6 +30,7 @@ import { buildStatus, type CrawlState, type CrawlStatus, type RunStart } from '.
 import { hostReports, type HostReport } from './host-reports.js';
 import { compileExclusion } from './operator-exclusions.js';
 import { Progress } from './progress.js';
+import { PolitenessFloor, politenessCapNote } from './eta.js';
 import type { CrawlSummary } from './reports.js';
 import type { SearchOptions, SearchResponse } from '../search/search-types.js';
 import { WorkerPool } from './worker-pool.js';
@@ -299,7 +300,12 @@ export class Crawl {
       if (this.events.has('progress')) this.events.emit('progress', this.status());
     });
     const progress = new Progress({ out: opts.log, ...(opts.progressIntervalMs ? { intervalMs: opts.progressIntervalMs } : {}) });
-    if (opts.quiet !== true) progress.start(() => this.status());
+    if (opts.quiet !== true) {
+      const capped = politenessCapNote(this.#profile);
+      if (capped !== null) opts.log.write(`archiver: ${capped}\n`);
+      const floor = new PolitenessFloor(this.#p.frontier, this.#profile, this.#clock);
+      progress.start(() => this.status(), () => floor.sec());
+    }
     const { backend } = this.#p;
     if (backend.shared) {
       // What other nodes recorded (robots.txt results, closed hosts, exclusions), taken in each second; this node's figures and the crawl's flags with each heartbeat.

@@ -26,6 +26,8 @@ import { FOCUS_RESTRICTED, FOCUS_RESTRICTED_STATUS } from '../focus/annotations.
  */
 export interface LinkFocus {
   place(child: CrawlUri, link: DiscoveredLink): 'follow' | 'restricted' | 'forced';
+  /** The children the seen filter let through (placed `follow`), as queued. */
+  queued?(children: readonly CrawlUri[]): void;
 }
 
 export interface DiscoveredLink {
@@ -187,6 +189,7 @@ export class LinkScheduler {
     const chosen = await this.#scheduleNew(candidates);
     // Every candidate is in the seen filter now, fresh or not.
     if (known !== null) for (const c of candidates) known.add(c.url);
+    focus?.queued?.(chosen);
     if (forced.length > 0) {
       await this.scheduleForced(forced);
       chosen.push(...forced);

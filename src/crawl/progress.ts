@@ -2,11 +2,15 @@
  * The live display on stderr, drawn from the crawl's status (the same object
  * `Crawl.status()` returns and the console serves): on a TTY a status block
  * redrawn in place, else one line every few seconds (logs stay readable).
- * Rates are the display's own, between two draws; a waiting host is named
- * with why and until when, so nobody has to guess why a crawl sits still.
+ * Rates are the display's own, between two draws (the first draw, with no
+ * draw before it, shows this run's average: a resumed crawl's first line said
+ * 0.0/s after 185 fetches); a waiting host is named with why and until when,
+ * so nobody has to guess why a crawl sits still; the time left is estimated
+ * (eta.ts).
  */
 import { describeWaiting } from '../politeness/host-health.js';
 import { describeQueues, type CrawlStatus } from './crawl-status.js';
+import { EtaEstimator, formatEta } from './eta.js';
 
 export interface ProgressOptions {
   out: NodeJS.WritableStream & { isTTY?: boolean };
@@ -21,16 +25,22 @@ export class Progress {
   #timer: NodeJS.Timeout | null = null;
   #linesDrawn = 0;
   #last: { sec: number; uris: number; bytes: number } | null = null;
+  #eta = new EtaEstimator();
 
   constructor(opts: ProgressOptions) {
     this.#o = opts;
   }
 
-  start(read: () => CrawlStatus): void {
+  /** `floorSec`: the least time the work queued can take (the politeness floor, eta.ts). */
+  start(read: () => CrawlStatus, floorSec: () => number = () => 0): void {
     const tty = this.#o.out.isTTY === true;
     const every = this.#o.intervalMs ?? (tty ? 500 : 5000);
     this.#last = null;
-    this.#timer = setInterval(() => this.#draw(read(), tty), every);
+    this.#eta = new EtaEstimator();
+    // The run's start is the rate's first sample: the first line already has one to go by.
+    const s0 = read();
+    this.#eta.estimate({ sec: s0.runElapsedSec, ended: s0.uris + s0.errors, queued: s0.queued });
+    this.#timer = setInterval(() => this.#draw(read(), tty, floorSec), every);
     this.#timer.unref();
   }
 
@@ -39,19 +49,21 @@ export class Progress {
     this.#timer = null;
   }
 
-  #draw(s: CrawlStatus, tty: boolean): void {
-    const last = this.#last ?? { sec: s.runElapsedSec - 1e-3, uris: s.uris, bytes: s.bytes };
-    const dt = Math.max(s.runElapsedSec - last.sec, 0.001);
-    const urisPerSec = (s.uris - last.uris) / dt;
-    const kbPerSec = (s.bytes - last.bytes) / 1024 / dt;
+  #draw(s: CrawlStatus, tty: boolean, floorSec: () => number): void {
+    const last = this.#last;
+    const dt = last === null ? 0 : Math.max(s.runElapsedSec - last.sec, 0.001);
+    const urisPerSec = last === null ? s.urisPerSec : (s.uris - last.uris) / dt;
+    const kbPerSec = last === null ? s.kbPerSec : (s.bytes - last.bytes) / 1024 / dt;
     this.#last = { sec: s.runElapsedSec, uris: s.uris, bytes: s.bytes };
+    const etaSec = s.state === 'running' ? this.#eta.estimate({ sec: s.runElapsedSec, ended: s.uris + s.errors, queued: s.queued }, s.queued > 0 ? floorSec() : 0) : null;
+    const eta = etaSec === null ? '' : ` left ${formatEta(etaSec)}`;
     const elapsed = formatElapsed(s.elapsedSec * 1000);
     const queues = describeQueues(s.queues);
     const waiting = describeWaitingHosts(s);
     const paused = s.state === 'paused' ? ' PAUSED' : '';
     if (!tty) {
       this.#o.out.write(
-        `[${elapsed}]${paused} URIs ${s.uris} (${urisPerSec.toFixed(1)}/s, ${kbPerSec.toFixed(1)} KB/s) pages ${s.pages} errors ${s.errors} queued ${s.queued} queues: ${queues}${waiting ? ` waiting: ${waiting}` : ''}\n`,
+        `[${elapsed}]${paused} URIs ${s.uris} (${urisPerSec.toFixed(1)}/s, ${kbPerSec.toFixed(1)} KB/s) pages ${s.pages} errors ${s.errors} queued ${s.queued}${eta} queues: ${queues}${waiting ? ` waiting: ${waiting}` : ''}\n`,
       );
       return;
     }
@@ -59,7 +71,7 @@ export class Progress {
       `elapsed  ${elapsed}${paused}`,
       `URIs     ${s.uris}   ${urisPerSec.toFixed(1)} URIs/s   ${kbPerSec.toFixed(1)} KB/s   pages ${s.pages}`,
       `errors   ${s.errors}   retries ${s.retries}   out of scope ${s.disregarded}`,
-      `queued   ${s.queued}   in process ${s.inProcess}`,
+      `queued   ${s.queued}   in process ${s.inProcess}${eta ? `   ${eta.trim()}` : ''}`,
       `queues   ${queues}`,
       ...(waiting ? [`waiting  ${waiting}`] : []),
     ];

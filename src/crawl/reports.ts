@@ -92,7 +92,7 @@ export function summarize(status: CrawlStatus, hosts: number, outcome: CrawlOutc
     },
     hosts,
     closedHosts: outcome.closedHosts,
-    seeds: outcome.seeds,
+    seeds: withReasons(outcome.seeds, outcome.closedHosts),
     warcDir: outcome.warcDir,
     warcFiles: outcome.warcFiles,
     runWarcFiles: outcome.runWarcFiles,
@@ -134,6 +134,7 @@ const NO_OVERRIDES: OverridesShown = { describeHost: () => null, budgets: [] };
 
 export async function writeReports(dir: string, stats: CrawlStats, summary: CrawlSummary, frontier: FrontierStats, queues: QueueReport[], overrides: OverridesShown = NO_OVERRIDES): Promise<void> {
   const hosts = [...stats.byHost.entries()].sort((a, b) => b[1].urls - a[1].urls);
+  const seeds = withReasons([...stats.seeds.values()], summary.closedHosts);
   // Closed hosts are keyed `host:port`; the report's hosts as URLs write them.
   const closed = new Map(summary.closedHosts.map((c) => [urlHostOf(c.host), c]));
   // Queue keys name hosts only under hostname assignment (host, host#port).
@@ -179,8 +180,8 @@ export async function writeReports(dir: string, stats: CrawlStats, summary: Craw
       },
     },
     'seeds-report': {
-      text: table(['[code]', '[status]', '[seed]', '[redirect]'], [...stats.seeds.values()].map((s) => [String(s.status ?? '-'), s.status !== null && s.status > 0 ? 'CRAWLED' : 'NOTCRAWLED', s.url, s.redirect ?? ''])),
-      json: [...stats.seeds.values()],
+      text: table(['[code]', '[status]', '[seed]', '[redirect]', '[reason]'], seeds.map((s) => [String(s.status ?? '-'), s.status !== null && s.status > 0 ? 'CRAWLED' : 'NOTCRAWLED', s.url, s.redirect ?? '-', (s.reason ?? '-').replaceAll(' ', '_')])),
+      json: seeds,
     },
     'hosts-report': {
       text: table(
@@ -215,6 +216,23 @@ export async function writeReports(dir: string, stats: CrawlStats, summary: Craw
     await writeFile(path.join(dir, `${name}.txt`), r.text + '\n');
     await writeFile(path.join(dir, `${name}.json`), JSON.stringify(r.json, null, 2) + '\n');
   }
+}
+
+/** Seeds not crawled, with why when their host was closed (the cause the summary's `closed` line gives). */
+function withReasons(seeds: readonly SeedStatus[], closedHosts: readonly ClosedHost[]): SeedStatus[] {
+  if (closedHosts.length === 0) return [...seeds];
+  const causes = new Map(closedHosts.map((c) => [urlHostOf(c.host), c.cause]));
+  return seeds.map((s) => {
+    if (s.status !== null && s.status > 0) return s;
+    let host: string;
+    try {
+      host = new URL(s.url).host;
+    } catch {
+      return s;
+    }
+    const cause = causes.get(host);
+    return cause === undefined ? s : { ...s, reason: cause };
+  });
 }
 
 /** `host`, `host#port` (hostname assignment) → the URL host form; null for other keys. */

@@ -11,6 +11,7 @@ import { headerValue, type HttpExchange } from '../core/exchange.js';
 import type { Profile } from '../config/profile.js';
 import type { Claim, Outcome } from '../frontier/frontier.js';
 import type { Fetcher } from '../fetch/fetcher.js';
+import { transportCause } from '../fetch/fetch-errors.js';
 import { delayWithRetryAfterMs, politenessDelayMs } from '../politeness/delay.js';
 import type { HostHealth } from '../politeness/host-health.js';
 import type { RobotsAnswered, RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
@@ -86,6 +87,8 @@ export class UriProcessor {
   async process(claim: Claim, worker: number, release: (delayMs: number) => Promise<void> = async () => {}): Promise<Outcome> {
     const focus = this.#d.focus;
     if (focus === undefined) return this.#claimed(claim, worker, release);
+    // A copy queued again by a better path (src/focus/better-paths.ts) whose page was fetched meanwhile.
+    if (focus.superseded(claim.uri)) return DONE;
     const waitMs = focus.waitMs(claim.uri, this.#d.clock.now());
     if (waitMs > 0) return { kind: 'defer', delayMs: waitMs };
     let outcome: Outcome = DONE;
@@ -306,7 +309,7 @@ export class UriProcessor {
     if (prerequisite) {
       // No answer at all: robots.txt is unavailable, which HostHealth judges per host.
       d.ledger.failed(uri, status, worker, [`${uri.retries + 1}t`, code]);
-      return this.#afterRobots(await d.robots.unreachable(origin), 0);
+      return this.#afterRobots(await d.robots.unreachable(origin, { status, cause: transportCause(err) }), 0);
     }
     if (!RETRYABLE.has(status)) {
       d.ledger.failed(uri, status, worker, [`${uri.retries + 1}t`, code]);
@@ -314,7 +317,7 @@ export class UriProcessor {
     }
     // The host waits, once per failed round however many URIs it has; the URI counts the attempt it made.
     await d.catchUpHost?.(claim.host);
-    const decision = d.health.transportFailed(claim.host, status, d.clock.now());
+    const decision = d.health.transportFailed(claim.host, status, d.clock.now(), transportCause(err));
     if (decision.kind === 'closed') {
       d.ledger.failed(uri, status, worker, [`${uri.retries + 1}t`, code, decision.annotation]);
       return DONE;

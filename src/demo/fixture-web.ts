@@ -188,10 +188,18 @@ export class FixtureWeb {
       const resource = lookup(site, target);
       const gzip = resource.gzipBody !== null && acceptsGzip(req.headers['accept-encoding']);
       encoding = gzip ? 'gzip' : 'identity';
+      ticket.lastWrite();
       writeResource(res, resource, gzip, req.method === 'HEAD');
       // end() corks the socket and writes at the next tick; the end is logged once written.
+      // What the kernel did not take at once (the socket's buffer full) leaves when it drains ('finish').
       process.nextTick(() => {
-        if (res.writableEnded && !res.destroyed) ticket.sent();
+        if (!res.writableEnded || res.destroyed) return;
+        if (req.socket.writableLength === 0) ticket.sent();
+        else
+          res.once('finish', () => {
+            ticket.lastWrite();
+            ticket.sent();
+          });
       });
     };
     if (latencyMs > 0) setTimeout(respond, latencyMs);

@@ -17,6 +17,16 @@ export interface RequestLogEntry {
   startMs: number;
   /** Epoch milliseconds (fractional) when the response was written to the socket, or the connection dropped. */
   endMs: number;
+  /**
+   * Epoch milliseconds (fractional) when the server began the write that
+   * handed the response's last byte to the kernel (endMs when it never
+   * did): the client cannot have had the whole response earlier, so a gap
+   * measured from here is never shorter than the one the client left.
+   * endMs can be tens of ms later on a loaded machine: the write wakes the
+   * client, the kernel may run it in place of this process, and the
+   * server logs the end only once it gets a CPU again.
+   */
+  lastByteMs: number;
   /** Status sent; 0 when the client went away before the response was complete. */
   status: number;
   userAgent: string;
@@ -35,6 +45,8 @@ export interface RequestTicket {
    * client can tell. Optional; without it the end is when `finish` runs.
    */
   sent(): void;
+  /** The write that hands the response's last byte to the kernel starts now (a later call replaces it). */
+  lastWrite(): void;
   finish(status: number, contentEncoding: 'gzip' | 'identity'): void;
 }
 
@@ -61,6 +73,7 @@ export class RequestLog {
     const startMs = this.clock.now();
     let done = false;
     let sentMs: number | null = null;
+    let lastByteMs: number | null = null;
     const leave = (): void => {
       this.inFlight.set(start.serverHost, (this.inFlight.get(start.serverHost) ?? 1) - 1);
     };
@@ -73,15 +86,20 @@ export class RequestLog {
         sentMs = this.clock.now();
         leave();
       },
+      lastWrite: () => {
+        lastByteMs = this.clock.now();
+      },
       finish: (status, contentEncoding) => {
         if (done) return;
         done = true;
         if (sentMs === null) leave();
+        const endMs = sentMs ?? this.clock.now();
         this.log.push({
           host: start.hostHeader ?? start.serverHost,
           path: start.path,
           startMs,
-          endMs: sentMs ?? this.clock.now(),
+          endMs,
+          lastByteMs: lastByteMs ?? endMs,
           status,
           userAgent: start.userAgent,
           inFlightAtStart: inFlight,

@@ -56,6 +56,34 @@ export function toFetchError(err: unknown, url: string): FetchError {
   return fetchError(kind, `${kindLabel(kind)} fetching ${url}: ${detail}`, err);
 }
 
+/** Errno codes an operator reads better in words; the rest fall back to their kind's label. */
+const CAUSE_WORDS: Readonly<Record<string, string>> = Object.freeze({
+  ECONNREFUSED: 'connection refused',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ENOTFOUND: 'no such host (DNS)',
+  EAI_NONAME: 'no such host (DNS)',
+  EAI_AGAIN: 'DNS lookup failed (temporary)',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connect timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
+});
+
+/** What went wrong, in a few words for a summary (`connection refused`, `no such host (DNS)`, `timed out`). */
+export function transportCause(err: unknown): string {
+  return wordsFor(err, 0) ?? kindLabel(failureKindOf(err));
+}
+
+/** The first errno code with words along the chain of causes (and a connect's AggregateError parts). */
+function wordsFor(err: unknown, depth: number): string | undefined {
+  if (typeof err !== 'object' || err === null || depth > 8) return undefined;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && CAUSE_WORDS[code] !== undefined) return CAUSE_WORDS[code];
+  if (err instanceof AggregateError && err.errors.length > 0) return wordsFor(err.errors[0], depth + 1);
+  const cause = (err as { cause?: unknown }).cause;
+  return cause === err ? undefined : wordsFor(cause, depth + 1);
+}
+
 function kindLabel(kind: FetchFailureKind): string {
   switch (kind) {
     case 'dns': return 'DNS lookup failed';

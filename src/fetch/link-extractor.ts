@@ -68,8 +68,18 @@ const EMBED_ATTRS: Readonly<Record<string, ReadonlyArray<readonly [string, boole
   track: [['src', false]],
 };
 
-/** `<link rel>` values that name another page rather than a resource of this one. */
-const NAVIGATIONAL_RELS = new Set(['alternate', 'next', 'prev', 'previous', 'canonical']);
+/**
+ * `<link rel>` values that name another page rather than a resource of
+ * this one: HTML's hyperlink types and the older navigation ones that
+ * Sphinx and DocBook write on every page (`index`, `search`, `up`, `home`…),
+ * which as embeds would be fetched with every page whatever a budget or a
+ * focused crawl's order says.
+ */
+const NAVIGATIONAL_RELS = new Set([
+  'alternate', 'next', 'prev', 'previous', 'canonical', 'author', 'help', 'license', 'search', 'bookmark', 'tag',
+  'index', 'contents', 'toc', 'copyright', 'glossary', 'up', 'home', 'start', 'first', 'last', 'top', 'begin', 'end',
+  'chapter', 'section', 'subsection', 'appendix',
+]);
 /** `<link rel>` values whose href is an origin hint, not a resource. */
 const HINT_RELS = new Set(['dns-prefetch', 'preconnect']);
 

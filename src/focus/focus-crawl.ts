@@ -11,34 +11,47 @@
  *   and redirects are fetched — `waitMs()` puts the rest back — and then
  *   crawling by relevance starts. The model is saved in the job (record
  *   `model` of the `focus` records) with the focus settings it was learnt
- *   under; a resume with other settings learns again.
+ *   under; a resume with other settings learns again (kept-topic.ts).
  * - patience (patience.ts): in a crawl with a budget, `waitMs()` also puts
- *   back a link far poorer than those being claimed.
- * - each capture scored (`page()`): a 2xx HTML page's relevance (cosine
- *   with the topic), annotated in crawl.log (`relevance:0.734`), and where
- *   its links go: priority by link-priority.ts, and `restrictHops`: a link
- *   found more than that many pages past the last relevant one is not
- *   followed (`focusRestricted`). Embeds and redirects are always
- *   followed, so every archived page replays. Seeds and training pages count
- *   as relevant there: the operator chose them.
+ *   back a link far poorer than those being claimed, and a link of a host
+ *   whose last page's links are still being placed (pages-in-flight.ts).
+ * - each capture scored (`page()`): a 2xx HTML page's relevance
+ *   (TopicModel.judge), annotated in crawl.log (`relevance:0.734`), and
+ *   where its links go: priority by link-priority.ts — a link found again
+ *   by a better path is queued again (better-paths.ts) — and
+ *   `restrictHops`: a link found more than that many pages past the last
+ *   relevant one is not followed (`focusRestricted`). Embeds and redirects
+ *   are always followed, so every archived page replays. Seeds and training
+ *   pages count as relevant there: the operator chose them.
  * - the focus report at the end (focus-report.ts).
  */
 import type { FocusOptions } from '../config/profile.js';
 import { Directive, priorityOf, seedUri, type CrawlUri, type Hop } from '../core/crawl-uri.js';
 import type { RecordStore } from '../store/record-store.js';
+import type { SharedRecordStore } from '../store/redis/redis-records.js';
+import { KeptTopic } from './kept-topic.js';
 import { FOCUS_TRAINING, loggedRelevance, relevanceAnnotation } from './annotations.js';
 import { writeFocusReport } from './focus-report.js';
 import { inheritedScore, linkScore, priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
+import { BetterPaths } from './better-paths.js';
+import { FOLLOW_WAIT_MS, hostOf, PagesInFlight } from './pages-in-flight.js';
 import { Patience, PATIENCE_WAIT_MS } from './patience.js';
 import { splitTerms } from './page-terms.js';
-import { urlTerms } from './terms.js';
-import { TopicModel, type FocusDocument, type PreparedText } from './topic-model.js';
+import { RelevanceFeedback } from './relevance-feedback.js';
+import { termsOf, urlTerms } from './terms.js';
+import { TopicModel, type FocusDocument, type Judgement, type PreparedText } from './topic-model.js';
 import { isTrainingUrl, readTrainingDocs } from './training-docs.js';
 
 /** How long a URI waits while the model is learnt. */
 export const TRAINING_WAIT_MS = 250;
+/**
+ * What the links of a training page inherit: they are placed before the
+ * topic is learnt, so their own words cannot be scored; a page the operator
+ * chose is on the topic, but what it links to is not known to be (a fixed
+ * 1 put all of them above every link of the crawl's relevant pages).
+ */
+export const TRAINING_INHERITED = 0.5;
 
-const MODEL_KEY = 'model';
 
 /** What the crawl tells of a capture. */
 export interface FocusCapture {
@@ -67,6 +80,8 @@ export interface FocusedCapture {
   readonly annotations: readonly string[];
   /** Sets the child's priority (and focus gap); `restricted`: not followed; `forced`: queued whatever the seen filter says. */
   place(child: CrawlUri, link: FocusLink): Placement;
+  /** The children the seen filter let through, as queued. */
+  queued(children: readonly CrawlUri[]): void;
 }
 
 export interface FocusCrawlOptions {
@@ -79,57 +94,65 @@ export interface FocusCrawlOptions {
    * slow the crawl.
    */
   patience: { delayMs: number } | null;
-  /** Where the model is kept (the state backend's `focus` records). */
-  records: RecordStore;
+  /** Where the model is kept (the state backend's `focus` records; a shared store's are every node's). */
+  records: RecordStore | SharedRecordStore;
+  /** This node's id in a crawl of several processes (its focus report is its own). */
+  node?: string;
+  /** The crawl's clock (ms), for how often a shared topic is read again. */
+  now?: () => number;
   /** Lines for the operator (stderr). */
   notice?: (line: string) => void;
 }
 
-/** The focus settings a model was learnt under: another set means learning again. */
-interface SavedModel {
-  settings: { keywords: readonly string[]; training: readonly string[]; weighting: string };
-  model: unknown;
-}
-
 export class FocusCrawl {
   readonly #focus: FocusOptions;
-  readonly #records: RecordStore;
   readonly #notice: (line: string) => void;
-  #model: TopicModel | null = null;
+  readonly #kept: KeptTopic;
   /** Training URLs (and redirect targets of them) not yet fetched or given up. */
   readonly #waiting = new Set<string>();
   readonly #trainingUrls: ReadonlySet<string>;
   /** Training documents read so far (from disk at start, then fetched ones). */
   readonly #docs: FocusDocument[] = [];
-  /** The model's save, once it was learnt. */
-  #building: Promise<void> | null = null;
   readonly #patience: Patience | null;
+  #provisional: TopicModel | null = null;
+  readonly #inFlight = new PagesInFlight();
+  readonly #paths = new BetterPaths();
+  /** Relevance feedback (profile `focus.feedback`). */
+  readonly #feedback: RelevanceFeedback | null;
+  readonly #node: string | undefined;
+  readonly #now: () => number;
 
   private constructor(o: FocusCrawlOptions) {
     this.#focus = o.focus;
-    this.#records = o.records;
     this.#notice = o.notice ?? (() => {});
     this.#patience = o.patience === null ? null : new Patience(o.patience.delayMs);
     this.#trainingUrls = new Set(o.focus.training.filter(isTrainingUrl));
+    this.#kept = new KeptTopic(o.records, o.focus, this.#notice);
+    if (o.node !== undefined) this.#node = o.node;
+    this.#now = o.now ?? Date.now;
+    this.#feedback = o.focus.feedback ? new RelevanceFeedback(new Set(o.focus.keywords.flatMap((k) => termsOf(k))), o.focus.threshold) : null;
   }
 
   /** The model saved in the job when its settings match, else learnt from what is on disk (and, later, the training URLs). */
   static async open(o: FocusCrawlOptions): Promise<FocusCrawl> {
     const f = new FocusCrawl(o);
-    const saved = await f.#loadSaved();
-    if (saved !== null) {
-      f.#model = saved;
-      return f;
-    }
+    if (await f.#kept.load()) return f;
     for (const doc of await readTrainingDocs(o.focus.training.filter((t) => !isTrainingUrl(t)), o.notice)) f.#docs.push(doc);
     for (const url of f.#trainingUrls) f.#waiting.add(url);
     if (f.#waiting.size === 0) await f.#learn();
+    // Until the training pages are in, their links are scored by the keywords alone.
+    else if (o.focus.keywords.length > 0) f.#provisional = TopicModel.build({ weighting: o.focus.weighting, keywords: o.focus.keywords, docs: [] });
     return f;
+  }
+
+  /** The keywords' topic, while the training pages are awaited (it scores their links' words). */
+  get provisional(): TopicModel | null {
+    return this.#provisional;
   }
 
   /** The model, once learnt. */
   get model(): TopicModel | null {
-    return this.#model;
+    return this.#kept.model;
   }
 
   /**
@@ -138,7 +161,7 @@ export class FocusCrawl {
    * says: a job resumed before its model was saved fetches them again.
    */
   trainingUris(): CrawlUri[] {
-    if (this.#model !== null) return [];
+    if (this.#kept.model !== null) return [];
     return [...this.#waiting].map((url) => ({ ...seedUri(url), priority: TRAINING_PRIORITY }));
   }
 
@@ -152,41 +175,70 @@ export class FocusCrawl {
    * is learnt, links and seeds wait; training URLs, robots.txt, embeds and
    * redirects do not (they go before links in their queue: held, they would
    * hold a training URL behind them). Then, in a crawl with a budget, a
-   * link waits while far better ones are being claimed elsewhere (patience.ts).
+   * link waits while a page of its host is still being processed
+   * (pages-in-flight.ts), or while far better ones are being claimed
+   * elsewhere (patience.ts).
    */
   waitMs(uri: CrawlUri, now: number): number {
     if (uri.directive !== Directive.normal) return 0;
-    if (this.#model === null) return this.#waiting.has(uri.url) ? 0 : TRAINING_WAIT_MS;
+    if (this.#kept.model === null) return this.#waiting.has(uri.url) ? 0 : TRAINING_WAIT_MS;
+    this.#kept.readShared(this.#now());
     if (this.#patience === null) return 0;
     const priority = priorityOf(uri);
-    if (priority < SCORED_BASE || priority >= SEED_PRIORITY) return 0;
-    return this.#patience.waits(scoreOfPriority(priority), now) ? PATIENCE_WAIT_MS : 0;
+    const host = hostOf(uri.url);
+    if (priority < SEED_PRIORITY) {
+      if (this.#inFlight.busy(host, now)) return FOLLOW_WAIT_MS;
+      if (priority >= SCORED_BASE && this.#patience.waits(scoreOfPriority(priority), now)) return PATIENCE_WAIT_MS;
+    }
+    this.#inFlight.claimed(uri.url, host, now);
+    return 0;
+  }
+
+  /** Whether a claimed URI is a copy, queued by a better path, of a page fetched meanwhile (better-paths.ts): dropped unfetched. */
+  superseded(uri: CrawlUri): boolean {
+    return uri.directive === Directive.normal && this.#paths.superseded(uri.url);
+  }
+
+  /** A link placed with `score`: whether to queue it again, past the seen filter (better-paths.ts). */
+  placedAgain(url: string, score: number): boolean {
+    return this.#paths.again(url, score);
+  }
+
+  /** Links the seen filter let through, as queued. */
+  queued(children: readonly CrawlUri[]): void {
+    for (const c of children) {
+      const p = priorityOf(c);
+      if (c.directive === Directive.normal && p >= SCORED_BASE && p < SEED_PRIORITY) this.#paths.queued(c.url, scoreOfPriority(p));
+    }
   }
 
   /** Scores a capture; a training page still awaited becomes a training document. */
   page(uri: CrawlUri, capture: FocusCapture): FocusedCapture {
     const isPage = capture.page !== undefined && capture.status >= 200 && capture.status < 300;
-    if (this.#model === null) {
+    if (this.#kept.model === null) {
       const training = this.#waiting.has(uri.url);
       if (training && isPage) this.#docs.push(documentOf(capture.page!));
       return new ScoredCapture(this, uri, null, null, training ? 'training' : 'plain');
     }
     if (!isPage) return new ScoredCapture(this, uri, null, null, 'plain');
-    const prepared = this.#model.preparePage(documentOf(capture.page!));
-    const relevance = loggedRelevance(this.#model.relevance(prepared));
-    return new ScoredCapture(this, uri, relevance, prepared, this.#trainingUrls.has(uri.url) ? 'training' : 'plain');
+    const prepared = this.#kept.model.preparePage(documentOf(capture.page!));
+    const judged = this.#kept.model.judge(prepared);
+    this.#learnFrom(prepared, judged.relevance);
+    return new ScoredCapture(this, uri, { relevance: loggedRelevance(judged.relevance), focus: judged.focus }, prepared, this.#trainingUrls.has(uri.url) ? 'training' : 'plain');
   }
 
   /** A claimed URI's outcome: a training URL fetched or given up counts down to the model. */
   async settled(uri: CrawlUri, outcome: { kind: 'done' | 'retry' | 'defer' }): Promise<void> {
-    if (this.#model !== null || outcome.kind === 'defer' || !this.#waiting.delete(uri.url)) return;
+    this.#inFlight.settled(uri.url);
+    if (outcome.kind === 'done') this.#paths.fetched(uri.url);
+    if (this.#kept.model !== null || outcome.kind === 'defer' || !this.#waiting.delete(uri.url)) return;
     if (this.#waiting.size === 0) await this.#learn();
   }
 
   /** The job's end: the focus report from crawl.log; waits for a model being saved. */
   async close(crawlLog: string, reportsDir: string): Promise<void> {
-    await this.#building;
-    await writeFocusReport({ crawlLog, reportsDir, focus: this.#focus, model: this.#model });
+    await this.#kept.settledSaves();
+    await writeFocusReport({ crawlLog, reportsDir, focus: this.#focus, model: this.#kept.model, ...(this.#node !== undefined ? { node: this.#node } : {}) });
   }
 
   get focus(): FocusOptions {
@@ -195,7 +247,7 @@ export class FocusCrawl {
 
   /** A redirect of an awaited training URL: its target is awaited instead (and queued whatever the seen filter says). */
   followTraining(from: string, to: string): boolean {
-    if (this.#model !== null || !this.#waiting.has(from)) return false;
+    if (this.#kept.model !== null || !this.#waiting.has(from)) return false;
     this.#waiting.add(to);
     return true;
   }
@@ -203,35 +255,22 @@ export class FocusCrawl {
   async #learn(): Promise<void> {
     const model = TopicModel.build({ weighting: this.#focus.weighting, keywords: this.#focus.keywords, docs: this.#docs, notice: this.#notice });
     this.#docs.length = 0;
-    this.#model = model;
+    this.#provisional = null;
     const top = model.topTerms(8).map(([t]) => t).join(' ');
     this.#notice(
       `archiver: focus: topic learnt (${this.#focus.weighting}) from ${model.nDoc} training page(s) and ${this.#focus.keywords.length} keyword(s): ${model.size} term(s)${top ? `, heaviest: ${top}` : ''}`,
     );
     if (model.size === 0) this.#notice('archiver: focus: the topic has no terms (no training page could be read): every page scores 0');
-    const saved: SavedModel = { settings: this.#settings(), model: model.toJSON() };
-    this.#building = this.#records.put(MODEL_KEY, Buffer.from(JSON.stringify(saved)));
-    await this.#building;
+    await this.#kept.learnt(model);
   }
 
-  async #loadSaved(): Promise<TopicModel | null> {
-    const raw = await this.#records.get(MODEL_KEY);
-    if (raw === undefined) return null;
-    let saved: SavedModel;
-    try {
-      saved = JSON.parse(raw.toString('utf8')) as SavedModel;
-    } catch {
-      return null;
-    }
-    if (JSON.stringify(saved.settings) !== JSON.stringify(this.#settings())) {
-      this.#notice('archiver: focus: the focus settings changed since the topic was learnt: learning it again');
-      return null;
-    }
-    return TopicModel.fromJSON(saved.model);
-  }
-
-  #settings(): SavedModel['settings'] {
-    return { keywords: this.#focus.keywords, training: this.#focus.training, weighting: this.#focus.weighting };
+  /** A relevant page's terms count towards widening the topic; every WIDEN_EVERY of them, it is widened, logged and saved. */
+  #learnFrom(prepared: PreparedText, relevance: number): void {
+    if (this.#feedback === null || this.#kept.model === null || !this.#feedback.page(prepared.counts, relevance)) return;
+    const added = this.#feedback.widen().filter(([t]) => !this.#kept.widenedWith(t));
+    if (added.length === 0) return;
+    this.#kept.widen(added);
+    this.#notice(`archiver: focus: topic widened by relevance feedback: ${added.map(([t, w]) => `${t} (${w.toFixed(2)})`).join(', ')}; ${this.#kept.model.size} term(s)`);
   }
 }
 
@@ -248,7 +287,8 @@ class ScoredCapture implements FocusedCapture {
   /** What its links inherit. */
   readonly #inherited: number;
 
-  constructor(f: FocusCrawl, uri: CrawlUri, relevance: number | null, prepared: PreparedText | null, kind: 'training' | 'plain') {
+  constructor(f: FocusCrawl, uri: CrawlUri, judged: Judgement | null, prepared: PreparedText | null, kind: 'training' | 'plain') {
+    const relevance = judged?.relevance ?? null;
     this.#f = f;
     this.#uri = uri;
     this.relevance = relevance;
@@ -259,8 +299,12 @@ class ScoredCapture implements FocusedCapture {
     const chosen = this.#training || uri.seed;
     // Seeds and training pages count as relevant; a page that is not one passes its gap on unchanged.
     this.#gap = chosen || (relevance !== null && relevance >= threshold) ? 0 : relevance === null ? own : own + 1;
-    this.#inherited = this.#training && relevance === null ? 1 : inheritedScore(relevance, threshold, scoreOfPriority(priorityOf(uri)));
+    this.#inherited = this.#training && relevance === null ? TRAINING_INHERITED : inheritedScore(judged?.focus ?? null, scoreOfPriority(priorityOf(uri)));
     this.annotations = relevance !== null ? [relevanceAnnotation(relevance)] : this.#training && f.model === null ? [FOCUS_TRAINING] : [];
+  }
+
+  queued(children: readonly CrawlUri[]): void {
+    this.#f.queued(children);
   }
 
   place(child: CrawlUri, link: FocusLink): Placement {
@@ -279,11 +323,13 @@ class ScoredCapture implements FocusedCapture {
         child.priority = priorityOfScore(Math.max(scoreOfPriority(priorityOf(parent)), this.relevance ?? 0));
         this.#setGap(child);
         return 'follow';
-      default:
+      default: {
         if (this.#gap > this.#f.focus.restrictHops) return 'restricted';
-        child.priority = priorityOfScore(linkScore(this.#inherited, this.#neighbourhood(link)));
+        const score = linkScore(this.#inherited, this.#neighbourhood(link));
+        child.priority = priorityOfScore(score);
         this.#setGap(child);
-        return 'follow';
+        return this.#f.placedAgain(child.url, score) ? 'forced' : 'follow';
+      }
     }
   }
 
@@ -292,7 +338,7 @@ class ScoredCapture implements FocusedCapture {
   }
 
   #neighbourhood(link: FocusLink): { anchor: number; around: number; url: number } {
-    const model = this.#f.model;
+    const model = this.#f.model ?? this.#f.provisional;
     if (model === null) return { anchor: 0, around: 0, url: 0 };
     const languages = this.#prepared?.languages ?? model.languages;
     const short = (terms: readonly string[]): number => (terms.length === 0 ? 0 : model.shortTextScore(model.prepareTerms(terms, languages)));

@@ -118,6 +118,8 @@ export interface FocusReportInput {
   focus: FocusOptions;
   /** The topic, when it was learnt. */
   model: TopicModel | null;
+  /** A node of a shared crawl: its own report (`focus-report-NODE.*`) from its own crawl.log. */
+  node?: string;
 }
 
 export async function writeFocusReport(i: FocusReportInput): Promise<FocusFigures> {
@@ -152,8 +154,9 @@ export async function writeFocusReport(i: FocusReportInput): Promise<FocusFigure
     `Top pages by relevance:`,
     table(['[relevance]', '[url]'], fig.top.map((p) => [rate(p.relevance), p.url])),
   ].join('\n');
-  await writeFile(path.join(i.reportsDir, 'focus-report.txt'), text + '\n');
-  await writeFile(path.join(i.reportsDir, 'focus-report.json'), JSON.stringify(json, null, 2) + '\n');
+  const name = i.node === undefined ? 'focus-report' : `focus-report-${i.node}`;
+  await writeFile(path.join(i.reportsDir, `${name}.txt`), text + '\n');
+  await writeFile(path.join(i.reportsDir, `${name}.json`), JSON.stringify(json, null, 2) + '\n');
   return fig;
 }
 

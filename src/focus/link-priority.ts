@@ -1,21 +1,30 @@
 /**
  * How promising a link is, after shark-search (Hersovici et al. 1998): a
- * score in [0, 1] that mixes what the link inherits from the page it was
- * found on with what its neighbourhood says.
+ * score in [0, 1] from what the link inherits from the page it was found
+ * on and from what its neighbourhood says.
  *
- * - inherited: the page's relevance when the page is relevant; otherwise
- *   the larger of its relevance and DECAY × the page's own score, so a run
- *   of irrelevant pages fades (tunnelling, a little at a time);
- * - neighbourhood: the relevance to the topic of the link's anchor text
- *   (ANCHOR_SHARE) and of its URL's words (URL_SHARE), both short texts put
- *   on the scale of a page's relevance (TopicModel.shortTextScore), and of
- *   the words around it (AROUND_SHARE);
- * - score = INHERITED_SHARE × inherited + (1 − INHERITED_SHARE) × neighbourhood.
+ * - inherited: the larger of the page's focus (how closely it keeps to the
+ *   topic, TopicModel.judge: a long page that names the topic in passing
+ *   links mostly elsewhere) and DECAY × the page's own link score, so a
+ *   run of irrelevant pages fades (tunnelling, a little at a time). A seed
+ *   has no score of its own: its links inherit its focus like any
+ *   page's, so an off-topic front page hands its table of contents nothing
+ *   (issue 26: a seed that counted as 1 gave every link on it 0.5, above the
+ *   topic's own neighbourhood).
+ * - neighbourhood: the relevance to the topic of the link's anchor text, of
+ *   its URL's words (both short texts put on the scale of a page's
+ *   relevance, TopicModel.shortTextScore) and of the words around it, the
+ *   strongest of the three, the words around weighed AROUND_WEIGHT (they
+ *   are partly other links' words).
+ * - score = 1 − (1 − INHERITED_WEIGHT × inherited) × (1 − neighbourhood):
+ *   either signal alone ranks a link, both rank it higher, and a link whose
+ *   own words name the topic (neighbourhood 1) comes before any link that
+ *   has only its page's relevance (at most INHERITED_WEIGHT).
  *
  * The score becomes `CrawlUri.priority` as SCORED_BASE + score, so every
  * scored URI ranks above a sitemap's lastmod (a fraction of 1) and below
  * seeds (SEED_PRIORITY) and training pages (TRAINING_PRIORITY), which are
- * fetched first.
+ * fetched first — the priority orders the fetches; it is not a score passed on.
  */
 
 export const TRAINING_PRIORITY = 3;
@@ -24,14 +33,13 @@ export const SCORED_BASE = 1;
 
 /** What an irrelevant page passes on of its own score. */
 export const DECAY = 0.5;
-export const INHERITED_SHARE = 0.5;
-export const ANCHOR_SHARE = 0.6;
-export const AROUND_SHARE = 0.2;
-export const URL_SHARE = 0.2;
+/** What a page's relevance alone is worth to its links, below a link whose own words name the topic. */
+export const INHERITED_WEIGHT = 0.7;
+export const AROUND_WEIGHT = 0.5;
 
-/** The score a URI's priority carries: 1 for seeds and training pages, the score of a scored one, 0 otherwise. */
+/** The score a scored URI's priority carries (0 for seeds, training pages and URIs not scored: none is inherited). */
 export function scoreOfPriority(priority: number): number {
-  if (priority >= SEED_PRIORITY) return 1;
+  if (priority >= SEED_PRIORITY) return 0;
   if (priority >= SCORED_BASE) return Math.min(1, priority - SCORED_BASE);
   return 0;
 }
@@ -41,11 +49,9 @@ export function priorityOfScore(score: number): number {
   return SCORED_BASE + Math.min(0.999, Math.max(0, score));
 }
 
-/** What a page's links inherit: see the file's comment. `relevance` null: not a page (no text was scored). */
-export function inheritedScore(relevance: number | null, threshold: number, pageScore: number): number {
-  if (relevance === null) return DECAY * pageScore;
-  if (relevance >= threshold) return relevance;
-  return Math.max(relevance, DECAY * pageScore);
+/** What a page's links inherit: see the file's comment. `focus` null: not a page (no text was scored). */
+export function inheritedScore(focus: number | null, pageScore: number): number {
+  return Math.max(focus ?? 0, DECAY * pageScore);
 }
 
 export interface Neighbourhood {
@@ -55,6 +61,6 @@ export interface Neighbourhood {
 }
 
 export function linkScore(inherited: number, n: Neighbourhood): number {
-  const neighbourhood = ANCHOR_SHARE * n.anchor + AROUND_SHARE * n.around + URL_SHARE * n.url;
-  return INHERITED_SHARE * inherited + (1 - INHERITED_SHARE) * neighbourhood;
+  const neighbourhood = Math.min(1, Math.max(n.anchor, n.url, AROUND_WEIGHT * n.around));
+  return 1 - (1 - INHERITED_WEIGHT * Math.min(1, inherited)) * (1 - neighbourhood);
 }

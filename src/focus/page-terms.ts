@@ -1,6 +1,6 @@
 /**
  * The words a focused crawl scores, cut where the page is parsed: on the
- * HTML extraction thread (src/fetch/html-extract-thread.ts), so that the
+ * crawl's page thread (src/crawl/page-thread.ts), so that the
  * crawl's main thread never runs ICU's word segmenter, which costs about a
  * microsecond per Chinese character (a page's text, and for each of its
  * hyperlinks the anchor, the text around it and the URL).

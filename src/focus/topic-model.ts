@@ -25,11 +25,18 @@
  * the training documents' titles, or, without titles, of the topic's
  * heaviest term alone — capped at 1.
  *
+ * A page's relevance: the cosine of the two vectors; when the profile
+ * names keywords, the larger of that and the keywords' mention score
+ * (mention-score.ts), which puts a page that keeps to a keyword topic near
+ * 1 where its cosine would sit at 0.05–0.3. What its links inherit, its
+ * focus: the cosine, or the larger of it and the keywords' density.
+ *
  * The model is plain data (toJSON / fromJSON) so a job keeps it across a
  * resume; it holds the MAX_TOPIC_TERMS heaviest terms and the document
  * frequencies of at most MAX_DF_TERMS terms, whatever the training size.
  */
 import type { FocusWeightingName } from '../config/profile.js';
+import { mentionScores } from './mention-score.js';
 import { seedWeights } from './seed-weights.js';
 import { isStopWord, languagesOf, withoutStopWords, type Language, STOP_WORD_LANGUAGES } from './stop-words.js';
 import { countTerms, norm, type TermVector } from './term-vector.js';
@@ -59,12 +66,20 @@ export interface TopicModelData {
   df: Array<[string, number]>;
   /** The cosine of a typical on-topic short text (see shortTextScore). */
   shortTextRef: number;
+  /** The keywords' terms (absent in models saved before they counted: none). */
+  keywords?: string[];
 }
 
 /** A text made ready for scoring: its terms without stop words, and the languages they were judged in. */
 export interface PreparedText {
   counts: TermVector;
   languages: ReadonlySet<Language>;
+}
+
+/** A page as judged: its relevance (logged, against the threshold) and its focus (what its links inherit), both in [0, 1]. */
+export interface Judgement {
+  relevance: number;
+  focus: number;
 }
 
 export interface TopicBuild {
@@ -85,10 +100,14 @@ export class TopicModel {
   /** tf-idf: each known term's idf, and that of a term no training document holds. */
   readonly #idf = new Map<string, number>();
   readonly #unknownIdf: number;
+  readonly #keywords: ReadonlySet<string>;
   #shortTextRef = 1;
 
-  private constructor(weighting: FocusWeightingName, nDoc: number, languages: ReadonlySet<Language>, topic: TermVector, df: ReadonlyMap<string, number>) {
+  private constructor(
+    weighting: FocusWeightingName, nDoc: number, languages: ReadonlySet<Language>, topic: TermVector, df: ReadonlyMap<string, number>, keywords: ReadonlySet<string>,
+  ) {
     this.weighting = weighting;
+    this.#keywords = keywords;
     this.nDoc = nDoc;
     this.languages = languages;
     this.#topic = topic;
@@ -131,10 +150,10 @@ export class TopicModel {
       const top = topic.size === 0 ? 1 : maxValue(topic);
       for (const t of keywordTerms) topic.set(t, Math.max(topic.get(t) ?? 0, top));
     }
-    const model = new TopicModel(b.weighting, docs.length, languages, heaviest(topic, MAX_TOPIC_TERMS), heaviest(df, MAX_DF_TERMS));
+    const model = new TopicModel(b.weighting, docs.length, languages, heaviest(topic, MAX_TOPIC_TERMS), heaviest(df, MAX_DF_TERMS), keywordTerms);
     const titles = b.docs.flatMap((d, i) => {
       const terms = d.title === null ? [] : termsOf(d.title);
-      return terms.length > 0 ? [model.relevance(model.prepareTerms(terms, prepared[i]!.languages))] : [];
+      return terms.length > 0 ? [model.cosine(model.prepareTerms(terms, prepared[i]!.languages))] : [];
     });
     const heaviestAlone = model.#topicNorm === 0 ? 1 : maxValue(model.#topic) / model.#topicNorm;
     model.#shortTextRef = positive(median(titles.filter((t) => t > 0))) ?? positive(heaviestAlone) ?? 1;
@@ -148,7 +167,8 @@ export class TopicModel {
     if (d.version !== 1 || (d.weighting !== 'seed' && d.weighting !== 'tfidf') || typeof d.nDoc !== 'number') return null;
     if (!Array.isArray(d.weights) || !Array.isArray(d.df) || !Array.isArray(d.languages)) return null;
     const languages = new Set(d.languages.filter((l): l is Language => STOP_WORD_LANGUAGES.includes(l)));
-    const model = new TopicModel(d.weighting, d.nDoc, languages, new Map(d.weights), new Map(d.df));
+    const keywords = new Set(Array.isArray(d.keywords) ? d.keywords.filter((k): k is string => typeof k === 'string') : []);
+    const model = new TopicModel(d.weighting, d.nDoc, languages, new Map(d.weights), new Map(d.df), keywords);
     model.#shortTextRef = positive(d.shortTextRef) ?? 1;
     return model;
   }
@@ -162,7 +182,24 @@ export class TopicModel {
       weights: [...this.#topic],
       df: [...this.#df],
       shortTextRef: this.#shortTextRef,
+      keywords: [...this.#keywords],
     };
+  }
+
+  /**
+   * The topic widened by relevance feedback (relevance-feedback.ts): each
+   * term at `share` × the topic's heaviest weight unless it weighs more
+   * already. A short text's reference cosine shrinks as the topic's length
+   * grows, so that a short text scores as before.
+   */
+  widen(terms: ReadonlyArray<readonly [string, number]>): TopicModel {
+    const data = this.toJSON();
+    const weights = new Map(data.weights);
+    const top = weights.size === 0 ? 1 : maxValue(weights);
+    for (const [t, share] of terms) weights.set(t, Math.max(weights.get(t) ?? 0, share * top));
+    const wider = norm(weights);
+    const shortTextRef = wider === 0 ? data.shortTextRef : (data.shortTextRef * this.#topicNorm) / wider;
+    return TopicModel.fromJSON({ ...data, weights: [...weights], shortTextRef })!;
   }
 
   /** Terms in the topic. */
@@ -189,11 +226,24 @@ export class TopicModel {
 
   /** A short text's relevance on the scale of a page's: see the file's comment. In [0, 1]. */
   shortTextScore(text: PreparedText): number {
-    return Math.min(1, this.relevance(text) / this.#shortTextRef);
+    return Math.min(1, this.cosine(text) / this.#shortTextRef);
+  }
+
+  /** A page's relevance in [0, 1]: see the file's comment. */
+  relevance(text: PreparedText): number {
+    return this.judge(text).relevance;
+  }
+
+  /** A page's relevance, and how closely it keeps to the topic (what its links inherit): see the file's comment. */
+  judge(text: PreparedText): Judgement {
+    const cosine = this.cosine(text);
+    if (this.#keywords.size === 0) return { relevance: cosine, focus: cosine };
+    const m = mentionScores(text.counts, this.#keywords);
+    return { relevance: Math.max(cosine, m.score), focus: Math.max(cosine, m.density) };
   }
 
   /** Cosine similarity of the text's vector, weighed as the topic is, to the topic: in [0, 1]. One pass, no vector built. */
-  relevance(text: PreparedText): number {
+  cosine(text: PreparedText): number {
     if (this.#topicNorm === 0 || text.counts.size === 0) return 0;
     const idf = this.weighting === 'tfidf' ? this.#idf : null;
     const unknownIdf = this.#unknownIdf;

@@ -11,7 +11,10 @@
  *
  * robots.txt (RFC 9309 §2.3.1.3-4): unavailable → the host stays shut
  * (`disallow`, the RFC's rule) or open (`allow`, Heritrix's) once the
- * `retries` re-fetches, `retryDelayMs` apart and doubling, are spent.
+ * `retries` re-fetches, `retryDelayMs` apart and doubling, are spent. A
+ * robots.txt that gets no answer at all from a host that never answered
+ * (a dead seed: refused, no DNS) is re-fetched within seconds and then
+ * closes the host with the transport's status, whatever the policy.
  * Transport: a failure starts a failed round (a failure while the host
  * already waits belongs to the same round); `maxRetries` rounds in a row
  * are waited out, the next failure closes the host; any HTTP answer resets
@@ -87,6 +90,8 @@ export interface HostRecord {
   closed: { status: number; annotation: string } | null;
   /** Whether the wait is for robots.txt or the transport. */
   waitingOn: 'robots' | 'transport' | null;
+  /** Its robots.txt got no answer before the host ever answered: quick re-fetches, then closed (robotsUnreachable). */
+  unanswered?: boolean;
 }
 
 /** Heritrix's -61: a prerequisite (robots.txt) could not be had. */
@@ -94,6 +99,13 @@ export const ROBOTS_UNAVAILABLE_STATUS = -61;
 export const ROBOTS_UNAVAILABLE = 'robotsUnavailable';
 /** Annotation of URIs disposed of because their host stopped answering. */
 export const HOST_UNREACHABLE = 'hostUnreachable';
+/**
+ * Longest wait before re-fetching the robots.txt of a host that has never
+ * answered (doubling per retry): with the default 2 retries a crawl of dead
+ * seeds ends in seconds, not the minutes robots.unavailable.retryDelayMs
+ * gives a host that is up but failing.
+ */
+export const UNANSWERED_RETRY_DELAY_MS = 2000;
 
 const TRANSPORT_NAMES: Readonly<Record<number, string>> = Object.freeze({ [-1]: 'DNS lookup failed', [-2]: 'connect failed', [-3]: 'connection lost', [-4]: 'timeout' });
 
@@ -119,13 +131,13 @@ export class HostHealth {
     return closed ? { kind: 'closed', ...closed } : OPEN;
   }
 
-  /** A fetch of `host` failed at the transport level with Heritrix status `status` (-1…-4). */
-  transportFailed(host: string, status: number, now: number): FailureDecision {
+  /** A fetch of `host` failed at the transport level with Heritrix status `status` (-1…-4); `cause` in words (`connection refused`). */
+  transportFailed(host: string, status: number, now: number, cause?: string): FailureDecision {
     const r = this.#record(host);
     if (r.closed) return { kind: 'closed', ...r.closed };
     // A failure that lands while the host already waits (several connections in flight) is the same round.
     if (r.waitingOn === 'transport' && now < r.untilMs) return { kind: 'wait', untilMs: r.untilMs };
-    r.cause = `${status} ${TRANSPORT_NAMES[status] ?? 'failed'}`;
+    r.cause = cause ?? `${status} ${TRANSPORT_NAMES[status] ?? 'failed'}`;
     const o = this.#o(host);
     if (r.rounds >= o.maxRetries) return this.#close(host, r, status, HOST_UNREACHABLE);
     r.rounds++;
@@ -149,9 +161,39 @@ export class HostHealth {
 
   /** robots.txt answered `status` (5xx, 429…) or, with null, could not be fetched at all. */
   robotsUnavailable(host: string, status: number | null, now: number): RobotsDecision {
+    return this.#robotsFailed(host, status === null ? 'robots.txt unreachable' : `robots.txt ${status}`, now);
+  }
+
+  /**
+   * robots.txt got no answer at all: `failure` is the transport's status
+   * (-1…-4) and its cause in words (`connection refused`). A host that has
+   * not answered yet in this crawl (`firstContact`: its robots.txt was never
+   * had) is most likely down or mistyped, not busy: its re-fetches come
+   * quickly (at most UNANSWERED_RETRY_DELAY_MS, doubling) and when they are
+   * spent it is closed with the transport's status, whatever the robots
+   * policy (there is nothing to crawl). A host that answered before gets the
+   * patient retries of an unavailable robots.txt.
+   */
+  robotsUnreachable(host: string, failure: { status: number; cause: string }, now: number, firstContact: boolean): RobotsDecision {
     const r = this.#record(host);
     if (r.closed) return { kind: 'closed', ...r.closed };
-    r.cause = status === null ? 'robots.txt unreachable' : `robots.txt ${status}`;
+    if (r.robotsFailures === 0) r.unanswered = firstContact;
+    const cause = `${failure.cause} fetching robots.txt`;
+    if (r.unanswered !== true) return this.#robotsFailed(host, cause, now);
+    r.cause = cause;
+    const { retries, retryDelayMs } = this.#o(host).robots;
+    if (r.robotsFailures >= retries) return this.#close(host, r, failure.status, HOST_UNREACHABLE);
+    r.untilMs = now + Math.min(retryDelayMs, UNANSWERED_RETRY_DELAY_MS) * 2 ** r.robotsFailures;
+    r.robotsFailures++;
+    r.waitingOn = 'robots';
+    this.#onChange(host, r);
+    return { kind: 'wait', untilMs: r.untilMs };
+  }
+
+  #robotsFailed(host: string, cause: string, now: number): RobotsDecision {
+    const r = this.#record(host);
+    if (r.closed) return { kind: 'closed', ...r.closed };
+    r.cause = cause;
     const { retries, retryDelayMs, policy } = this.#o(host).robots;
     if (r.robotsFailures >= retries) {
       if (policy === 'disallow') return this.#close(host, r, ROBOTS_UNAVAILABLE_STATUS, ROBOTS_UNAVAILABLE);
@@ -173,6 +215,7 @@ export class HostHealth {
     const r = this.#hosts.get(host);
     if (r === undefined || r.closed || (r.robotsFailures === 0 && r.waitingOn !== 'robots')) return;
     r.robotsFailures = 0;
+    r.unanswered = false;
     if (r.waitingOn === 'robots') {
       r.waitingOn = null;
       r.untilMs = 0;

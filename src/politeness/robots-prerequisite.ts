@@ -155,18 +155,26 @@ export class RobotsPrerequisites {
     return { holdUntilMs: null, sitemaps: absoluteUrls(rules.sitemaps(), ex.url) };
   }
 
-  /** A prerequisite that got no answer at all (DNS, connect, reset, timeout). */
-  unreachable(origin: string): Promise<RobotsAnswered> {
-    return this.#unavailable(origin, null);
+  /**
+   * A prerequisite that got no answer at all (DNS, connect, reset, timeout):
+   * `failure` is the transport's status and its cause in words. Whether the
+   * origin's robots.txt was ever had tells HostHealth a host met for the
+   * first time (likely dead: judged quickly) from one that answered before.
+   */
+  unreachable(origin: string, failure: { status: number; cause: string }): Promise<RobotsAnswered> {
+    return this.#unavailable(origin, failure);
   }
 
-  async #unavailable(origin: string, status: number | null): Promise<RobotsAnswered> {
+  async #unavailable(origin: string, answer: number | { status: number; cause: string }): Promise<RobotsAnswered> {
     const d = this.#d;
     const at = d.clock.now();
     // Fetched for its sitemaps only: the host's policy has no use for its rules, nor for their absence.
     const needs = this.policyFor(origin).needsRobotsTxt;
-    if (needs) await d.catchUpHost?.(hostOfOrigin(origin));
-    const decision = needs ? d.health.robotsUnavailable(hostOfOrigin(origin), status, at) : ALLOW;
+    const host = hostOfOrigin(origin);
+    if (needs) await d.catchUpHost?.(host);
+    // Rules are kept while a refresh is pending: none means this robots.txt was never had.
+    const firstContact = d.store.rules(origin) === null;
+    const decision = !needs ? ALLOW : typeof answer === 'number' ? d.health.robotsUnavailable(host, answer, at) : d.health.robotsUnreachable(host, answer, at, firstContact);
     if (decision.kind === 'allow') {
       d.store.allowAll(origin, at);
       await d.journal.saveAllowAll(origin, at);

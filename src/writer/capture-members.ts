@@ -2,7 +2,8 @@
  * Turns one capture into what the write queue appends: its three records
  * (response or revisit, request, metadata) built and digested, and each
  * compressed to its own gzip member, all three in one request to the
- * compressor. The capture thread runs this same function. This runs outside
+ * compressor. The crawl's page thread runs this same function (and the
+ * writer's capture thread, for captures handed to writeCapture). This runs outside
  * the serial queue, several captures at once, so compression of one capture
  * overlaps the writing of the ones before it. A record too large to hold in
  * memory is left uncompressed here and streamed through zlib by the queue.

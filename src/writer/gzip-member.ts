@@ -1,6 +1,6 @@
 /**
  * One gzip member per WARC record, so any record can be inflated alone from
- * its offset. In a crawl the capture thread compresses (capture-worker.ts,
+ * its offset. In a crawl the page thread compresses (src/crawl/page-work.ts,
  * synchronously, with gzipOptionsFor); what follows is the in-process path,
  * for captures it does not take and for warcinfo records.
  *

@@ -32,6 +32,7 @@ test('focus fills its defaults and implies best-first and priority; training pat
     weighting: 'tfidf',
     threshold: 0.2,
     restrictHops: 2,
+    feedback: false,
   });
   assert.equal(p.frontier.order, 'best-first');
   assert.equal(p.frontier.precedence, 'priority');

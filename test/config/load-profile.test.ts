@@ -156,3 +156,11 @@ test('every problem is reported at once, each with its JSON path, the list cappe
     assert.equal(lines.at(-1), '  … and 5 more');
   }
 });
+
+// Issue 28: an unknown key was named, but not the key that was probably meant.
+test('an unknown key suggests the nearest known one at its level, and only a near one', () => {
+  assert.match(profileErrorOf({ ...BASE_PROFILE, workerz: 3 }).message, /^p\.json: \/: unknown key "workerz" \(did you mean "workers"\?\)$/);
+  assert.match(profileErrorOf({ ...BASE_PROFILE, politeness: { minDelay: 3 } }).message, /\/politeness: unknown key "minDelay" \(did you mean "minDelayMs"\?\)$/);
+  assert.match(profileErrorOf({ ...BASE_PROFILE, limits: { maxPgaes: 3 } }).message, /unknown key "maxPgaes" \(did you mean "maxPages"\?\)$/);
+  assert.match(profileErrorOf({ ...BASE_PROFILE, colour: 'red' }).message, /unknown key "colour"$/);
+});

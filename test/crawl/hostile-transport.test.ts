@@ -76,21 +76,24 @@ describe('a crawl through failing transports', () => {
     assert.equal(responseFor(crawl, web.url('main', '/ok/after-reset')).status, 200);
   });
 
-  test('a server that accepts and never answers: robots.txt times out (-4) on each of its two tries, the page is refused -61', () => {
+  // Issue 28: a robots.txt that gets no answer from a host never met closes the host with the
+  // transport's status (it used to read -61, "robots.txt unavailable", whatever the cause).
+  test('a server that accepts and never answers: robots.txt times out (-4) on each of its two tries, the page is logged -4 hostUnreachable', () => {
     assert.deepEqual(linesFor(crawl, web.url('silent', '/robots.txt')).map((l) => l.status), [-4, -4]);
-    assert.deepEqual(linesFor(crawl, web.url('silent', '/')).map((l) => l.status), [-61]);
+    assert.deepEqual(linesFor(crawl, web.url('silent', '/')).map((l) => [l.status, l.annotations.join()]), [[-4, 'hostUnreachable']]);
   });
 
-  test('a host without DNS: -1 for its robots.txt, -61 for its page, nothing else affected', () => {
+  test('a host without DNS: -1 for its robots.txt and for its page, nothing else affected', () => {
     const robots = linesFor(crawl, `http://${NXDOMAIN_HOST}:${web.port}/robots.txt`);
     assert.deepEqual(robots.map((l) => l.status), [-1, -1]);
     assert.ok(robots.every((l) => l.annotations.includes('ARCHIVER_FETCH_DNS')));
-    assert.deepEqual(linesFor(crawl, nxUrl()).map((l) => l.status), [-61]);
+    assert.deepEqual(linesFor(crawl, nxUrl()).map((l) => [l.status, l.annotations.join()]), [[-1, 'hostUnreachable']]);
+    assert.ok(crawl.summary.closedHosts.some((h) => h.status === -1 && h.cause === 'no such host (DNS) fetching robots.txt'), JSON.stringify(crawl.summary.closedHosts));
   });
 
-  test('robots.txt that times out: the host is treated as disallowed (-61), its pages never requested', () => {
+  test('robots.txt that times out: the host is closed (-4 hostUnreachable), its pages never requested', () => {
     assert.deepEqual(linesFor(crawl, web.url('robotsTimeout', '/robots.txt')).map((l) => l.status), [-4, -4]);
-    assert.deepEqual(linesFor(crawl, web.url('robotsTimeout', '/ok/rt')).map((l) => l.status), [-61]);
+    assert.deepEqual(linesFor(crawl, web.url('robotsTimeout', '/ok/rt')).map((l) => l.status), [-4]);
     assert.deepEqual(web.requestsTo('robotsTimeout').map((r) => r.path).filter((p) => p !== '/robots.txt'), []);
   });
 

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LookupFunction } from 'node:net';
 import { Fetcher, type FetcherOptions } from '../../src/fetch/fetcher.js';
+import { transportCause } from '../../src/fetch/fetch-errors.js';
 import { FetchError } from '../../src/core/errors.js';
 
 async function listen(server: net.Server): Promise<number> {
@@ -82,6 +83,8 @@ describe('Fetcher transport failures', () => {
     await close(servers.pop()!);
     const f = new Fetcher(opts);
     await assert.rejects(f.fetch(`http://127.0.0.1:${port}/`), expectFetchError('ARCHIVER_FETCH_CONNECT', -2));
+    // Issue 28: the summary names the errno in words, not only the Heritrix status.
+    assert.equal(transportCause(await f.fetch(`http://127.0.0.1:${port}/`).catch((e: unknown) => e)), 'connection refused');
     await f.close();
   });
 
@@ -91,6 +94,7 @@ describe('Fetcher transport failures', () => {
     }) as unknown as LookupFunction;
     const f = new Fetcher({ ...opts, lookup });
     await assert.rejects(f.fetch('http://nowhere.test/'), expectFetchError('ARCHIVER_FETCH_DNS', -1));
+    assert.equal(transportCause(await f.fetch('http://nowhere.test/').catch((e: unknown) => e)), 'no such host (DNS)');
     await f.close();
   });
 

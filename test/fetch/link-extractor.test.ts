@@ -25,6 +25,7 @@ describe('extractHtml', () => {
       <link rel="stylesheet" href="/s.css"><link rel="icon" href="fav.ico">
       <link rel="alternate" hreflang="fr" href="/fr/"><link rel="canonical" href="http://site-a.test/canon">
       <link rel="next" href="p2.html"><link rel="prev" href="p0.html">
+      <link rel="index" href="genindex.html"><link rel="up" title="Chapter" href="chapter.html"><link rel="search" href="search.html">
       <link rel="alternate stylesheet" href="alt.css"><link rel="preconnect" href="https://cdn.test">
       <script src="app.js"></script>
       <style>@import "imp.css"; body { background: url( 'bg.png' ) }</style>
@@ -54,6 +55,8 @@ describe('extractHtml', () => {
     has(L, 'http://site-a.test/canon', 'L', 'link/@href');
     has(L, `${d}p2.html`, 'L', 'link/@href');
     has(L, `${d}p0.html`, 'L', 'link/@href');
+    // Sphinx's and DocBook's navigation on every page: pages, not this page's resources (issue 26).
+    for (const nav of ['genindex.html', 'chapter.html', 'search.html']) has(L, `${d}${nav}`, 'L', 'link/@href');
     has(L, `${d}alt.css`, 'E', 'link/@href');
     assert.ok(!L.some((l) => l.url.startsWith('https://cdn.test')), 'preconnect hints are not links');
     has(L, `${d}app.js`, 'E', 'script/@src');

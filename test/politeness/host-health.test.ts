@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HostHealth, describeWaiting, type HostRecord } from '../../src/politeness/host-health.js';
+import { HostHealth, UNANSWERED_RETRY_DELAY_MS, describeWaiting, type HostRecord } from '../../src/politeness/host-health.js';
 
 const opts = (policy: 'disallow' | 'allow' = 'disallow') => ({ maxRetries: 3, retryDelayMs: 1000, robots: { policy, retries: 2, retryDelayMs: 60_000 } });
 
@@ -67,5 +67,33 @@ describe('HostHealth', () => {
     const resumed = new HostHealth(opts());
     resumed.restore('b:80', { rounds: 0, robotsFailures: 2, untilMs: 0, cause: 'robots.txt 500', closed: { status: -61, annotation: 'robotsUnavailable' }, waitingOn: null });
     assert.equal(resumed.verdict('b:80').kind, 'closed');
+  });
+
+  // Issue 28: a seed whose port was closed took 181 s (robots.txt re-fetched at 60 s and 120 s) and was
+  // reported as "robots.txt unavailable (-61)"; the words "connection refused" were only in crawl.log.
+  it('a robots.txt that gets no answer from a host never met: quick re-fetches, then closed with the transport status and cause', () => {
+    const h = new HostHealth(opts('allow'));
+    const refused = { status: -2, cause: 'connection refused' };
+    assert.deepEqual(h.robotsUnreachable('a:80', refused, 0, true), { kind: 'wait', untilMs: UNANSWERED_RETRY_DELAY_MS });
+    assert.equal(describeWaiting(h.waiting(1)[0]!).replace(/at .*/, ''), 'a:80 connection refused fetching robots.txt, retry 1/2 ');
+    // Still "first contact" on the re-fetch (the origin has no rules): the count goes on.
+    assert.deepEqual(h.robotsUnreachable('a:80', refused, 2000, true), { kind: 'wait', untilMs: 2000 + 2 * UNANSWERED_RETRY_DELAY_MS });
+    // Closed even under `allow`: there is nothing to crawl on a host that does not answer.
+    assert.deepEqual(h.robotsUnreachable('a:80', refused, 6000, true), { kind: 'closed', status: -2, annotation: 'hostUnreachable' });
+    assert.deepEqual(h.closed(), [{ host: 'a:80', status: -2, annotation: 'hostUnreachable', cause: 'connection refused fetching robots.txt' }]);
+  });
+
+  it('a host that answered before (its robots.txt is being refreshed) keeps the patient robots retries, named by their cause', () => {
+    const h = new HostHealth(opts('disallow'));
+    const timedOut = { status: -4, cause: 'timed out' };
+    assert.deepEqual(h.robotsUnreachable('a:80', timedOut, 0, false), { kind: 'wait', untilMs: 60_000 });
+    assert.deepEqual(h.robotsUnreachable('a:80', timedOut, 60_000, true), { kind: 'wait', untilMs: 180_000 });
+    assert.deepEqual(h.robotsUnreachable('a:80', timedOut, 180_000, true), { kind: 'closed', status: -61, annotation: 'robotsUnavailable' });
+    assert.equal(h.closed()[0]?.cause, 'timed out fetching robots.txt');
+  });
+
+  it('a 5xx robots.txt is not hurried: the first answer of a host is an answer', () => {
+    const h = new HostHealth(opts('disallow'));
+    assert.deepEqual(h.robotsUnavailable('a:80', 503, 0), { kind: 'wait', untilMs: 60_000 });
   });
 });

@@ -238,13 +238,19 @@ describe('archive search over a crawled job', () => {
     assert.match(text.stdout, /^1 page match "zebraword"/);
     assert.match(text.stdout, /  1\. Hidden words\n {5}http:\/\/127\.0\.0\.1:\d+\/hidden\.html\n/);
     assert.match(text.stdout, /\[zebraword\]/);
+    assert.match(text.stdout, / score (\d+(\.\d+)?|\d\.\d\de-\d+)\n/);
     const none = await cli('search', job, 'nosuchwordanywhere');
     assert.equal(none.code, 0);
     assert.match(none.stdout, /^0 pages match/);
     const empty = path.join(tmp, 'empty-job');
     await mkdir(empty, { recursive: true });
-    assert.equal((await cli('search', empty, 'x')).code, 4);
-    assert.equal((await cli('search', path.join(tmp, 'nowhere'), 'x')).code, 4);
+    const noWarcs = await cli('search', empty, 'x');
+    assert.equal(noWarcs.code, 4);
+    assert.match(noWarcs.stderr, /empty-job: no search index and no WARC files to build one from/);
+    // Issue 28: a job directory that does not exist was reported as having "no search index".
+    const nowhere = await cli('search', path.join(tmp, 'nowhere'), 'x');
+    assert.equal(nowhere.code, 4);
+    assert.match(nowhere.stderr, /nowhere: no such job directory/);
     assert.equal((await cli('search', job)).code, 2);
   });
 });

@@ -117,3 +117,27 @@ describe('SearchStore queries', () => {
     assert.equal(hit.snippet.replace(/<\/?mark>/g, '').includes('<'), false);
   });
 });
+
+// Issue 28: `archiver search jobs/demo river` printed `score 0` for every hit: "river" is on 51 of 76
+// pages, FTS5 clamps its idf to 1e-6, and the score was rounded to 4 decimals.
+describe('SearchStore scores of a word on most pages', () => {
+  test('are not 0, differ, and come in descending order', async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-search-common-'));
+    const store = SearchStore.open(tmp);
+    try {
+      const pages = Array.from({ length: 9 }, (_, i) =>
+        page(1, `http://a.test/${i}`, `Page ${i}`, `${'river '.repeat(i < 7 ? i + 1 : 0)}bank stone field ${'meadow '.repeat(20 - i)}`));
+      store.addBatch(pages);
+      const hits = store.search('river').hits;
+      assert.equal(hits.length, 7);
+      const scores = hits.map((h) => h.score);
+      assert.ok(scores.every((s) => s > 0), scores.join(' '));
+      assert.equal(new Set(scores).size, scores.length, `distinct: ${scores.join(' ')}`);
+      assert.deepEqual([...scores].sort((a, b) => b - a), scores);
+      assert.equal(hits[0]?.url, 'http://a.test/6', 'the page saying it most often first');
+    } finally {
+      store.close();
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
+});

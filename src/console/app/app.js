@@ -3,7 +3,7 @@
 // a capture's details and its replay). Everything it shows comes from the
 // console's API; the live parts from its event stream.
 import { Api, ApiError } from './api.js';
-import { drawChart } from './chart.js';
+import { drawChart, smoothRates } from './chart.js';
 import { bytes, count, duration, el, rate, statusClass, time } from './format.js';
 
 const api = new Api();
@@ -79,11 +79,19 @@ async function loadJobs() {
         e.preventDefault();
         selectJob(j.name).then(() => showTab(j.state === 'finished' || j.state === 'interrupted' ? 'archive' : 'crawl'));
       });
-      return el('tr', {}, el('td', {}, link), el('td', {}, el('span', { class: `badge ${j.state}`, text: j.state })), el('td', { class: 'num', text: count(j.pages) }),
+      return el('tr', {}, el('td', {}, link), el('td', {}, endingBadge(j)), el('td', { class: 'num', text: count(j.pages) }),
         el('td', { text: time(j.started) }), el('td', { text: time(j.ended) }), el('td', { text: j.wacz ?? '–' }));
     }),
   );
   $('jobs-empty').hidden = s.jobs.length > 0;
+}
+
+// What ended a job, not only that it ended: a job that archived nothing, or that a limit stopped, is not "finished".
+function endingBadge(j) {
+  if (!j.ending) return el('span', { class: `badge ${j.state}`, text: j.state });
+  const text = j.resumable ? `${j.ending} (resumable)` : j.ending;
+  const title = j.resumable ? 'archiver run with its profile goes on with it' : j.endReason ?? '';
+  return el('span', { class: `badge ending-${j.ending.replaceAll(' ', '-')}`, text, title });
 }
 
 async function loadProfiles() {
@@ -157,7 +165,10 @@ function renderStatus(status, fallbackState = '…') {
   $('btn-pause').disabled = state !== 'running';
   $('btn-resume').disabled = state !== 'paused';
   $('btn-stop').disabled = state !== 'running' && state !== 'paused';
-  for (const id of ['seeds-form', 'exclude-form']) for (const c of $(id).elements) c.disabled = !(state === 'running' || state === 'paused');
+  // Seeds and exclusions steer a running crawl: a finished one has nothing to steer.
+  const steerable = state === 'running' || state === 'paused';
+  $('steer-row').hidden = !steerable;
+  for (const id of ['seeds-form', 'exclude-form']) for (const c of $(id).elements) c.disabled = !steerable;
   const end = $('end-reason');
   end.hidden = !(status && status.endReason);
   if (status && status.endReason) end.textContent = `Ended: ${status.endReason}`;
@@ -230,15 +241,21 @@ function openEvents() {
 }
 
 function drawCharts() {
-  const pts = (key) => s.samples.map((x) => ({ t: x.t, v: x[key] }));
-  // The window grows with the crawl, from one minute up to CHART_WINDOW_MS.
+  // Rates of one-second samples jump between 0 and 1 at low speed: drawn as averages over a window (chart.js).
+  const pts = (key) => smoothRates(s.samples.map((x) => ({ t: x.t, v: x[key] })));
   const first = s.samples[0];
-  const windowMs = Math.min(CHART_WINDOW_MS, Math.max(60_000, first ? Date.now() - first.t : 0));
+  const last = s.samples[s.samples.length - 1];
+  // A live crawl: the last minutes up to now (the window grows from one minute to CHART_WINDOW_MS).
+  // A crawl that is over: its whole history, read back from its crawl.log.
+  const over = !live() && first && last;
+  const end = over ? last.t : Date.now();
+  const windowMs = over ? Math.max(1_000, last.t - first.t) : Math.min(CHART_WINDOW_MS, Math.max(60_000, first ? Date.now() - first.t : 0));
+  $('speed-hint').textContent = over ? 'the whole crawl, from its crawl.log' : '';
   drawChart($('chart-rate'), [
     { points: pts('urisPerSec'), line: 'line-uris' },
     { points: pts('pagesPerSec'), line: 'line-pages', area: 'area-pages' },
-  ], windowMs);
-  drawChart($('chart-kb'), [{ points: pts('kbPerSec'), line: 'line-kb', area: 'area-kb' }], windowMs);
+  ], windowMs, end, over ? 'end' : 'now');
+  drawChart($('chart-kb'), [{ points: pts('kbPerSec'), line: 'line-kb', area: 'area-kb' }], windowMs, end, over ? 'end' : 'now');
 }
 
 function redrawCrawl() {
@@ -398,7 +415,7 @@ async function openCapture(url, ts, title = null) {
     ['Size', bytes(page.size)],
     ['Digest', page.digest ?? '–'],
     ['Captured', `${time(page.timestamp)} (${page.timestamp})`],
-    ['PageRank', page.pagerank ? `#${page.pagerank.rank} (${page.pagerank.score.toExponential(3)})` : 'not analysed (archiver analyze <job>/warcs --out <job>/analysis)'],
+    ['PageRank', page.pagerank ? `#${page.pagerank.rank} (${page.pagerank.score.toExponential(3)})` : 'not analysed (archiver analyze <job> --out <job>/analysis)'],
   ];
   $('detail-facts').replaceChildren(...facts.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })]));
   const linkItem = (l) => {
@@ -550,7 +567,8 @@ async function main() {
   if (s.info.startsJobs) await loadProfiles();
   await loadJobs();
   const wanted = s.info.job ?? hash.get('job') ?? (s.jobs.find((j) => j.state === 'running') ?? s.jobs[0])?.name;
-  const tab = hash.get('tab') ?? (serve && !wanted ? 'jobs' : 'crawl');
+  // archiver serve opens on its list of jobs; run --console on its crawl.
+  const tab = hash.get('tab') ?? (serve ? 'jobs' : 'crawl');
   if (wanted) await selectJob(wanted);
   showTab(['jobs', 'crawl', 'archive'].includes(tab) && (tab !== 'jobs' || serve) ? tab : 'crawl');
   setInterval(() => {
