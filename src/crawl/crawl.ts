@@ -15,7 +15,6 @@
  * queued, so a crawl killed after `addSeeds` resumes with them.
  */
 import { setMaxListeners } from 'node:events';
-import type { LookupFunction } from 'node:net';
 import { systemClock, type Clock } from '../core/clock.js';
 import { seedUri, type CrawlUri } from '../core/crawl-uri.js';
 import { ArchiverError, isFatalCrawlError } from '../core/errors.js';
@@ -34,52 +33,16 @@ import { PolitenessFloor, politenessCapNote } from './eta.js';
 import type { CrawlSummary } from './reports.js';
 import type { SearchOptions, SearchResponse } from '../search/search-types.js';
 import { WorkerPool } from './worker-pool.js';
+import { isHttpUrl } from '../url/http-url.js';
+import { page, type AddSeedsResult, type CrawlStartOptions, type ExcludeResult, type PageQuery } from './crawl-options.js';
 import type { CrawlReport } from '../store/redis/redis-inspect.js';
 
-export interface CrawlStartOptions {
-  /** Where progress, notices and the summary go (stderr). */
-  log: NodeJS.WritableStream & { isTTY?: boolean };
-  /** State backend name; default the profile's `store`. */
-  store?: string;
-  /** Node id in a crawl of several processes (a shared store); default the hostname. */
-  node?: string;
-  /** Epoch ms. Default the system clock (a shared store's clock, in step with Redis, when it has one). */
-  clock?: Clock;
-  /** Custom DNS (tests, demo). */
-  lookup?: LookupFunction;
-  /** Progress display interval (default 5 s, 0.5 s on a TTY). */
-  progressIntervalMs?: number;
-  /** No progress display, notices or summary. */
-  quiet?: boolean;
-}
-
-export interface AddSeedsResult {
-  added: string[];
-  rejected: Array<{ url: string; reason: string }>;
-}
-
-export interface ExcludeResult {
-  /** Whether the exclusion is new (false: the job had it already). */
-  added: boolean;
-  /**
-   * Queued URIs dropped at once. URIs queued before the exclusion are
-   * dropped as they come up instead (logged -6000 deletedByOperator when
-   * claimed), so for now this is always 0.
-   */
-  dropped: number;
-}
-
-export interface PageQuery {
-  limit?: number;
-  /** Key (queue key, host) after which the page starts; omitted: from the first. */
-  after?: string;
-}
+export type { AddSeedsResult, CrawlStartOptions, ExcludeResult, PageQuery } from './crawl-options.js';
 
 /** How often the job's crawl time is saved while running (a kill loses at most this much). */
 const SAVE_CRAWL_TIME_MS = 5000;
 /** How often a `progress` event goes out. */
 const PROGRESS_EVENT_MS = 1000;
-const DEFAULT_PAGE = 100;
 
 export class Crawl {
   readonly events: CrawlEvents;
@@ -432,20 +395,5 @@ export class Crawl {
 
   #crawlTimeMs(): number {
     return this.#run.priorMs + Math.max(0, this.#clock.now() - this.#run.at);
-  }
-}
-
-function page<T>(items: T[], key: (item: T) => string, q: PageQuery): T[] {
-  const start = q.after === undefined ? 0 : items.findIndex((item) => key(item) > q.after!);
-  const limit = Math.max(1, Math.min(q.limit ?? DEFAULT_PAGE, 10_000));
-  return start < 0 ? [] : items.slice(start, start + limit);
-}
-
-function isHttpUrl(url: string): boolean {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
   }
 }

@@ -1,0 +1,56 @@
+/**
+ * What a caller hands the Crawl handle and gets back from it besides the
+ * status (crawl-status.ts): the start options, the answers of addSeeds and
+ * exclude, and the paging of its queue and host lists.
+ */
+import type { LookupFunction } from 'node:net';
+import type { Clock } from '../core/clock.js';
+
+export interface CrawlStartOptions {
+  /** Where progress, notices and the summary go (stderr). */
+  log: NodeJS.WritableStream & { isTTY?: boolean };
+  /** State backend name; default the profile's `store`. */
+  store?: string;
+  /** Node id in a crawl of several processes (a shared store); default the hostname. */
+  node?: string;
+  /** Epoch ms. Default the system clock (a shared store's clock, in step with Redis, when it has one). */
+  clock?: Clock;
+  /** Custom DNS (tests, demo). */
+  lookup?: LookupFunction;
+  /** Progress display interval (default 5 s, 0.5 s on a TTY). */
+  progressIntervalMs?: number;
+  /** No progress display, notices or summary. */
+  quiet?: boolean;
+}
+
+export interface AddSeedsResult {
+  added: string[];
+  rejected: Array<{ url: string; reason: string }>;
+}
+
+export interface ExcludeResult {
+  /** Whether the exclusion is new (false: the job had it already). */
+  added: boolean;
+  /**
+   * Queued URIs dropped at once. URIs queued before the exclusion are
+   * dropped as they come up instead (logged -6000 deletedByOperator when
+   * claimed), so this is always 0.
+   */
+  dropped: number;
+}
+
+export interface PageQuery {
+  limit?: number;
+  /** Key (queue key, host) after which the page starts; omitted: from the first. */
+  after?: string;
+}
+
+/** Rows in a page of queues or hosts when the caller gives no limit. */
+const DEFAULT_PAGE = 100;
+
+/** A page of `items` (sorted by `key`): those after `q.after`, at most `q.limit`. */
+export function page<T>(items: T[], key: (item: T) => string, q: PageQuery): T[] {
+  const start = q.after === undefined ? 0 : items.findIndex((item) => key(item) > q.after!);
+  const limit = Math.max(1, Math.min(q.limit ?? DEFAULT_PAGE, 10_000));
+  return start < 0 ? [] : items.slice(start, start + limit);
+}
