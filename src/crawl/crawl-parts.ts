@@ -48,7 +48,7 @@ import { OperatorExclusions } from './operator-exclusions.js';
 import { Scope } from './scope.js';
 import { UriProcessor } from './uri-processor.js';
 import { asFatal, isDiskFull } from './crawl-failure.js';
-import { FocusCrawl } from '../focus/focus-crawl.js';
+import type { FocusCrawl } from '../focus/focus-crawl.js';
 
 export const SOFTWARE = `archiver/${packageVersion()}`;
 
@@ -236,7 +236,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   const scope = new Scope(profile.scope, overrides.any ? (url) => overrides.excludesFor(url) : undefined);
   if (scope.hostsFromSeeds) for (const seed of addedSeeds) scope.addHost(new URL(seed).host);
   // The topic: saved in the job, or learnt from training read now and fetched first (as seeds).
-  const focus = profile.focus === undefined ? null : await FocusCrawl.open({
+  // Its ~18 modules are loaded only by a focused crawl.
+  const focus = profile.focus === undefined ? null : await (await import('../focus/focus-crawl.js')).FocusCrawl.open({
     focus: profile.focus,
     patience: profile.limits.maxPages > 0 || profile.limits.maxBytes > 0 ? { delayMs: profile.politeness.minDelayMs } : null,
     records: backend.records('focus'),
