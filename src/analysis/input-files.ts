@@ -14,7 +14,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { jobOpenWarcs, jobWarcs, openWarcsNote } from '../index/inputs.js';
-import { jobWaczName } from '../job/job-dir.js';
+import { jobDir, jobReportPath, jobWaczName } from '../job/job-dir.js';
 import { isWaczName, waczWarcs } from '../wacz/wacz-entries.js';
 import type { WarcSource } from '../warc/warc-records.js';
 
@@ -35,7 +35,7 @@ async function isDirectory(p: string): Promise<boolean> {
 /** The crawl report's `dedupAgainst`: the earlier jobs (absolute) a job's revisits may refer to. */
 async function dedupAgainst(job: string): Promise<string[]> {
   try {
-    const report = JSON.parse(await fs.readFile(path.join(job, 'reports', 'crawl-report.json'), 'utf8')) as { dedupAgainst?: unknown };
+    const report = JSON.parse(await fs.readFile(jobReportPath(job, 'crawl-report.json'), 'utf8')) as { dedupAgainst?: unknown };
     return Array.isArray(report.dedupAgainst) ? report.dedupAgainst.filter((d): d is string => typeof d === 'string') : [];
   } catch {
     return [];
@@ -90,7 +90,7 @@ export async function expandInputs(paths: readonly string[]): Promise<ExpandedIn
       return;
     }
     if (!st.isDirectory()) return;
-    if (await isDirectory(path.join(p, 'warcs'))) {
+    if (await isDirectory(jobDir(p).warcs)) {
       await job(p, given);
       return;
     }

@@ -100,7 +100,7 @@ async function jobSource(dir: string, given: string): Promise<JobSource> {
   const index = await stampOf(jobIndexPath(dir));
   if (index !== null) return { dir, container, index: jobIndexPath(dir), warcs: [], stamp: [index] };
   const warcs = await jobWarcs(dir);
-  if (warcs.length === 0) throw new NoInputError(`dedup.against: ${given} has neither ${path.join('indexes', 'index.cdxj')} nor WARCs`);
+  if (warcs.length === 0) throw new NoInputError(`dedup.against: ${given} has neither ${path.relative(dir, jobIndexPath(dir))} nor WARCs`);
   const stamp: string[] = [];
   for (const w of warcs) stamp.push(`${path.basename(w)}:${(await stampOf(w)) ?? 'gone'}`);
   return { dir, container, index: null, warcs, stamp };

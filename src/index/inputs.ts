@@ -7,6 +7,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NoInputError } from '../core/errors.js';
+import { jobDir as jobDirOf } from '../job/job-dir.js';
 
 export interface ResolvedInputs {
   /** WARC files, absolute, in name order per job. */
@@ -23,7 +24,7 @@ export function isWarcName(name: string): boolean {
 
 /** The closed WARCs of a job directory, in name order (which is write order: names carry a timestamp and serial). */
 export async function jobWarcs(jobDir: string): Promise<string[]> {
-  const dir = path.join(jobDir, 'warcs');
+  const dir = jobDirOf(jobDir).warcs;
   let names: string[];
   try {
     names = await readdir(dir);
@@ -35,7 +36,7 @@ export async function jobWarcs(jobDir: string): Promise<string[]> {
 
 /** The WARC files of a job still open (`.open`): being written by a crawl, or left by one that was killed. */
 export async function jobOpenWarcs(jobDir: string): Promise<string[]> {
-  const names = await readdir(path.join(jobDir, 'warcs')).catch(() => [] as string[]);
+  const names = await readdir(jobDirOf(jobDir).warcs).catch(() => [] as string[]);
   return names.filter((n) => n.endsWith('.open') && isWarcName(n.slice(0, -'.open'.length))).sort();
 }
 
@@ -65,7 +66,7 @@ export async function resolveInputs(args: readonly string[], cwd = process.cwd()
       if (open.length > 0) throw new NoInputError(`${arg}: a job with no finished WARC file: ${openWarcsNote(open.length)}`);
       // A directory of WARC files (a job's warcs/, or any other): its files, but it is no job.
       const own = (await readdir(abs).catch(() => [] as string[])).filter(isWarcName).sort();
-      if (own.length === 0) throw new NoInputError(`${arg}: neither a job directory (no WARC files in ${path.join(arg, 'warcs')}) nor a directory of WARC files`);
+      if (own.length === 0) throw new NoInputError(`${arg}: neither a job directory (no WARC files in ${jobDirOf(arg).warcs}) nor a directory of WARC files`);
       out.warcs.push(...own.map((n) => path.join(abs, n)));
     } else if (isWarcName(abs)) {
       out.warcs.push(abs);

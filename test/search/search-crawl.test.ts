@@ -25,7 +25,7 @@ import { GBK_TEXT } from '../../src/demo/prose.js';
 import { SearchCorpus } from '../../src/demo/search-corpus.js';
 import { buildJobSearchIndex } from '../../src/search/build-search-index.js';
 import { currentJobSearchIndex } from '../../src/search/job-search.js';
-import { jobSearchDir } from '../../src/search/search-index.js';
+import { jobSearchDir } from '../../src/job/job-dir.js';
 import { SearchStore, type StoredPage } from '../../src/search/search-store.js';
 import type { SearchResponse } from '../../src/search/search-types.js';
 import { captureIo } from '../helpers/capture.js';

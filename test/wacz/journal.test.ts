@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { copyFile, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { captureJournalPath } from '../../src/job/capture-journal.js';
+import { captureJournalPath } from '../../src/job/job-dir.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { parseCdxjLine } from '../../src/index/cdxj.js';
 import { jobWarcs } from '../../src/index/inputs.js';
