@@ -22,7 +22,7 @@ import { main } from '../../src/cli/main.js';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { runCrawl } from '../../src/crawl/crawler.js';
 import { GBK_TEXT } from '../../src/demo/prose.js';
-import { SearchCorpus } from '../../src/demo/search-corpus.js';
+import { SearchCorpus } from '../helpers/search-corpus.js';
 import { buildJobSearchIndex } from '../../src/search/build-search-index.js';
 import { currentJobSearchIndex } from '../../src/search/job-search.js';
 import { jobSearchDir } from '../../src/job/job-dir.js';
