@@ -1,8 +1,8 @@
 /**
  * The already-seen filter contract (Heritrix's UriUniqFilter): put-if-absent
  * on the canonical form of a URL, so each URL is scheduled at most once per
- * crawl. Every backend (LevelDB, in-memory, later Redis) implements this and
- * runs the shared conformance suite in test/uniq/conformance.ts.
+ * crawl. Every backend (LevelDB, in-memory, Redis) implements this and runs
+ * the shared conformance suite in test/uniq/conformance.ts.
  */
 import { ArchiverError, FatalCrawlError } from '../core/errors.js';
 
