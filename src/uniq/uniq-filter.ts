@@ -74,6 +74,15 @@ export class BeforeCommitFailure {
   constructor(readonly cause: unknown) {}
 }
 
+/** Run the hook; what it throws comes out as a BeforeCommitFailure. */
+export async function runBeforeCommit(hook: BeforeCommit, fresh: readonly boolean[]): Promise<void> {
+  try {
+    await hook(fresh);
+  } catch (err) {
+    throw new BeforeCommitFailure(err);
+  }
+}
+
 /** The filter was used after close(): a bug in the caller's shutdown order. */
 export class UniqFilterClosedError extends ArchiverError {
   constructor() {
