@@ -12,9 +12,8 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readWarcRecords, WARC_RECORDS_DEFAULTS } from '../warc/warc-records.js';
 import { writeSortedAtomically } from '../index/build-index.js';
-import { jobWarcs } from '../index/inputs.js';
+import { jobIndexPath, jobInlinksPath, jobWarcs } from '../job/job-dir.js';
 import { LineSorter } from '../index/line-sorter.js';
-import { jobIndexPath, jobInlinksPath } from '../job/job-dir.js';
 import { parseOutlinks } from './capture-records.js';
 import { SortedLines } from './sorted-lines.js';
 

@@ -13,10 +13,9 @@ import path from 'node:path';
 import { FatalCrawlError, NoInputError } from '../core/errors.js';
 import { fileLines } from '../core/file-lines.js';
 import { parseCdxjLine } from '../index/cdxj.js';
-import { jobWarcs } from '../index/inputs.js';
+import { jobIndexPath, jobWaczName, jobWarcs } from '../job/job-dir.js';
 import { indexWarcFile } from '../index/warc-index.js';
 import { WarcDamagedError } from '../warc/warc-damage.js';
-import { jobIndexPath, jobWaczName } from '../job/job-dir.js';
 import { BUFFER_ENCODINGS } from '../store/keyspace.js';
 import {
   EarlierCaptures,

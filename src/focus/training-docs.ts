@@ -10,7 +10,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NoInputError } from '../core/errors.js';
 import { jobDir } from '../job/job-dir.js';
-import { expandInputs } from '../analysis/input-files.js';
+import { expandInputs } from '../inputs/inputs.js';
 import { warcPages } from '../search/page-sources.js';
 import type { FocusDocument } from './topic-model.js';
 

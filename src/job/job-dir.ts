@@ -12,6 +12,7 @@
  */
 import { mkdir, readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { isWarcName } from '../warc/warc-records.js';
 
 export interface JobDir {
   root: string;
@@ -57,6 +58,17 @@ async function filesIn(dir: string, keep: (name: string) => boolean): Promise<st
 /** Every node's crawl.log of a job (crawl.log itself first when there is one). */
 export function jobCrawlLogs(root: string): Promise<string[]> {
   return filesIn(jobDir(root).logs, (n) => n === 'crawl.log' || /^crawl-[A-Za-z0-9._-]+\.log$/.test(n));
+}
+
+/** The closed WARCs of a job directory, in name order (which is write order: names carry a timestamp and serial). */
+export function jobWarcs(root: string): Promise<string[]> {
+  return filesIn(jobDir(root).warcs, isWarcName);
+}
+
+/** The names of a job's WARC files still open (`.open`): being written by a crawl, or left by one that was killed. */
+export async function jobOpenWarcs(root: string): Promise<string[]> {
+  const names = await readdir(jobDir(root).warcs).catch(() => [] as string[]);
+  return names.filter((n) => n.endsWith('.open') && isWarcName(n.slice(0, -'.open'.length))).sort();
 }
 
 /** A file of the job's reports/, e.g. `crawl-report.json`. */

@@ -8,9 +8,8 @@
  */
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { jobWarcs } from '../index/inputs.js';
+import { captureJournalFiles, captureJournalPath, jobSearchDir, jobWarcs } from '../job/job-dir.js';
 import { openCaptureJournals } from '../job/capture-journal.js';
-import { captureJournalFiles, captureJournalPath, jobSearchDir } from '../job/job-dir.js';
 import { journalFrom, searchPageOf, warcPages } from './page-sources.js';
 import { SearchStore } from './search-store.js';
 import type { SearchPage } from './search-types.js';

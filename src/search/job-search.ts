@@ -14,8 +14,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { jobWarcs } from '../index/inputs.js';
-import { captureJournalPath, jobSearchDir } from '../job/job-dir.js';
+import { captureJournalPath, jobSearchDir, jobWarcs } from '../job/job-dir.js';
 import type { WarcDamage } from '../warc/warc-damage.js';
 import { buildJobSearchIndex } from './build-search-index.js';
 import { SearchIndex } from './search-index.js';
