@@ -9,7 +9,8 @@
  * put has not landed: see WorkQueueFrontier.schedule()) and setting aside
  * held hosts' URIs (set-aside.ts).
  */
-import { hostPortOf, type HostGate } from './host-gate.js';
+import type { HostGate } from './host-gate.js';
+import { hostPortOf } from '../url/hosts.js';
 import { refId } from './queue-store.js';
 import type { Parked, QueueStates } from './queue-states.js';
 import type { QueueTable } from './queue-table.js';

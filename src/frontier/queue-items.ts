@@ -7,7 +7,7 @@
 import type { CrawlUri } from '../core/crawl-uri.js';
 import type { QueueAssignmentPolicy } from './assignment.js';
 import { FrontierError, FrontierErrorCode } from './errors.js';
-import { hostPortOf } from './host-gate.js';
+import { hostPortOf } from '../url/hosts.js';
 import type { QueueOrder } from './queue-order.js';
 import type { HeadItem } from './work-queue.js';
 

@@ -9,7 +9,7 @@
  * crawl: next() waits until `finishShared()` says the whole crawl is over
  * (the owner decides that).
  */
-import { hostPortOf } from './host-gate.js';
+import { hostPortOf } from '../url/hosts.js';
 import type { QueueState } from './frontier.js';
 import type { SharedFrontierHooks, WorkQueueFrontierInit } from './frontier-init.js';
 import type { QueueMeta } from './queue-meta.js';
