@@ -6,7 +6,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FrontierStats, QueueReport } from '../frontier/frontier.js';
-import { urlHostOf, type ClosedHost } from '../politeness/host-health.js';
+import type { ClosedHost } from '../politeness/host-health.js';
+import { urlHostOf } from '../url/hosts.js';
 import type { BudgetReport } from '../overrides/budgets.js';
 import type { HostOverrides } from '../overrides/overrides.js';
 import type { CrawlStats, SeedStatus } from './crawl-stats.js';
