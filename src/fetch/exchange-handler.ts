@@ -72,6 +72,8 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
   readonly #onAbort = (): void => this.#abortByCaller();
   #deadline: NodeJS.Timeout | null = null;
   #idle: NodeJS.Timeout | null = null;
+  /** When bytes (or the headers) last came, performance.now(). */
+  #lastActivity = 0;
 
   constructor(opts: ExchangeHandlerOptions) {
     this.#opts = opts;
@@ -104,7 +106,8 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
     this.#opts.recorder.expect(this);
     const idleMs = this.#opts.idleTimeoutMs ?? 0;
     if (idleMs > 0) {
-      this.#idle = setTimeout(() => this.#cut(`nothing received for ${idleMs} ms`), idleMs);
+      this.#lastActivity = performance.now();
+      this.#idle = setTimeout(() => this.#idleDue(idleMs), idleMs);
       this.#idle.unref();
     }
   }
@@ -115,12 +118,12 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
     this.#status = statusCode;
     this.#statusText = statusMessage ?? '';
     this.#headers = rawHeaderPairs(controller.rawHeaders);
-    this.#idle?.refresh();
+    this.#active();
   }
 
   onResponseData(controller: Controller, chunk: Buffer): void {
     if (this.#settled || this.#truncated !== null) return;
-    this.#idle?.refresh();
+    this.#active();
     const { sink, maxBodyBytes } = this.#opts;
     if (maxBodyBytes > 0 && sink.size + chunk.length > maxBodyBytes) {
       const room = maxBodyBytes - sink.size;
@@ -155,6 +158,28 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
       }
     }
     void this.#fail(toFetchError(err, this.#opts.url.href));
+  }
+
+  #active(): void {
+    if (this.#idle === null) return;
+    this.#lastActivity = performance.now();
+    this.#idle.refresh();
+  }
+
+  /**
+   * The idle timer is due. Judged after this turn's I/O (setImmediate): an
+   * event loop held up longer than the timeout (a loaded machine) runs its
+   * timers before the socket reads that arrived meanwhile, and would cut a
+   * response whose bytes were waiting.
+   */
+  #idleDue(idleMs: number): void {
+    setImmediate(() => {
+      if (this.#settled) return;
+      const quietMs = performance.now() - this.#lastActivity;
+      if (quietMs >= idleMs) this.#cut(`nothing received for ${idleMs} ms`);
+      // Bytes came meanwhile (their refresh re-armed the timer; again, in case the timer ran a hair early).
+      else this.#idle?.refresh();
+    });
   }
 
   /** Past the deadline or the idle timeout: keep what came (truncated "time") or, without headers yet, fail as a timeout. */

@@ -1,8 +1,9 @@
 /**
  * Stopping `archiver run` from outside (README "Stopping, crashing,
  * resuming"), on a real process: Ctrl-C (SIGINT) and SIGTERM stop taking
- * URIs, let the fetches in flight finish (checked on the server's own
- * request log: every request in flight when the signal was sent was served
+ * URIs, let the fetches in flight finish (a page the test holds unanswered
+ * until the stop notice is archived whole, and by the server's own request
+ * log every other request in flight when the signal was sent was served
  * whole and is archived), close the WARCs, write the reports and exit 130;
  * the same command resumes to a complete crawl. A second Ctrl-C abandons
  * in-flight fetches: a body that would take 20 s is not waited for (it is
@@ -21,6 +22,7 @@ import { main } from '../../src/cli/main.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
 import { fileLines, nowMs, startCli, waitFor } from '../helpers/cli-child.js';
+import { startHeldPage, type HeldPage } from '../helpers/held-page.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { readWarcDir } from '../helpers/warc-read.js';
 
@@ -53,47 +55,62 @@ describe('the first signal: in-flight fetches finish, exit 130, the crawl resume
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     test(`${signal}`, async () => {
-      const name = `stopped-${signal}`;
-      const file = await profileFile(name, web.seeds, { workers: 6 });
-      const jobDir = path.join(tmp, name);
-      const crawlLog = path.join(jobDir, 'logs', 'crawl.log');
-      web.takeRequests();
-      const run = startCli(['run', file, '--quiet']);
-      assert.ok(await waitFor(async () => run.exited() || (await fileLines(crawlLog)).length >= 6), 'six lines logged');
-      assert.equal(run.exited(), false, run.stderr());
-      const linesAtSignal = (await fileLines(crawlLog)).length;
-      const signalAt = nowMs();
-      run.child.kill(signal);
-      assert.equal(await run.exit, 130, run.stderr());
-
-      const requests = web.takeRequests();
-      const inFlight = requests.filter((r) => r.startMs < signalAt && r.endMs > signalAt);
-      assert.ok(inFlight.length >= 1, 'a fetch was in flight at the signal');
-      const archived = new Set(await capturedUrls(jobDir));
-      const logged = (await fileLines(crawlLog)).map((l) => l.trim().split(/\s+/)[3]);
-      for (const r of inFlight) {
-        const url = `http://${r.host}${r.path}`;
-        assert.ok(r.status > 0, `${url} was served whole, not dropped (status ${r.status})`);
-        assert.ok(archived.has(url), `${url}, in flight at the signal, is archived`);
-        assert.ok(logged.includes(url), `${url} is in crawl.log`);
+      // A page held unanswered until the stop notice: surely in flight at the signal.
+      const held = await startHeldPage();
+      try {
+        await stopDuringHeldFetch(signal, held);
+      } finally {
+        await held.close();
       }
-      // It stopped taking URIs: a few more lines at most (what was in flight, one per host), not the rest of the crawl.
-      const linesAfter = (await fileLines(crawlLog)).length - linesAtSignal;
-      assert.ok(linesAfter <= 2 * web.origins.length, `${linesAfter} lines after the signal`);
-      assert.ok(archived.size < web.expectedUrls().reachable.length, 'the crawl was cut short');
-
-      const names = await readdir(path.join(jobDir, 'warcs'));
-      assert.ok(names.length > 0 && names.every((n) => n.endsWith('.warc.gz')), names.join(' '));
-      const report = JSON.parse(await readFile(path.join(jobDir, 'reports', 'crawl-report.json'), 'utf8')) as { status: string };
-      assert.equal(report.status, 'ABORTED');
-
-      // SIGTERM takes the same path from here on: one resume is enough.
-      if (signal === 'SIGTERM') return;
-      const done = startCli(['run', file, '--quiet']);
-      assert.equal(await done.exit, 0, done.stderr());
-      const all = new Set(await capturedUrls(jobDir));
-      assert.deepEqual(web.expectedUrls().reachable.filter((u) => !all.has(u)), []);
     });
+  }
+
+  async function stopDuringHeldFetch(signal: 'SIGINT' | 'SIGTERM', held: HeldPage): Promise<void> {
+    const name = `stopped-${signal}`;
+    const file = await profileFile(name, [held.url, ...web.seeds], { workers: 6, limits: { fetchTimeoutMs: 120_000, maxRetries: 1, retryDelayMs: 10 } });
+    const jobDir = path.join(tmp, name);
+    const crawlLog = path.join(jobDir, 'logs', 'crawl.log');
+    web.takeRequests();
+    const run = startCli(['run', file, '--quiet']);
+    await held.arrival();
+    assert.ok(await waitFor(async () => run.exited() || (await fileLines(crawlLog)).length >= 6), 'six lines logged');
+    assert.equal(run.exited(), false, run.stderr());
+    const linesAtSignal = (await fileLines(crawlLog)).length;
+    const signalAt = nowMs();
+    run.child.kill(signal);
+    assert.ok(await waitFor(() => run.exited() || run.stderr().includes('archiver: stopping')), `the stop notice: ${run.stderr()}`);
+    assert.equal(run.exited(), false, 'the crawl waits for the fetch in flight');
+    held.release();
+    assert.equal(await run.exit, 130, run.stderr());
+
+    const requests = web.takeRequests();
+    const inFlight = requests.filter((r) => r.startMs < signalAt && r.endMs > signalAt);
+    const archived = new Set(await capturedUrls(jobDir));
+    const logged = (await fileLines(crawlLog)).map((l) => l.trim().split(/\s+/)[3]);
+    assert.ok(archived.has(held.url), `${held.url}, in flight at the signal, is archived`);
+    assert.ok(logged.includes(held.url), `${held.url} is in crawl.log`);
+    for (const r of inFlight) {
+      const url = `http://${r.host}${r.path}`;
+      assert.ok(r.status > 0, `${url} was served whole, not dropped (status ${r.status})`);
+      assert.ok(archived.has(url), `${url}, in flight at the signal, is archived`);
+      assert.ok(logged.includes(url), `${url} is in crawl.log`);
+    }
+    // It stopped taking URIs: a few more lines at most (what was in flight, one per host), not the rest of the crawl.
+    const linesAfter = (await fileLines(crawlLog)).length - linesAtSignal;
+    assert.ok(linesAfter <= 2 * (web.origins.length + 1), `${linesAfter} lines after the signal`);
+    assert.ok(archived.size < web.expectedUrls().reachable.length, 'the crawl was cut short');
+
+    const names = await readdir(path.join(jobDir, 'warcs'));
+    assert.ok(names.length > 0 && names.every((n) => n.endsWith('.warc.gz')), names.join(' '));
+    const report = JSON.parse(await readFile(path.join(jobDir, 'reports', 'crawl-report.json'), 'utf8')) as { status: string };
+    assert.equal(report.status, 'ABORTED');
+
+    // SIGTERM takes the same path from here on: one resume is enough.
+    if (signal === 'SIGTERM') return;
+    const done = startCli(['run', file, '--quiet']);
+    assert.equal(await done.exit, 0, done.stderr());
+    const all = new Set(await capturedUrls(jobDir));
+    assert.deepEqual(web.expectedUrls().reachable.filter((u) => !all.has(u)), []);
   }
 });
 
