@@ -11,7 +11,8 @@ import { ProfileError, UsageError } from '../core/errors.js';
 import type { ConsoleServer } from '../console/console-server.js';
 import { runCrawl, type CrawlerOptions } from '../crawl/crawler.js';
 import { hasState, jobDir, moveAside } from '../job/job-dir.js';
-import { checkNodeId, defaultNodeId, isSharedStore, resetStateBackend } from '../store/state-backends.js';
+import { checkNodeId, defaultNodeId } from '../backends/node-id.js';
+import { backendRow, resetStateBackend } from '../backends/state-backends.js';
 import type { CrawlSummary } from '../crawl/reports.js';
 import { runHelp } from './help.js';
 import type { CliIo } from './io.js';
@@ -67,7 +68,7 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
   const loaded = await loadProfile(file, process.cwd(), (line) => void io.stderr.write(`${line}\n`), patch);
   // --store overrides the profile's `store` (level, or redis://HOST:PORT/DB for a crawl of several processes).
   const profile = values.store !== undefined ? { ...loaded, store: values.store } : loaded;
-  const shared = isSharedStore(profile.store);
+  const shared = backendRow(profile.store).shared;
   if (values.node !== undefined && !shared) throw new UsageError('--node goes with a shared store (--store redis://HOST:PORT/DB)');
   const node = shared ? checkNodeId(values.node ?? defaultNodeId()) : undefined;
   // Every node learns the one topic from the keywords and the training read from disk (and shares what feedback adds);
@@ -163,7 +164,7 @@ export async function crawlWithSignals(
   opts: { fresh: boolean; quiet: boolean } & Pick<CrawlerOptions, 'lookup' | 'onStart' | 'node'>,
 ): Promise<CrawlSummary> {
   const dirs = jobDir(profile.output.dir);
-  if (opts.fresh && isSharedStore(profile.store)) {
+  if (opts.fresh && backendRow(profile.store).shared) {
     // Refused while a node of the crawl is alive; then the job directory goes aside and the crawl's keys go.
     await resetStateBackend(profile.store, profile.name);
     const moved = await moveAside(dirs, new Date());

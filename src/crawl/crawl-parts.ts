@@ -17,7 +17,7 @@ import { packageVersion } from '../core/package-root.js';
 import type { Profile } from '../config/profile.js';
 import type { EarlierCaptures } from '../dedup/earlier-captures.js';
 import { loadEarlierCaptures } from '../dedup/earlier-load.js';
-import { LevelDigestIndex } from '../dedup/digest-index.js';
+import { StoredDigestIndex } from '../dedup/digest-index.js';
 import { PayloadDedup } from '../dedup/payload-dedup.js';
 import { Fetcher } from '../fetch/fetcher.js';
 import { PageThread } from './page-thread.js';
@@ -32,7 +32,8 @@ import { RobotsJournal } from '../politeness/robots-journal.js';
 import { RobotsPolicies } from '../politeness/robots-policies.js';
 import { RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
 import { RobotsStore } from '../politeness/robots-store.js';
-import { checkNodeId, defaultNodeId, isSharedStore, openStateBackend, type StateBackend } from '../store/state-backends.js';
+import { checkNodeId, defaultNodeId } from '../backends/node-id.js';
+import { backendRow, openStateBackend, type StateBackend } from '../backends/state-backends.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
 import { CrawlLog } from '../writer/crawl-log.js';
 import { nextWarcSerial, repairOpenWarcs } from '../writer/warc-repair.js';
@@ -89,7 +90,7 @@ export interface CrawlParts {
   budgets: Budgets;
   health: HostHealth;
   healthJournal: HostHealthJournal;
-  digestIndex: LevelDigestIndex;
+  digestIndex: StoredDigestIndex;
   earlier: EarlierCaptures | null;
   pages: PageThread;
   processor: UriProcessor;
@@ -112,7 +113,7 @@ export interface CrawlParts {
 export async function buildCrawlParts(profile: Profile, o: PartsOptions): Promise<CrawlParts> {
   const spec = o.store ?? profile.store;
   // A node of a shared crawl keeps its own files in the job directory, named by its id.
-  const node = isSharedStore(spec) ? checkNodeId(o.node ?? defaultNodeId()) : null;
+  const node = backendRow(spec).shared ? checkNodeId(o.node ?? defaultNodeId()) : null;
   const dirs = jobDir(profile.output.dir, node);
   const resuming = node === null ? await hasState(dirs) : (await nonEmpty(dirs.crawlLog)) || (await hasOpenWarcs(dirs.warcs, node));
   await ensureJobDir(dirs);
@@ -268,7 +269,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   // Whatever the seen filter says: a job resumed before its topic was saved fetches them again.
   await links.scheduleForced(training);
   // Shared: another node may have archived a payload since, so every miss is asked of the store.
-  const digestIndex = new LevelDigestIndex(backend.digests(), backend.shared ? { memoryDigests: 0 } : {});
+  const digestIndex = new StoredDigestIndex(backend.digests(), backend.shared ? { memoryDigests: 0 } : {});
   // A focused crawl scores pages and links by their words, cut on the page thread.
   const pages = new PageThread({ maxLinks: profile.limits.maxOutlinks, focusTerms: focus !== null });
   // Shared crawls: a host's failure counts are the crawl's, whichever node last held its queue.

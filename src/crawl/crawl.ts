@@ -35,7 +35,7 @@ import type { SearchOptions, SearchResponse } from '../search/search-types.js';
 import { WorkerPool } from './worker-pool.js';
 import { isHttpUrl } from '../url/http-url.js';
 import { page, type AddSeedsResult, type CrawlStartOptions, type ExcludeResult, type PageQuery } from './crawl-options.js';
-import type { CrawlReport } from '../store/redis/redis-inspect.js';
+import type { CrawlReport } from '../backends/redis-inspect.js';
 
 export type { AddSeedsResult, CrawlStartOptions, ExcludeResult, PageQuery } from './crawl-options.js';
 

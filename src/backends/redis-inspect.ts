@@ -4,12 +4,12 @@
  * its heartbeats said, the queues over all shards, and the crawl's flags.
  * Joins no crawl; writes only the `stopped` flag.
  */
-import { UsageError } from '../../core/errors.js';
-import { crawlQueueFigures, type CrawlQueueFigures } from '../../frontier/redis-queue-store.js';
-import type { NodeFigures } from '../crawl-coordination.js';
-import { CrawlKeys } from './crawl-keys.js';
+import { UsageError } from '../core/errors.js';
+import { crawlQueueFigures, type CrawlQueueFigures } from '../frontier/redis-queue-store.js';
+import type { NodeFigures } from './crawl-coordination.js';
+import { CrawlKeys } from '../store/redis/crawl-keys.js';
 import { NODE_TTL_MS } from './redis-coordination.js';
-import { flatPairs, type RedisLink } from './redis-link.js';
+import { flatPairs, type RedisLink } from '../store/redis/redis-link.js';
 
 export interface CrawlReport {
   crawl: string;
