@@ -19,7 +19,7 @@ import { isRedisSpec, parseRedisSpec } from '../store/redis/redis-spec.js';
 import { RedisUriUniqFilter } from '../uniq/redis-uniq-filter.js';
 import { checkNodeId, defaultNodeId } from './node-id.js';
 import { RedisCoordination } from './redis-coordination.js';
-import { crawlReport, pickCrawl, stopCrawl } from './redis-inspect.js';
+import { crawlReport, liveNodeCount, pickCrawl } from './redis-inspect.js';
 import type { BackendRow, BackendTarget, StateBackend, StoreInspector } from './state-backend.js';
 
 export const REDIS_ROW: BackendRow = {
@@ -92,12 +92,19 @@ async function resetRedisCrawl(spec: string, crawl: string): Promise<void> {
   }
 }
 
+/** Who sets a flag from outside the crawl (`archiver stop`): no node joins under it. */
+const OUTSIDE_NODE = 'archiver-stop';
+
 async function inspectRedis(spec: string): Promise<StoreInspector> {
   const link = await RedisLink.open(parseRedisSpec(spec), { log: null, connectWaitMs: 5000 });
   return {
     pick: (crawl) => pickCrawl(link, crawl),
     report: (crawl) => crawlReport(link, crawl),
-    stop: (crawl) => stopCrawl(link, crawl),
+    async stop(crawl) {
+      // The handle's way: the crawl's coordination sets the flag every node hears with its next heartbeat (nothing is joined to set it).
+      await new RedisCoordination(link, new CrawlKeys(crawl), OUTSIDE_NODE).setFlag('stopped', true);
+      return liveNodeCount(link, crawl);
+    },
     close: () => link.close(),
   };
 }
