@@ -22,7 +22,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { ClassicLevel } from 'classic-level';
 import { base32Encode } from '../src/fetch/payload-digest.js';
-import { LevelDigestIndex } from '../src/dedup/digest-index.js';
+import { StoredDigestIndex } from '../src/dedup/digest-index.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     const sub = () => db.sublevel<Buffer, Buffer>('digests', { keyEncoding: 'buffer', valueEncoding: 'buffer' });
     const date = new Date(Date.UTC(2026, 10, 29)).toISOString();
 
-    const idx = new LevelDigestIndex(sub());
+    const idx = new StoredDigestIndex(sub());
     await idx.lookup('sha1:WARMUP'); // loads the (empty) store, so the baseline excludes it
     const before = memoryMb();
     let t = performance.now();
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     for (const d of known) if ((await idx.lookup(d)) === null) throw new Error('missed duplicate');
     console.log(`lookup, duplicate (one LevelDB read): ${(((performance.now() - t) * 1000) / probes).toFixed(2)} µs`);
 
-    const resumed = new LevelDigestIndex(sub());
+    const resumed = new StoredDigestIndex(sub());
     t = performance.now();
     await resumed.loaded();
     console.log(`resume: table filled from ${resumed.memory.digests} keys in ${((performance.now() - t) / 1000).toFixed(2)} s`);

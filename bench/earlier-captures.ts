@@ -25,7 +25,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { ClassicLevel } from 'classic-level';
 import { Keyspace } from '../src/store/keyspace.js';
-import { keyspaceLevel } from '../src/dedup/keyspace-level.js';
+import { keyspaceMap } from '../src/store/keyspace-map.js';
 import { base32Encode } from '../src/fetch/payload-digest.js';
 import { formatCdxjLine } from '../src/index/cdxj.js';
 import { loadEarlierCaptures } from '../src/dedup/earlier-load.js';
@@ -71,14 +71,14 @@ async function main(): Promise<void> {
   const db = new ClassicLevel<Buffer, Buffer>(path.join(root, 'db'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
   // As the crawl keeps it: a keyspace of the state database ('sublevel' in argv 3 measures a sublevel instead).
   const sub = () =>
-    process.argv[3] === 'sublevel' ? db.sublevel<Buffer, Buffer>('earlier', { keyEncoding: 'buffer', valueEncoding: 'buffer' }) : keyspaceLevel(new Keyspace(db, 'earlier'));
+    process.argv[3] === 'sublevel' ? db.sublevel<Buffer, Buffer>('earlier', { keyEncoding: 'buffer', valueEncoding: 'buffer' }) : keyspaceMap(new Keyspace(db, 'earlier'));
   try {
     await db.open();
     // Warm-up on a small job, so the baseline holds the code and the open database.
     const warm = path.join(root, 'warm');
     await fs.mkdir(path.join(warm, 'warcs'), { recursive: true });
     await writeIndex(path.join(warm, 'indexes', 'index.cdxj'), 1000);
-    await loadEarlierCaptures([warm], keyspaceLevel(new Keyspace(db, 'warm')));
+    await loadEarlierCaptures([warm], keyspaceMap(new Keyspace(db, 'warm')));
     const before = memoryMb();
     let t = performance.now();
     const captures = await loadEarlierCaptures([job], sub());

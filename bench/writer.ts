@@ -1,7 +1,7 @@
 /**
  * Writer benchmark: captures/s and main-thread CPU per capture through what
  * a crawl does after a fetch — payload dedup (PayloadDedup over a
- * LevelDigestIndex on a real LevelDB) then WarcWriter.writeCapture — with
+ * StoredDigestIndex on a real LevelDB) then WarcWriter.writeCapture — with
  * 20 concurrent "workers", for 10 KB and 100 KB HTML-ish bodies (1 in 10 a
  * duplicate, so some captures are revisits). Bodies are made before the
  * clock starts. Main-thread CPU is read from /proc/self/task/<pid>/stat
@@ -32,7 +32,7 @@ import { bufferBody } from '../src/core/buffer-body.js';
 import type { HttpExchange } from '../src/core/exchange.js';
 import { base32Encode } from '../src/fetch/payload-digest.js';
 import { PayloadDedup } from '../src/dedup/payload-dedup.js';
-import { LevelDigestIndex } from '../src/dedup/digest-index.js';
+import { StoredDigestIndex } from '../src/dedup/digest-index.js';
 import { WarcWriter } from '../src/writer/warc-writer.js';
 
 const WORKERS = 20;
@@ -97,7 +97,7 @@ async function run(label: string, captures: number, sizeBytes: number): Promise<
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'archiver-bench-'));
   const db = new ClassicLevel<Buffer, Buffer>(path.join(dir, 'state'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
   await db.open();
-  const index = new LevelDigestIndex(db.sublevel<Buffer, Buffer>('digests', { keyEncoding: 'buffer', valueEncoding: 'buffer' }));
+  const index = new StoredDigestIndex(db.sublevel<Buffer, Buffer>('digests', { keyEncoding: 'buffer', valueEncoding: 'buffer' }));
   const dedup = new PayloadDedup(index);
   const writer = new WarcWriter({
     dir: path.join(dir, 'warcs'),

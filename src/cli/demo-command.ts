@@ -17,7 +17,7 @@ import { demoHelp } from './help.js';
 import type { CliIo } from './io.js';
 import { parseCommandArgs, portOption } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';
-import { crawlWithSignals } from './run-command.js';
+import { crawlWithSignals } from './crawl-signals.js';
 import { untilSignal } from './serve-command.js';
 import { displayPath } from '../warc/warc-damage.js';
 
@@ -56,7 +56,7 @@ export async function demoMain(argv: string[], io: CliIo, opts: DemoMainOptions 
     raw.seeds = web.seeds;
     raw.scope = { ...(raw.scope ?? {}), hosts: web.origins.map((o) => new URL(o).host) };
     const profile = validateProfile(raw, profileFile);
-    const summary = await crawlWithSignals(profile, io, { fresh: true, quiet: values.quiet === true });
+    const summary = await crawlWithSignals(profile, { log: io.stderr, fresh: true, quiet: values.quiet === true });
     io.stdout.write(`\nWARCs written to ${summary.warcDir}\n`);
     for (const f of summary.warcFiles) io.stdout.write(`  ${path.basename(f)}\n`);
     io.stdout.write(`crawl.log and reports in ${path.dirname(summary.warcDir)}\n\n`);

@@ -1,18 +1,18 @@
 /**
- * `archiver run <profile>`: load and validate the profile, prepare the job
- * directory (refuse to mix with an earlier crawl's state unless --fresh),
- * wire SIGINT/SIGTERM to a graceful then hard stop, and crawl.
+ * `archiver run <profile>`: load and validate the profile with the flags
+ * that override it, and crawl with SIGINT/SIGTERM wired to a graceful then
+ * hard stop (crawl-signals.ts), with or without the console. What a start
+ * may do with the job (--fresh, a finished job left alone, --node, what a
+ * store refuses) is Crawl.start's, as for every other way a crawl starts.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadProfile } from '../config/load-profile.js';
-import type { Profile } from '../config/profile.js';
-import { ProfileError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import type { ConsoleServer } from '../console/console-server.js';
-import { runCrawl, type CrawlerOptions } from '../crawl/crawler.js';
-import { hasState, jobDir, moveAside } from '../job/job-dir.js';
-import { checkNodeId, defaultNodeId, isSharedStore, resetStateBackend } from '../store/state-backends.js';
+import type { CrawlStartOptions } from '../crawl/crawl.js';
+import { JobFinishedError } from '../crawl/crawl-start.js';
 import type { CrawlSummary } from '../crawl/reports.js';
+import { crawlWithSignals } from './crawl-signals.js';
 import { runHelp } from './help.js';
 import type { CliIo } from './io.js';
 import { parseCommandArgs } from './parse-options.js';
@@ -67,60 +67,48 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
   const loaded = await loadProfile(file, process.cwd(), (line) => void io.stderr.write(`${line}\n`), patch);
   // --store overrides the profile's `store` (level, or redis://HOST:PORT/DB for a crawl of several processes).
   const profile = values.store !== undefined ? { ...loaded, store: values.store } : loaded;
-  const shared = isSharedStore(profile.store);
-  if (values.node !== undefined && !shared) throw new UsageError('--node goes with a shared store (--store redis://HOST:PORT/DB)');
-  const node = shared ? checkNodeId(values.node ?? defaultNodeId()) : undefined;
-  // Every node learns the one topic from the keywords and the training read from disk (and shares what feedback adds);
-  // training URLs would each be fetched by one node, and no node would hold them all.
-  const trainingUrl = profile.focus?.training.findIndex((t) => /^https?:\/\//i.test(t)) ?? -1;
-  if (shared && trainingUrl >= 0) {
-    throw new ProfileError(`/focus/training/${trainingUrl}`, `${file}: /focus/training/${trainingUrl}: training URLs are not fetched in a crawl of several processes (${profile.store}); give keywords, or training WARCs or job directories`);
-  }
-  // A job that ran to its end is left as it is: running it again would only rewrite its reports.
-  // (A node of a shared crawl rejoins instead: on a finished crawl it repairs its files and packages the job again.)
-  if (!shared && values.fresh !== true && (await lastEndOf(profile.output.dir)) === 'FINISHED') {
-    io.stderr.write(`archiver: ${profile.output.dir} is a finished crawl (nothing left to crawl); run with --fresh to start over (the old job is moved aside)\n`);
-    return ExitCode.ok;
-  }
   const wantsConsole = values.console === true;
   if (!wantsConsole && (values['console-port'] !== undefined || values['console-host'] !== undefined || values['keep-console'] === true)) {
     throw new UsageError('--console-port, --console-host and --keep-console go with --console');
   }
-  if (!wantsConsole) {
-    const summary = await crawlWithSignals(profile, io, { fresh: values.fresh === true, quiet: values.quiet === true, ...(node !== undefined ? { node } : {}) });
-    return summary.status === 'ABORTED' ? ExitCode.interrupted : reportSeeds(summary, io);
-  }
-  // Loaded only here: a crawl without a console carries none of it.
-  const { crawlWithConsole } = await import('./run-console.js');
-  const summary = await crawlWithConsole(profile, io, {
+  // What Crawl.start is given, once.
+  const start: CrawlStartOptions = {
+    log: io.stderr,
     fresh: values.fresh === true,
     quiet: values.quiet === true,
-    ...(node !== undefined ? { node } : {}),
-    portText: values['console-port'],
-    hostText: values['console-host'],
-    keep: values['keep-console'] === true,
-    ...(opts.onConsole ? { onConsole: opts.onConsole } : {}),
-    ...(opts.keepUntil ? { keepUntil: opts.keepUntil } : {}),
-  });
-  return summary.status === 'ABORTED' ? ExitCode.interrupted : reportSeeds(summary, io);
+    profileFile: file,
+    ...(values.node !== undefined ? { node: values.node } : {}),
+  };
+  try {
+    let summary: CrawlSummary;
+    if (wantsConsole) {
+      // Loaded only here: a crawl without a console carries none of it.
+      const { crawlWithConsole } = await import('./run-console.js');
+      summary = await crawlWithConsole(profile, io, start, {
+        portText: values['console-port'],
+        hostText: values['console-host'],
+        keep: values['keep-console'] === true,
+        ...(opts.onConsole ? { onConsole: opts.onConsole } : {}),
+        ...(opts.keepUntil ? { keepUntil: opts.keepUntil } : {}),
+      });
+    } else {
+      summary = await crawlWithSignals(profile, start);
+    }
+    return summary.status === 'ABORTED' ? ExitCode.interrupted : reportSeeds(summary, io);
+  } catch (err) {
+    // A job that ran to its end is left as it is: said, and no failure.
+    if (err instanceof JobFinishedError) {
+      io.stderr.write(`archiver: ${err.message}\n`);
+      return ExitCode.ok;
+    }
+    throw err;
+  }
 }
 
 function wholeNumber(flag: string, value: string, min: number, what: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`${flag} must be ${what}, got ${value}`);
   return n;
-}
-
-/** How the job's last run ended (its crawl report), or null when it has none. */
-async function lastEndOf(jobRoot: string): Promise<string | null> {
-  const dirs = jobDir(jobRoot);
-  if (!(await hasState(dirs))) return null;
-  try {
-    const report = JSON.parse(await readFile(path.join(dirs.reports, 'crawl-report.json'), 'utf8')) as { status?: unknown };
-    return typeof report.status === 'string' ? report.status : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -155,52 +143,3 @@ const FETCH_STATUS_NAMES: Readonly<Record<number, string>> = Object.freeze({
   [-61]: 'robots.txt unavailable (-61)',
   [-9998]: 'forbidden by robots.txt (-9998)',
 });
-
-/** Runs a crawl with Ctrl-C/SIGTERM handling; used by `run` and `demo`. */
-export async function crawlWithSignals(
-  profile: Profile,
-  io: CliIo,
-  opts: { fresh: boolean; quiet: boolean } & Pick<CrawlerOptions, 'lookup' | 'onStart' | 'node'>,
-): Promise<CrawlSummary> {
-  const dirs = jobDir(profile.output.dir);
-  if (opts.fresh && isSharedStore(profile.store)) {
-    // Refused while a node of the crawl is alive; then the job directory goes aside and the crawl's keys go.
-    await resetStateBackend(profile.store, profile.name);
-    const moved = await moveAside(dirs, new Date());
-    if (moved !== null) io.stderr.write(`archiver: moved the earlier crawl aside to ${moved}\n`);
-    io.stderr.write(`archiver: deleted crawl ${JSON.stringify(profile.name)} from ${profile.store}\n`);
-  } else if (opts.fresh && (await hasState(dirs))) {
-    const moved = await moveAside(dirs, new Date());
-    io.stderr.write(`archiver: moved the earlier crawl aside to ${moved}\n`);
-  }
-  const stop = new AbortController();
-  const abort = new AbortController();
-  let interrupts = 0;
-  const onSignal = () => {
-    interrupts++;
-    if (interrupts === 1) {
-      io.stderr.write('\narchiver: stopping — finishing in-flight fetches (Ctrl-C again to abandon them)\n');
-      stop.abort();
-    } else if (interrupts === 2) {
-      io.stderr.write('archiver: abandoning in-flight fetches (they stay queued for the resume)\n');
-      abort.abort();
-    }
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    return await runCrawl({
-      profile,
-      stderr: io.stderr,
-      stopSignal: stop.signal,
-      abortSignal: abort.signal,
-      quiet: opts.quiet,
-      ...(opts.node !== undefined ? { node: opts.node } : {}),
-      ...(opts.lookup ? { lookup: opts.lookup } : {}),
-      ...(opts.onStart ? { onStart: opts.onStart } : {}),
-    });
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-}

@@ -10,18 +10,14 @@ import { ConsoleServer, DEFAULT_CONSOLE_PORT } from '../console/console-server.j
 import { JobCatalog } from '../console/job-catalog.js';
 import { LiveJob } from '../console/live-job.js';
 import { consoleSearch } from '../console/search-engine.js';
-import type { Crawl } from '../crawl/crawl.js';
+import type { Crawl, CrawlStartOptions } from '../crawl/crawl.js';
 import type { CrawlSummary } from '../crawl/reports.js';
+import { crawlWithSignals } from './crawl-signals.js';
 import type { CliIo } from './io.js';
 import { portOption } from './parse-options.js';
-import { crawlWithSignals } from './run-command.js';
 import { consoleHost, untilSignal } from './serve-command.js';
 
 export interface RunConsoleOptions {
-  fresh: boolean;
-  quiet: boolean;
-  /** --node: this process's id in a crawl of several processes. */
-  node?: string;
   /** --console-port and --console-host as given. */
   portText: string | undefined;
   hostText: string | undefined;
@@ -33,7 +29,7 @@ export interface RunConsoleOptions {
   keepUntil?: Promise<void>;
 }
 
-export async function crawlWithConsole(profile: Profile, io: CliIo, o: RunConsoleOptions): Promise<CrawlSummary> {
+export async function crawlWithConsole(profile: Profile, io: CliIo, start: CrawlStartOptions, o: RunConsoleOptions): Promise<CrawlSummary> {
   const port = portOption(o.portText, DEFAULT_CONSOLE_PORT);
   const host = consoleHost(o.hostText, io);
   const dir = profile.output.dir;
@@ -41,15 +37,10 @@ export async function crawlWithConsole(profile: Profile, io: CliIo, o: RunConsol
   const catalog = new JobCatalog({ root: path.dirname(dir), only: name });
   const server = await ConsoleServer.start({ catalog, host, port, portFlag: '--console-port', log: io.stderr, search: consoleSearch() });
   try {
-    const summary = await crawlWithSignals(profile, io, {
-      fresh: o.fresh,
-      quiet: o.quiet,
-      ...(o.node !== undefined ? { node: o.node } : {}),
-      onStart: (crawl: Crawl) => {
-        catalog.attach(new LiveJob({ name, dir, crawl }));
-        io.stdout.write(`console  ${server.url}\n`);
-        o.onConsole?.(server);
-      },
+    const summary = await crawlWithSignals(profile, start, (crawl: Crawl) => {
+      catalog.attach(new LiveJob({ name, dir, crawl }));
+      io.stdout.write(`console  ${server.url}\n`);
+      o.onConsole?.(server);
     });
     // From now on the job is served from its files (reports, index, WACZ).
     catalog.detach(name);

@@ -4,8 +4,8 @@
  * pages, pages/s, in flight), its queues by state, totals and rates.
  */
 import { UsageError } from '../core/errors.js';
-import { inspectStore } from '../store/state-backends.js';
-import type { CrawlReport } from '../store/redis/redis-inspect.js';
+import { inspectStore } from '../backends/state-backends.js';
+import type { CrawlReport } from '../backends/redis-inspect.js';
 import type { CliIo } from './io.js';
 import { parseCommandArgs } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';

@@ -5,7 +5,7 @@
  * `archiver run` commands resume the crawl.
  */
 import { UsageError } from '../core/errors.js';
-import { inspectStore } from '../store/state-backends.js';
+import { inspectStore } from '../backends/state-backends.js';
 import type { CliIo } from './io.js';
 import { parseCommandArgs } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';

@@ -3,7 +3,7 @@
  * WACZ package, as `run` does at the end of every crawl.
  */
 import path from 'node:path';
-import { SOFTWARE } from '../crawl/crawler.js';
+import { SOFTWARE } from '../crawl/crawl-parts.js';
 import { UsageError } from '../core/errors.js';
 import { jobWaczName } from '../job/job-dir.js';
 import { resolveInputs } from '../inputs/inputs.js';

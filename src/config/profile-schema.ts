@@ -176,8 +176,8 @@ export const profileSchema = {
       },
     },
     workers: { type: 'integer', minimum: 1, maximum: 1000, default: 25 },
-    // Where the crawl keeps its state (src/store/state-backends.ts): one LevelDB per job, or Redis shared by several processes.
-    store: { type: 'string', pattern: '^(level|redis://[^/\\s]+(/\\d{1,2})?|redis\\+cluster://[^/\\s]+)$', default: 'level' },
+    // Where the crawl keeps its state (src/backends/state-backends.ts): one LevelDB per job, or Redis shared by several processes.
+    store: { type: 'string', pattern: '^(level|memory|redis://[^/\\s]+(/\\d{1,2})?|redis\\+cluster://[^/\\s]+)$', default: 'level' },
     output: {
       type: 'object',
       additionalProperties: false,

@@ -13,7 +13,7 @@
 import type { HostReport } from '../crawl/host-reports.js';
 import type { CrawlState, CrawlStatus, QueueCounts } from '../crawl/crawl-status.js';
 import type { QueueReport, QueueState } from '../frontier/frontier.js';
-import type { CrawlReport } from '../store/redis/redis-inspect.js';
+import type { CrawlReport } from '../backends/redis-inspect.js';
 import { iso } from './http-io.js';
 
 export interface ApiWaiting {

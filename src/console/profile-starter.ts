@@ -3,14 +3,17 @@
  * `archiver serve`: the crawl runs inside the console's process into
  * `<jobs dir>/<profile name>` (whatever the profile's output.dir says, so
  * the console can list and browse it), resuming the job when it holds a
- * crawl, and joins the catalog while it runs.
+ * crawl, and joins the catalog while it runs. It starts through Crawl.start
+ * like `archiver run`: a finished job is left alone (409), a profile whose
+ * store cannot do what it asks is refused (400).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { validateProfile } from '../config/load-profile.js';
-import { ProfileError } from '../core/errors.js';
+import { ProfileError, UsageError } from '../core/errors.js';
 import { Crawl } from '../crawl/crawl.js';
 import type { CrawlStartOptions } from '../crawl/crawl.js';
+import { JobFinishedError } from '../crawl/crawl-start.js';
 import { badRequest, conflict, notFound } from './console-errors.js';
 import { checkJobName, type JobCatalog } from './job-catalog.js';
 import { LiveJob } from './live-job.js';
@@ -68,7 +71,14 @@ export class ProfileStarter implements JobStarter {
         if (err instanceof ProfileError) throw badRequest(err.message);
         throw err;
       }
-      const crawl = await Crawl.start(profile, { quiet: true, ...this.#o.crawl, log: this.#o.log });
+      let crawl: Crawl;
+      try {
+        crawl = await Crawl.start(profile, { quiet: true, ...this.#o.crawl, log: this.#o.log, profileFile: file });
+      } catch (err) {
+        if (err instanceof JobFinishedError) throw conflict(`job ${name} is finished (nothing left to crawl)`);
+        if (err instanceof ProfileError || err instanceof UsageError) throw badRequest(err.message);
+        throw err;
+      }
       const job = new LiveJob({ name, dir, crawl });
       catalog.attach(job);
       this.#o.log.write(`archiver serve: job ${name} started from ${file} into ${dir}\n`);

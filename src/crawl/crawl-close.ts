@@ -16,7 +16,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Profile } from '../config/profile.js';
-import type { NodeFigures } from '../store/crawl-coordination.js';
+import type { NodeFigures } from '../backends/crawl-coordination.js';
 import { sumNodeLogs, writeNodesReport } from './node-reports.js';
 import type { CrawlStatus } from './crawl-status.js';
 import { SOFTWARE, type CrawlParts } from './crawl-parts.js';

@@ -1,7 +1,8 @@
 /**
  * What a caller hands the Crawl handle and gets back from it besides the
- * status (crawl-status.ts): the start options, the answers of addSeeds and
- * exclude, and the paging of its queue and host lists.
+ * status (crawl-status.ts): the start options (and what the start settles
+ * from them), the answers of addSeeds and exclude, and the paging of its
+ * queue and host lists.
  */
 import type { LookupFunction } from 'node:net';
 import type { Clock } from '../core/clock.js';
@@ -11,8 +12,12 @@ export interface CrawlStartOptions {
   log: NodeJS.WritableStream & { isTTY?: boolean };
   /** State backend name; default the profile's `store`. */
   store?: string;
-  /** Node id in a crawl of several processes (a shared store); default the hostname. */
+  /** Node id in a crawl of several processes (a shared store); default the hostname. Refused for a store of one process. */
   node?: string;
+  /** Start over: the job's earlier crawl goes aside (a shared store forgets it). Without it a finished job is left alone (JobFinishedError). */
+  fresh?: boolean;
+  /** Where the profile was read from, named in the errors about it. */
+  profileFile?: string;
   /** Epoch ms. Default the system clock (a shared store's clock, in step with Redis, when it has one). */
   clock?: Clock;
   /** Custom DNS (tests, demo). */
@@ -21,6 +26,14 @@ export interface CrawlStartOptions {
   progressIntervalMs?: number;
   /** No progress display, notices or summary. */
   quiet?: boolean;
+}
+
+/** What the run policy settled at the start (crawl-start.ts). */
+export interface RunPlan {
+  /** The backend's spec. */
+  spec: string;
+  /** This process's node id in a crawl of several processes; null: one process is the crawl. */
+  node: string | null;
 }
 
 export interface AddSeedsResult {

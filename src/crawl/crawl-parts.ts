@@ -10,14 +10,13 @@ import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { LookupFunction } from 'node:net';
 import type { Clock } from '../core/clock.js';
 import type { CrawlUri } from '../core/crawl-uri.js';
 import { packageVersion } from '../core/package-root.js';
 import type { Profile } from '../config/profile.js';
 import type { EarlierCaptures } from '../dedup/earlier-captures.js';
 import { loadEarlierCaptures } from '../dedup/earlier-load.js';
-import { LevelDigestIndex } from '../dedup/digest-index.js';
+import { StoredDigestIndex } from '../dedup/digest-index.js';
 import { PayloadDedup } from '../dedup/payload-dedup.js';
 import { Fetcher } from '../fetch/fetcher.js';
 import { PageThread } from './page-thread.js';
@@ -32,13 +31,14 @@ import { RobotsJournal } from '../politeness/robots-journal.js';
 import { RobotsPolicies } from '../politeness/robots-policies.js';
 import { RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
 import { RobotsStore } from '../politeness/robots-store.js';
-import { checkNodeId, defaultNodeId, isSharedStore, openStateBackend, type StateBackend } from '../store/state-backends.js';
+import { openStateBackend, type StateBackend } from '../backends/state-backends.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
 import { CrawlLog } from '../writer/crawl-log.js';
 import { nextWarcSerial, repairOpenWarcs } from '../writer/warc-repair.js';
 import { nodeWarcPattern, OPEN_SUFFIX } from '../writer/warc-naming.js';
 import { WarcWriter } from '../writer/warc-writer.js';
 import type { CrawlEvents } from './crawl-events.js';
+import type { CrawlStartOptions, RunPlan } from './crawl-options.js';
 import { CrawlLedger } from './crawl-ledger.js';
 import { replayCrawlLog, trimPartialLine } from './crawl-log-replay.js';
 import { CrawlStats } from './crawl-stats.js';
@@ -53,15 +53,11 @@ import type { FocusCrawl } from '../focus/focus-crawl.js';
 export const SOFTWARE = `archiver/${packageVersion()}`;
 
 export interface PartsOptions {
-  /** Where one-off notices go (resuming, loading earlier crawls). */
-  log: NodeJS.WritableStream;
-  quiet: boolean;
+  /** The handle's options as the caller gave them (notices go to its `log`). */
+  start: CrawlStartOptions;
+  /** The backend and node id the run policy settled (crawl-start.ts). */
+  run: RunPlan;
   clock: Clock;
-  /** State backend name; the profile's `store` when absent. */
-  store?: string;
-  /** This process's node id in a crawl of several processes (a shared store); default the hostname. */
-  node?: string;
-  lookup?: LookupFunction;
   events: CrawlEvents;
   /** Aborts in-flight fetches (a hard stop). */
   abortSignal: AbortSignal;
@@ -89,7 +85,7 @@ export interface CrawlParts {
   budgets: Budgets;
   health: HostHealth;
   healthJournal: HostHealthJournal;
-  digestIndex: LevelDigestIndex;
+  digestIndex: StoredDigestIndex;
   earlier: EarlierCaptures | null;
   pages: PageThread;
   processor: UriProcessor;
@@ -110,9 +106,8 @@ export interface CrawlParts {
 
 /** Opens the state and builds the parts; on failure, whatever was opened is closed again. */
 export async function buildCrawlParts(profile: Profile, o: PartsOptions): Promise<CrawlParts> {
-  const spec = o.store ?? profile.store;
+  const { spec, node } = o.run;
   // A node of a shared crawl keeps its own files in the job directory, named by its id.
-  const node = isSharedStore(spec) ? checkNodeId(o.node ?? defaultNodeId()) : null;
   const dirs = jobDir(profile.output.dir, node);
   const resuming = node === null ? await hasState(dirs) : (await nonEmpty(dirs.crawlLog)) || (await hasOpenWarcs(dirs.warcs, node));
   await ensureJobDir(dirs);
@@ -122,7 +117,7 @@ export async function buildCrawlParts(profile: Profile, o: PartsOptions): Promis
     ...(node !== null ? { node } : {}),
     profileHash: profileHash(profile),
     // Redis going away and coming back is said even under --quiet: the operator must know why the crawl waits.
-    log: o.log,
+    log: o.start.log,
   });
   try {
     return await build(profile, { ...o, clock: backend.clock ?? o.clock }, dirs, resuming, backend);
@@ -139,7 +134,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   // is loaded. First of all, so a bad `dedup.against` (exit 4) leaves nothing else open.
   let earlier: EarlierCaptures | null = null;
   if (profile.dedup.against.length > 0) {
-    if (!o.quiet) o.log.write(`archiver: loading the payloads of ${profile.dedup.against.length} earlier crawl(s) for dedup\n`);
+    if (o.start.quiet !== true) o.start.log.write(`archiver: loading the payloads of ${profile.dedup.against.length} earlier crawl(s) for dedup\n`);
     earlier = await loadEarlierCaptures(profile.dedup.against, backend.earlier());
   }
   const stats = new CrawlStats(clock.now());
@@ -156,9 +151,9 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     firstSerial = await nextWarcSerial(dirs.warcs, dirs.node ?? undefined);
     await trimPartialLine(dirs.crawlLog);
     const lines = await replayCrawlLog(dirs.crawlLog, stats, new Set([...profile.seeds, ...addedSeeds]), budgets.any ? (url, bytes) => budgets.captured(url, bytes) : undefined);
-    if (!o.quiet) {
+    if (o.start.quiet !== true) {
       const cut = repaired.filter((r) => r.droppedBytes > 0).length;
-      o.log.write(`archiver: resuming ${dirs.root}: ${lines} crawl.log lines, ${repaired.length} open WARC file(s) closed (${cut} cut back)\n`);
+      o.start.log.write(`archiver: resuming ${dirs.root}: ${lines} crawl.log lines, ${repaired.length} open WARC file(s) closed (${cut} cut back)\n`);
     }
   }
   const frontierInit = {
@@ -182,7 +177,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     maxBodyBytes: profile.limits.maxBodyBytes,
     tempDir: dirs.tmp,
     connectionsPerOrigin: overrides.maxConnectionsCeiling,
-    ...(o.lookup ? { lookup: o.lookup } : {}),
+    ...(o.start.lookup ? { lookup: o.start.lookup } : {}),
   });
   const writer = new WarcWriter({
     firstSerial,
@@ -243,7 +238,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     records: backend.records('focus'),
     now: () => o.clock.now(),
     ...(dirs.node !== null ? { node: dirs.node } : {}),
-    ...(o.quiet ? {} : { notice: (line: string) => void o.log.write(`${line}\n`) }),
+    ...(o.start.quiet === true ? {} : { notice: (line: string) => void o.start.log.write(`${line}\n`) }),
   });
   const training = focus?.trainingUris() ?? [];
   if (scope.hostsFromSeeds) for (const t of training) scope.addHost(new URL(t.url).host);
@@ -269,7 +264,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   // Whatever the seen filter says: a job resumed before its topic was saved fetches them again.
   await links.scheduleForced(training);
   // Shared: another node may have archived a payload since, so every miss is asked of the store.
-  const digestIndex = new LevelDigestIndex(backend.digests(), backend.shared ? { memoryDigests: 0 } : {});
+  const digestIndex = new StoredDigestIndex(backend.digests(), backend.shared ? { memoryDigests: 0 } : {});
   // A focused crawl scores pages and links by their words, cut on the page thread.
   const pages = new PageThread({ maxLinks: profile.limits.maxOutlinks, focusTerms: focus !== null });
   // Shared crawls: a host's failure counts are the crawl's, whichever node last held its queue.
@@ -303,7 +298,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     exclusions,
     ...(focus !== null ? { focus } : {}),
     abortSignal: o.abortSignal,
-    ...(o.quiet ? {} : { notice: (line: string) => void o.log.write(`${line}\n`) }),
+    ...(o.start.quiet === true ? {} : { notice: (line: string) => void o.start.log.write(`${line}\n`) }),
   });
   const priorCrawlMs = resuming ? await job.crawlTimeMs() : 0;
   return {

@@ -13,16 +13,19 @@
  * keep their timing. Pausing is not saved: a crawl killed while paused
  * resumes running. Seeds added while running are saved before they are
  * queued, so a crawl killed after `addSeeds` resumes with them.
+ *
+ * Every crawl starts here (the CLI, the console's profile form, a node of
+ * a shared crawl), through the run policy of crawl-start.ts.
  */
-import { setMaxListeners } from 'node:events';
-import { systemClock, type Clock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import { seedUri, type CrawlUri } from '../core/crawl-uri.js';
 import { ArchiverError, isFatalCrawlError } from '../core/errors.js';
 import type { Profile } from '../config/profile.js';
 import type { Claim, QueueReport, QueueState } from '../frontier/frontier.js';
 import { urlHostOf } from '../url/hosts.js';
-import { CrawlEvents } from './crawl-events.js';
-import { buildCrawlParts, type CrawlParts } from './crawl-parts.js';
+import type { CrawlEvents } from './crawl-events.js';
+import type { CrawlParts } from './crawl-parts.js';
+import { openCrawl } from './crawl-start.js';
 import { closeCrawl } from './crawl-close.js';
 import { crawlWideFollower } from './crawl-wide.js';
 import { buildStatus, type CrawlState, type CrawlStatus, type RunStart } from './crawl-status.js';
@@ -35,7 +38,7 @@ import type { SearchOptions, SearchResponse } from '../search/search-types.js';
 import { WorkerPool } from './worker-pool.js';
 import { isHttpUrl } from '../url/http-url.js';
 import { page, type AddSeedsResult, type CrawlStartOptions, type ExcludeResult, type PageQuery } from './crawl-options.js';
-import type { CrawlReport } from '../store/redis/redis-inspect.js';
+import type { CrawlReport } from '../backends/redis-inspect.js';
 
 export type { AddSeedsResult, CrawlStartOptions, ExcludeResult, PageQuery } from './crawl-options.js';
 
@@ -80,24 +83,7 @@ export class Crawl {
 
   /** Opens the job (resuming it when it holds a crawl), queues the seeds and starts the workers. */
   static async start(profile: Profile, opts: CrawlStartOptions): Promise<Crawl> {
-    const clock = opts.clock ?? systemClock;
-    const quiet = opts.quiet === true;
-    const events = new CrawlEvents((err) => {
-      if (!quiet) opts.log.write(`archiver: a crawl event listener failed (ignored from now on): ${err instanceof Error ? err.message : String(err)}\n`);
-    });
-    const abort = new AbortController();
-    // Every fetch in flight, and every page finishing behind a worker, listens on it.
-    setMaxListeners(profile.workers * 4 + 16, abort.signal);
-    const parts = await buildCrawlParts(profile, {
-      log: opts.log,
-      quiet,
-      clock,
-      events,
-      abortSignal: abort.signal,
-      ...(opts.store !== undefined ? { store: opts.store } : {}),
-      ...(opts.node !== undefined ? { node: opts.node } : {}),
-      ...(opts.lookup ? { lookup: opts.lookup } : {}),
-    });
+    const { parts, events, abort } = await openCrawl(profile, opts);
     return new Crawl(profile, parts, events, abort, parts.clock, opts);
   }
 

@@ -5,8 +5,7 @@
  * runs so far (so a resumed crawl reports the job's time, not just this
  * run's). Small records in the state backend.
  */
-import type { RecordStore } from '../store/record-store.js';
-import type { SharedRecordStore } from '../store/redis/redis-records.js';
+import type { RecordStore, SharedRecordStore } from '../store/record-store.js';
 
 const SEED = 'seed:';
 const EXCLUDE = 'exclude:';

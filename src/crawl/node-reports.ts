@@ -7,7 +7,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { NodeFigures } from '../store/crawl-coordination.js';
+import type { NodeFigures } from '../backends/crawl-coordination.js';
 import { jobCrawlLogs } from '../job/job-dir.js';
 import { replayCrawlLog } from './crawl-log-replay.js';
 import { CrawlStats } from './crawl-stats.js';

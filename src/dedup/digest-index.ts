@@ -2,12 +2,13 @@
  * In-crawl deduplication: which payload digest was archived first, where and
  * when. A response whose digest is known becomes an identical-payload-digest
  * revisit pointing at that capture. Two backends share one interface (and
- * one conformance suite): a Map for tests, and LevelDB with a fingerprint
- * table in front of it for the crawl, whose memory stays bounded however
- * many payloads the crawl archives.
+ * one conformance suite): a Map for tests, and the state backend's digest
+ * map (LevelDB, Redis) with a fingerprint table in front of it for the
+ * crawl, whose memory stays bounded however many payloads it archives.
  */
 import { FatalCrawlError } from '../core/errors.js';
-import { FingerprintedLevelMap, type KeyFingerprint, type MapLevel } from './fingerprinted-map.js';
+import type { ByteMap } from '../store/byte-map.js';
+import { FingerprintedMap, type KeyFingerprint } from './fingerprinted-map.js';
 
 export interface DigestCapture {
   /** WARC-Target-URI of the capture holding the payload. */
@@ -35,23 +36,16 @@ export class MemoryDigestIndex implements DigestIndex {
   }
 }
 
-/**
- * The part of an abstract-level database this index uses: a ClassicLevel or
- * any of its sublevels, whatever their default encodings (every call passes
- * buffer encodings explicitly).
- */
-export type DigestLevel = MapLevel;
-
 /** A digest's 64-bit fingerprint written into `out`. */
 export type DigestFingerprint = KeyFingerprint;
 
-export interface LevelDigestIndexOpts {
-  /** Remembered digests are written to LevelDB in batches of this many. Default 256. */
+export interface StoredDigestIndexOpts {
+  /** Remembered digests are written to the store in batches of this many. Default 256. */
   writeBatchEntries?: number;
   /**
    * Most digests whose fingerprints are kept in memory (8 bytes a slot,
    * 10.7-21 bytes a digest as the table doubles). Beyond it, a digest not
-   * in memory is looked up in LevelDB. Default 12,000,000 (a 128 MiB table).
+   * in memory is looked up in the store. Default 12,000,000 (a 128 MiB table).
    */
   memoryDigests?: number;
   /**
@@ -62,8 +56,9 @@ export interface LevelDigestIndexOpts {
 }
 
 /**
- * This crawl's digests in LevelDB, with their fingerprints in memory
- * (FingerprintedLevelMap): key the digest string, value `{"url","date"}`
+ * This crawl's digests in the backend's store (a LevelDB keyspace, or a
+ * Redis hash shared by a crawl's nodes), with their fingerprints in memory
+ * (FingerprintedMap): key the digest string, value `{"url","date"}`
  * as JSON, so state written by earlier versions still reads.
  *
  * Memory: 10.7-21 bytes a digest as the table doubles (measured 16.8 at a
@@ -84,11 +79,11 @@ export interface LevelDigestIndexOpts {
  * rejects that call and every later one with
  * FatalCrawlError(ARCHIVER_DIGEST_INDEX).
  */
-export class LevelDigestIndex implements DigestIndex {
-  readonly #map: FingerprintedLevelMap<DigestCapture>;
+export class StoredDigestIndex implements DigestIndex {
+  readonly #map: FingerprintedMap<DigestCapture>;
 
-  constructor(db: DigestLevel, opts: LevelDigestIndexOpts = {}) {
-    this.#map = new FingerprintedLevelMap(db, {
+  constructor(db: ByteMap, opts: StoredDigestIndexOpts = {}) {
+    this.#map = new FingerprintedMap(db, {
       decode: asDigestCapture,
       fail: (what, cause) => new FatalCrawlError('ARCHIVER_DIGEST_INDEX', `digest index ${what} failed`, { cause }),
       writeBatchEntries: opts.writeBatchEntries ?? 256,

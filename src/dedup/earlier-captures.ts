@@ -38,10 +38,11 @@
  */
 import path from 'node:path';
 import { FatalCrawlError } from '../core/errors.js';
-import { FingerprintedLevelMap, type KeyFingerprint, type MapLevel } from './fingerprinted-map.js';
+import { FingerprintedMap, type KeyFingerprint } from './fingerprinted-map.js';
 import { isoFromTimestamp14, REVISIT_MIME, timestamp14, type CdxjEntry } from '../index/cdxj.js';
 import { warcDateAt } from '../index/record-date.js';
 import { jobDir } from '../job/job-dir.js';
+import type { ClearableByteMap } from '../store/byte-map.js';
 
 export interface EarlierCapture {
   /** WARC-Target-URI of the capture holding the payload. */
@@ -57,10 +58,6 @@ export interface EarlierCaptureLookup {
   lookup(digest: string): Promise<EarlierCapture | null>;
 }
 
-/** The store used: what the fingerprinted map needs, and clearing it for a reload (keyspaceLevel gives both). */
-export interface EarlierLevel extends MapLevel {
-  clear(): Promise<void>;
-}
 
 /** Reads the exact WARC-Date of the record at an offset; null when it cannot. */
 export type RecordDateReader = (file: string, offset: number, length: number) => Promise<string | null>;
@@ -108,7 +105,7 @@ export interface EarlierJob {
 }
 
 export class EarlierCaptures implements EarlierCaptureLookup {
-  readonly #map: FingerprintedLevelMap<Stored>;
+  readonly #map: FingerprintedMap<Stored>;
   readonly #jobs: readonly EarlierJob[];
   readonly #readDate: RecordDateReader;
   /** Exact dates being read and written back, so concurrent lookups of one digest share one read. */
@@ -119,10 +116,10 @@ export class EarlierCaptures implements EarlierCaptureLookup {
    * the store holds nothing yet (a fresh load); false over what an earlier
    * run loaded (a resumed crawl), whose fingerprints are read in the background.
    */
-  constructor(db: EarlierLevel, jobs: readonly EarlierJob[], opts: EarlierCapturesOpts = {}, storeEmpty = true) {
+  constructor(db: ClearableByteMap, jobs: readonly EarlierJob[], opts: EarlierCapturesOpts = {}, storeEmpty = true) {
     this.#jobs = jobs;
     this.#readDate = opts.readDate ?? warcDateAt;
-    this.#map = new FingerprintedLevelMap(db, {
+    this.#map = new FingerprintedMap(db, {
       decode: (v) => this.#decode(v),
       fail: (what, cause) => new FatalCrawlError('ARCHIVER_EARLIER_CAPTURES', `earlier captures store ${what} failed`, { cause }),
       writeBatchEntries: opts.writeBatchEntries ?? 1024,

@@ -16,16 +16,9 @@ import { parseCdxjLine } from '../index/cdxj.js';
 import { jobIndexPath, jobWaczName, jobWarcs } from '../job/job-dir.js';
 import { indexWarcFile } from '../index/warc-index.js';
 import { WarcDamagedError } from '../warc/warc-damage.js';
+import type { ClearableByteMap } from '../store/byte-map.js';
 import { BUFFER_ENCODINGS } from '../store/keyspace.js';
-import {
-  EarlierCaptures,
-  MARKER_KEY,
-  STORE_FORMAT,
-  type EarlierCapturesOpts,
-  type EarlierJob,
-  type EarlierLevel,
-} from './earlier-captures.js';
-
+import { EarlierCaptures, MARKER_KEY, STORE_FORMAT, type EarlierCapturesOpts, type EarlierJob } from './earlier-captures.js';
 
 /** One job as loaded: where it is, what was read from it, and the stamp that tells whether it changed. */
 interface JobSource extends EarlierJob {
@@ -48,7 +41,7 @@ export interface LoadEarlierOpts extends EarlierCapturesOpts {
  * an error (exit 4), not a silent full re-archive. Skipped when the store
  * already holds exactly these jobs as they are now.
  */
-export async function loadEarlierCaptures(against: readonly string[], db: EarlierLevel, opts: LoadEarlierOpts = {}): Promise<EarlierCaptures> {
+export async function loadEarlierCaptures(against: readonly string[], db: ClearableByteMap, opts: LoadEarlierOpts = {}): Promise<EarlierCaptures> {
   const cwd = opts.cwd ?? process.cwd();
   const jobs: JobSource[] = [];
   for (const given of against) jobs.push(await jobSource(path.resolve(cwd, given), given));

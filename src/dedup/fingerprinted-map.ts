@@ -1,6 +1,6 @@
 /**
- * A map from strings to JSON values kept in LevelDB, with the 64-bit
- * fingerprints of its keys in memory: the shape of both dedup lookups (this
+ * A map from strings to JSON values kept in a store's ByteMap (a LevelDB
+ * keyspace, a Redis hash), with the 64-bit fingerprints of its keys in memory: the shape of both dedup lookups (this
  * crawl's payload digests, and earlier crawls' ones), where most questions
  * are about keys that are not there.
  *
@@ -24,22 +24,10 @@
 import { ArchiverError, type FatalCrawlError } from '../core/errors.js';
 import { KeyTable } from '../fingerprint/key-table.js';
 import { std64, type Fp64 } from '../fingerprint/rabin.js';
+import { KEYS_ONLY, type ByteMap } from '../store/byte-map.js';
 import { BUFFER_ENCODINGS } from '../store/keyspace.js';
 
-const KEYS_BUF = { keyEncoding: 'buffer' } as const;
-
 type PutOp = { type: 'put'; key: Buffer; value: Buffer };
-
-/**
- * The part of an abstract-level database used: a ClassicLevel or any of its
- * sublevels, whatever their default encodings (every call passes buffer
- * encodings). It must be open; the map never closes it.
- */
-export interface MapLevel {
-  batch(ops: PutOp[], options: typeof BUFFER_ENCODINGS): Promise<void>;
-  get(key: Buffer, options: typeof BUFFER_ENCODINGS): Promise<Buffer | undefined>;
-  keys(options: typeof KEYS_BUF): { nextv(size: number): Promise<Buffer[]>; close(): Promise<void> };
-}
 
 /** A key's 64-bit fingerprint written into `out`. */
 export type KeyFingerprint = (key: string, out: Fp64) => Fp64;
@@ -71,8 +59,8 @@ interface Unwritten<V> {
   value: V;
 }
 
-export class FingerprintedLevelMap<V> {
-  readonly #db: MapLevel;
+export class FingerprintedMap<V> {
+  readonly #db: ByteMap;
   readonly #decode: (stored: unknown) => V;
   readonly #failAs: (what: 'read' | 'write', cause: unknown) => FatalCrawlError;
   readonly #batchEntries: number;
@@ -92,7 +80,7 @@ export class FingerprintedLevelMap<V> {
   #writing: Promise<void> | null = null;
   #failure: FatalCrawlError | null = null;
 
-  constructor(db: MapLevel, opts: FingerprintedMapOpts<V>) {
+  constructor(db: ByteMap, opts: FingerprintedMapOpts<V>) {
     const batch = opts.writeBatchEntries ?? 256;
     if (!Number.isInteger(batch) || batch < 1) throw new ArchiverError('ARCHIVER_INVALID_OPTION', 'writeBatchEntries must be an integer >= 1');
     const memory = opts.memoryKeys ?? DEFAULT_MEMORY_KEYS;
@@ -194,7 +182,7 @@ export class FingerprintedLevelMap<V> {
    */
   async #fill(): Promise<void> {
     try {
-      const it = this.#db.keys(KEYS_BUF);
+      const it = this.#db.keys(KEYS_ONLY);
       try {
         for (;;) {
           const keys = await it.nextv(FILL_CHUNK_KEYS);

@@ -27,8 +27,7 @@
  */
 import type { FocusOptions } from '../config/profile.js';
 import { Directive, priorityOf, seedUri, type CrawlUri, type Hop } from '../core/crawl-uri.js';
-import type { RecordStore } from '../store/record-store.js';
-import type { SharedRecordStore } from '../store/redis/redis-records.js';
+import type { RecordStore, SharedRecordStore } from '../store/record-store.js';
 import { KeptTopic } from './kept-topic.js';
 import { FOCUS_TRAINING, loggedRelevance, relevanceAnnotation } from './annotations.js';
 import { writeFocusReport } from './focus-report.js';

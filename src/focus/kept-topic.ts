@@ -9,8 +9,7 @@
  * Saves are chained: one at a time, in order.
  */
 import type { FocusOptions } from '../config/profile.js';
-import type { RecordStore } from '../store/record-store.js';
-import type { SharedRecordStore } from '../store/redis/redis-records.js';
+import type { RecordStore, SharedRecordStore } from '../store/record-store.js';
 import { TopicModel } from './topic-model.js';
 
 const MODEL_KEY = 'model';

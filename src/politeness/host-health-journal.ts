@@ -6,8 +6,7 @@
  * processes write too (a crawl of several nodes), `follow()` takes in what
  * they saved since, so a host closed on one node is closed on every node.
  */
-import type { RecordStore } from '../store/record-store.js';
-import type { SharedRecordStore } from '../store/redis/redis-records.js';
+import type { RecordStore, SharedRecordStore } from '../store/record-store.js';
 import type { HostHealth, HostRecord } from './host-health.js';
 
 export class HostHealthJournal {

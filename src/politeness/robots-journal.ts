@@ -7,8 +7,7 @@
  * crawl of several nodes), `follow()` takes in what they recorded since, so
  * a host's robots.txt is fetched once for the whole crawl.
  */
-import type { RecordStore } from '../store/record-store.js';
-import type { SharedRecordStore } from '../store/redis/redis-records.js';
+import type { RecordStore, SharedRecordStore } from '../store/record-store.js';
 import type { RobotsFetchResult, RobotsStore } from './robots-store.js';
 
 /** The head line of a saved entry; the robots.txt body follows it. */

@@ -1,9 +1,8 @@
 /**
  * Small keyed records the crawl keeps across a restart — robots.txt results,
  * hosts' health, seeds added while running, the job's run history — as a
- * plain map any state backend can hold: a LevelDB key range here (memory
- * for the tests), a Redis hash in redis/redis-records.ts. Not for hot paths: a put is
- * one round trip.
+ * plain map any state backend can hold (a LevelDB key range, a Redis hash:
+ * redis/redis-records.ts, a Map). Not for hot paths: a put is one round trip.
  */
 import { BUFFER_ENCODINGS, type Keyspace } from './keyspace.js';
 
@@ -13,6 +12,12 @@ export interface RecordStore {
   del(key: string): Promise<void>;
   /** Every record, in key order. */
   entries(): AsyncIterable<[key: string, value: Buffer]>;
+}
+
+/** A RecordStore other processes write too (a shared backend's). */
+export interface SharedRecordStore extends RecordStore {
+  /** Records put since `cursor` (0: all), and the cursor to ask from next time. */
+  changedSince(cursor: number): Promise<{ entries: [string, Buffer][]; cursor: number }>;
 }
 
 /** Records in a keyspace of a LevelDB: the same bytes as a sublevel of that name, keys as UTF-8. */

@@ -18,7 +18,7 @@ import { parse } from 'graphology-gexf';
 import { analyzeHelp, analyzeMain } from '../../src/cli/analyze-command.js';
 import type { JsonReport } from '../../src/analysis/report.js';
 import { validateProfile } from '../../src/config/load-profile.js';
-import { runCrawl } from '../../src/crawl/crawler.js';
+import { runCrawl } from '../helpers/run-crawl.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { captureIo } from '../analysis/cli-io.js';

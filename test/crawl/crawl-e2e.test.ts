@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { validateProfile } from '../../src/config/load-profile.js';
-import { runCrawl } from '../../src/crawl/crawler.js';
+import { runCrawl } from '../helpers/run-crawl.js';
 import { FixtureWeb, type RequestLogEntry } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
 import { testProfileJson } from '../helpers/test-profile.js';

@@ -29,7 +29,7 @@ import { needsRedisCluster, startRedisCluster } from '../helpers/redis-cluster.j
 import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { readWarcDir } from '../helpers/warc-read.js';
-import { inspectStore } from '../../src/store/state-backends.js';
+import { inspectStore } from '../../src/backends/state-backends.js';
 
 const MIN_DELAY_MS = 50;
 

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { Crawl } from '../../src/crawl/crawl.js';
-import { runCrawl } from '../../src/crawl/crawler.js';
+import { runCrawl } from '../helpers/run-crawl.js';
 import { describeWaitingHosts } from '../../src/crawl/progress.js';
 import { captureIo } from '../helpers/capture.js';
 import { testProfileJson } from '../helpers/test-profile.js';

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
-import { runCrawl } from '../../src/crawl/crawler.js';
+import { runCrawl } from '../helpers/run-crawl.js';
 import type { CrawlSummary } from '../../src/crawl/reports.js';
 import type { HostileWeb } from '../fixtures/hostile-web.js';
 import { captureIo } from '../helpers/capture.js';

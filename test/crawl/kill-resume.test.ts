@@ -24,7 +24,7 @@ import { appendFile, readdir, readFile, rm, writeFile, mkdtemp } from 'node:fs/p
 import os from 'node:os';
 import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
-import { runCrawl } from '../../src/crawl/crawler.js';
+import { runCrawl } from '../helpers/run-crawl.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
 import { fileLines, sleep, startCli, waitFor } from '../helpers/cli-child.js';

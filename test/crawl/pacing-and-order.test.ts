@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
-import { runCrawl } from '../../src/crawl/crawler.js';
+import { runCrawl } from '../helpers/run-crawl.js';
 import { preciseClock } from '../../src/demo/request-log.js';
 import { captureIo } from '../helpers/capture.js';
 import { testProfileJson } from '../helpers/test-profile.js';

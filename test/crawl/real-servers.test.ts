@@ -14,7 +14,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
-import { runCrawl } from '../../src/crawl/crawler.js';
+import { runCrawl } from '../helpers/run-crawl.js';
 import { captureIo } from '../helpers/capture.js';
 import { needs } from '../helpers/programs.js';
 import { startNginx, startPythonHttpServer, type RunningServer } from '../helpers/server-programs.js';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { FatalCrawlError } from '../../src/core/errors.js';
-import { runCrawl } from '../../src/crawl/crawler.js';
+import { runCrawl } from '../helpers/run-crawl.js';
 import { UriProcessor } from '../../src/crawl/uri-processor.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import type { Claim } from '../../src/frontier/frontier.js';

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
-import { runCrawl } from '../../src/crawl/crawler.js';
+import { runCrawl } from '../helpers/run-crawl.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
 import { testProfileJson } from '../helpers/test-profile.js';

@@ -4,7 +4,7 @@
  * encodings, since the crawl hands it a buffer-encoded sublevel and tests
  * another: explicit encodings must make both work. It also runs past its
  * memory cap and with every fingerprint colliding, where answers must come
- * from the store and stay exact. The LevelDigestIndex tests then check what
+ * from the store and stay exact. The StoredDigestIndex tests then check what
  * the fingerprint table is for: unknown digests answered without a read.
  */
 import assert from 'node:assert/strict';
@@ -13,34 +13,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ClassicLevel } from 'classic-level';
-import { LevelDigestIndex, MemoryDigestIndex, type DigestIndex } from '../../src/dedup/digest-index.js';
+import { StoredDigestIndex, MemoryDigestIndex } from '../../src/dedup/digest-index.js';
+import { digestIndexConformance as conformance } from './digest-index-conformance.js';
 import { CountingLevel } from '../helpers/counting-level.js';
 import type { Fp64 } from '../../src/fingerprint/rabin.js';
-
-function conformance(name: string, make: () => Promise<DigestIndex>): void {
-  describe(`DigestIndex conformance: ${name}`, () => {
-    it('returns null for an unknown digest', async () => {
-      const idx = await make();
-      assert.equal(await idx.lookup('sha1:UNKNOWNUNKNOWNUNKNOWNUNKNOWN2345'), null);
-    });
-
-    it('returns what was remembered, per digest', async () => {
-      const idx = await make();
-      await idx.remember('sha1:AAAA', 'http://a.test/1', '2026-11-29T12:00:00.123Z');
-      await idx.remember('sha1:BBBB', 'http://b.test/ünï?q=1', '2026-11-29T12:00:01.000Z');
-      assert.deepEqual(await idx.lookup('sha1:AAAA'), { url: 'http://a.test/1', date: '2026-11-29T12:00:00.123Z' });
-      assert.deepEqual(await idx.lookup('sha1:BBBB'), { url: 'http://b.test/ünï?q=1', date: '2026-11-29T12:00:01.000Z' });
-      assert.equal(await idx.lookup('sha1:AAAB'), null);
-    });
-
-    it('remembering again replaces the entry', async () => {
-      const idx = await make();
-      await idx.remember('sha1:CCCC', 'http://a.test/old', '2026-01-01T00:00:00.000Z');
-      await idx.remember('sha1:CCCC', 'http://a.test/new', '2026-01-02T00:00:00.000Z');
-      assert.deepEqual(await idx.lookup('sha1:CCCC'), { url: 'http://a.test/new', date: '2026-01-02T00:00:00.000Z' });
-    });
-  });
-}
 
 let root: string;
 let db: ClassicLevel<Buffer, Buffer>;
@@ -62,18 +38,18 @@ after(async () => {
 
 conformance('memory', async () => new MemoryDigestIndex());
 conformance('classic-level, buffer sublevel', async () =>
-  new LevelDigestIndex(db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' })),
+  new StoredDigestIndex(db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' })),
 );
-conformance('classic-level, json sublevel', async () => new LevelDigestIndex(utf8Db.sublevel<string, unknown>(`d${n++}`, { valueEncoding: 'json' })));
+conformance('classic-level, json sublevel', async () => new StoredDigestIndex(utf8Db.sublevel<string, unknown>(`d${n++}`, { valueEncoding: 'json' })));
 
 conformance('classic-level, batches of one', async () =>
-  new LevelDigestIndex(db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' }), { writeBatchEntries: 1 }),
+  new StoredDigestIndex(db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' }), { writeBatchEntries: 1 }),
 );
 conformance('classic-level, past its memory cap', async () =>
-  new LevelDigestIndex(db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' }), { writeBatchEntries: 1, memoryDigests: 1 }),
+  new StoredDigestIndex(db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' }), { writeBatchEntries: 1, memoryDigests: 1 }),
 );
 conformance('classic-level, every fingerprint colliding', async () =>
-  new LevelDigestIndex(db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' }), { writeBatchEntries: 1, fingerprint: oneFingerprint }),
+  new StoredDigestIndex(db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' }), { writeBatchEntries: 1, fingerprint: oneFingerprint }),
 );
 
 /** A fingerprint every digest shares: only the store can tell them apart. */
@@ -93,17 +69,17 @@ async function stored(sub: { iterator(o: { keyEncoding: 'utf8'; valueEncoding: '
   return out;
 }
 
-describe('LevelDigestIndex', () => {
+describe('StoredDigestIndex', () => {
   it('persists across reopening the database once flushed', async () => {
     const loc = path.join(root, 'reopen');
     const first = new ClassicLevel<Buffer, Buffer>(loc, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
-    const idx = new LevelDigestIndex(first.sublevel('digests'));
+    const idx = new StoredDigestIndex(first.sublevel('digests'));
     await idx.remember('sha1:DDDD', 'http://a.test/', '2026-11-29T12:00:00.000Z');
     await idx.flush();
     await first.close();
     const second = new ClassicLevel<Buffer, Buffer>(loc, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
     try {
-      assert.deepEqual(await new LevelDigestIndex(second.sublevel('digests')).lookup('sha1:DDDD'), { url: 'http://a.test/', date: '2026-11-29T12:00:00.000Z' });
+      assert.deepEqual(await new StoredDigestIndex(second.sublevel('digests')).lookup('sha1:DDDD'), { url: 'http://a.test/', date: '2026-11-29T12:00:00.000Z' });
     } finally {
       await second.close();
     }
@@ -112,7 +88,7 @@ describe('LevelDigestIndex', () => {
   it('writes behind in batches: a full batch reaches the store, the rest waits for flush()', async () => {
     // The documented crash window: entries short of a batch are only in memory until flushed.
     const sub = db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
-    const idx = new LevelDigestIndex(sub, { writeBatchEntries: 2 });
+    const idx = new StoredDigestIndex(sub, { writeBatchEntries: 2 });
     const capture = (i: number) => ({ url: `http://a.test/${i}`, date: `2026-11-29T12:00:0${i}.000Z` });
     // W1 starts batch [W0,W1]; W3 fills the next and first waits for that one to be written (back-pressure).
     for (let i = 0; i < 5; i++) await idx.remember(`sha1:W${i}`, capture(i).url, capture(i).date);
@@ -129,10 +105,10 @@ describe('LevelDigestIndex', () => {
 
   it('a resumed index answers from what an earlier run stored', async () => {
     const sub = db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
-    const earlier = new LevelDigestIndex(sub);
+    const earlier = new StoredDigestIndex(sub);
     for (let i = 0; i < 600; i++) await earlier.remember(`sha1:R${i}`, `http://a.test/ünï/${i}`, `2026-11-29T12:${String(i % 60).padStart(2, '0')}:00.000Z`);
     await earlier.flush();
-    const resumed = new LevelDigestIndex(sub);
+    const resumed = new StoredDigestIndex(sub);
     assert.deepEqual(await resumed.lookup('sha1:R599'), { url: 'http://a.test/ünï/599', date: '2026-11-29T12:59:00.000Z' });
     assert.deepEqual(await resumed.lookup('sha1:R0'), { url: 'http://a.test/ünï/0', date: '2026-11-29T12:00:00.000Z' });
     assert.equal(await resumed.lookup('sha1:R600'), null);
@@ -142,7 +118,7 @@ describe('LevelDigestIndex', () => {
     const loc = path.join(root, 'closing');
     const closing = new ClassicLevel<Buffer, Buffer>(loc, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
     await closing.open();
-    const idx = new LevelDigestIndex(closing.sublevel('digests'), { writeBatchEntries: 2 });
+    const idx = new StoredDigestIndex(closing.sublevel('digests'), { writeBatchEntries: 2 });
     await idx.remember('sha1:F1', 'http://a.test/1', '2026-11-29T12:00:00.000Z');
     // Closed under an index whose table is filled, so only the batch write can fail.
     await idx.loaded();
@@ -153,14 +129,14 @@ describe('LevelDigestIndex', () => {
   });
 
   it('rejects a bad batch size with ARCHIVER_INVALID_OPTION', () => {
-    assert.throws(() => new LevelDigestIndex(db.sublevel('x'), { writeBatchEntries: 0 }), { code: 'ARCHIVER_INVALID_OPTION' });
+    assert.throws(() => new StoredDigestIndex(db.sublevel('x'), { writeBatchEntries: 0 }), { code: 'ARCHIVER_INVALID_OPTION' });
   });
 
   it('reports a store failure as FatalCrawlError(ARCHIVER_DIGEST_INDEX)', async () => {
     const loc = path.join(root, 'closed');
     const closed = new ClassicLevel<Buffer, Buffer>(loc, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
     await closed.open();
-    const idx = new LevelDigestIndex(closed.sublevel('digests'));
+    const idx = new StoredDigestIndex(closed.sublevel('digests'));
     await closed.close();
     await assert.rejects(idx.lookup('sha1:EEEE'), { code: 'ARCHIVER_DIGEST_INDEX', name: 'FatalCrawlError' });
     await assert.rejects(idx.remember('sha1:EEEE', 'http://a.test/', 'x'), { code: 'ARCHIVER_DIGEST_INDEX' });
@@ -170,14 +146,14 @@ describe('LevelDigestIndex', () => {
     const loc = path.join(root, 'resume-many');
     const N = 2000;
     const first = new ClassicLevel<Buffer, Buffer>(loc, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
-    const idx = new LevelDigestIndex(first.sublevel('digests'), { writeBatchEntries: 64 });
+    const idx = new StoredDigestIndex(first.sublevel('digests'), { writeBatchEntries: 64 });
     for (let i = 0; i < N; i++) await idx.remember(`sha1:M${i}`, captureOf(i).url, captureOf(i).date);
     await idx.flush();
     await first.close();
     const second = new ClassicLevel<Buffer, Buffer>(loc, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
     try {
       const counting = new CountingLevel(second.sublevel('digests'));
-      const resumed = new LevelDigestIndex(counting);
+      const resumed = new StoredDigestIndex(counting);
       // Answered at once, while the table fills in the background: confirmed in the store.
       assert.deepEqual(await Promise.all([resumed.lookup('sha1:M0'), resumed.lookup(`sha1:M${N}`)]), [captureOf(0), null]);
       assert.equal(counting.reads, 2, 'before the fill is over, misses are confirmed in the store');
@@ -196,10 +172,10 @@ describe('LevelDigestIndex', () => {
 
   it('resumes on a sublevel with default (utf8/json) encodings too', async () => {
     const sub = utf8Db.sublevel<string, unknown>(`d${n++}`, { valueEncoding: 'json' });
-    const earlier = new LevelDigestIndex(sub, { writeBatchEntries: 3 });
+    const earlier = new StoredDigestIndex(sub, { writeBatchEntries: 3 });
     for (let i = 0; i < 20; i++) await earlier.remember(`sha1:J${i}`, captureOf(i).url, captureOf(i).date);
     await earlier.flush();
-    const resumed = new LevelDigestIndex(sub);
+    const resumed = new StoredDigestIndex(sub);
     for (let i = 0; i < 20; i++) assert.deepEqual(await resumed.lookup(`sha1:J${i}`), captureOf(i));
     assert.equal(await resumed.lookup('sha1:J20'), null);
     await resumed.loaded();
@@ -209,7 +185,7 @@ describe('LevelDigestIndex', () => {
 
   it('lookups of unknown digests do not read the store while the table is complete', async () => {
     const counting = new CountingLevel(db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' }));
-    const idx = new LevelDigestIndex(counting, { writeBatchEntries: 8 });
+    const idx = new StoredDigestIndex(counting, { writeBatchEntries: 8 });
     for (let i = 0; i < 100; i++) await idx.remember(`sha1:U${i}`, captureOf(i).url, captureOf(i).date);
     await idx.flush();
     for (let i = 100; i < 1100; i++) assert.equal(await idx.lookup(`sha1:U${i}`), null);
@@ -222,7 +198,7 @@ describe('LevelDigestIndex', () => {
     // Two different digests, one fingerprint: the table says "maybe", the full key in the store says no.
     const sub = db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
     const counting = new CountingLevel(sub);
-    const idx = new LevelDigestIndex(counting, { writeBatchEntries: 1, fingerprint: oneFingerprint });
+    const idx = new StoredDigestIndex(counting, { writeBatchEntries: 1, fingerprint: oneFingerprint });
     await idx.remember('sha1:COLLIDEA', 'http://a.test/a', '2026-11-29T12:00:00.000Z');
     await idx.flush();
     assert.equal(await idx.lookup('sha1:COLLIDEB'), null);
@@ -232,7 +208,7 @@ describe('LevelDigestIndex', () => {
     assert.deepEqual(await idx.lookup('sha1:COLLIDEA'), { url: 'http://a.test/a', date: '2026-11-29T12:00:00.000Z' });
     assert.deepEqual(await idx.lookup('sha1:COLLIDEB'), { url: 'http://b.test/b', date: '2026-11-29T12:00:01.000Z' });
     // And after a resume, where the table is filled from the keys.
-    const resumed = new LevelDigestIndex(sub, { fingerprint: oneFingerprint });
+    const resumed = new StoredDigestIndex(sub, { fingerprint: oneFingerprint });
     assert.equal(await resumed.lookup('sha1:COLLIDEC'), null);
     assert.deepEqual(await resumed.lookup('sha1:COLLIDEB'), { url: 'http://b.test/b', date: '2026-11-29T12:00:01.000Z' });
   });
@@ -240,7 +216,7 @@ describe('LevelDigestIndex', () => {
   it('past its memory cap, answers stay exact (misses are confirmed in the store)', async () => {
     const sub = db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
     const counting = new CountingLevel(sub);
-    const idx = new LevelDigestIndex(counting, { writeBatchEntries: 7, memoryDigests: 10 });
+    const idx = new StoredDigestIndex(counting, { writeBatchEntries: 7, memoryDigests: 10 });
     for (let i = 0; i < 100; i++) await idx.remember(`sha1:P${i}`, captureOf(i).url, captureOf(i).date);
     assert.equal(idx.memory.digests, 10);
     assert.equal(idx.memory.complete, false);
@@ -252,7 +228,7 @@ describe('LevelDigestIndex', () => {
     for (let i = 100; i < 150; i++) assert.equal(await idx.lookup(`sha1:P${i}`), null);
     assert.ok(counting.reads > before, 'an incomplete table sends unknown digests to the store');
     // A resumed index with the same cap fills up on load and stays exact too.
-    const resumed = new LevelDigestIndex(sub, { memoryDigests: 10 });
+    const resumed = new StoredDigestIndex(sub, { memoryDigests: 10 });
     await resumed.loaded();
     for (let i = 0; i < 100; i++) assert.deepEqual(await resumed.lookup(`sha1:P${i}`), captureOf(i));
     for (let i = 100; i < 150; i++) assert.equal(await resumed.lookup(`sha1:P${i}`), null);
@@ -261,7 +237,7 @@ describe('LevelDigestIndex', () => {
 
   it('answers entries not yet written from memory', async () => {
     const sub = db.sublevel<Buffer, Buffer>(`d${n++}`, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
-    const idx = new LevelDigestIndex(sub, { writeBatchEntries: 1000 });
+    const idx = new StoredDigestIndex(sub, { writeBatchEntries: 1000 });
     for (let i = 0; i < 50; i++) await idx.remember(`sha1:Q${i}`, captureOf(i).url, captureOf(i).date);
     assert.equal((await stored(sub)).size, 0, 'nothing written yet');
     for (let i = 0; i < 50; i++) assert.deepEqual(await idx.lookup(`sha1:Q${i}`), captureOf(i));
@@ -269,7 +245,7 @@ describe('LevelDigestIndex', () => {
   });
 
   it('rejects a bad memory cap with ARCHIVER_INVALID_OPTION', () => {
-    assert.throws(() => new LevelDigestIndex(db.sublevel('x'), { memoryDigests: -1 }), { code: 'ARCHIVER_INVALID_OPTION' });
-    assert.throws(() => new LevelDigestIndex(db.sublevel('x'), { memoryDigests: 1.5 }), { code: 'ARCHIVER_INVALID_OPTION' });
+    assert.throws(() => new StoredDigestIndex(db.sublevel('x'), { memoryDigests: -1 }), { code: 'ARCHIVER_INVALID_OPTION' });
+    assert.throws(() => new StoredDigestIndex(db.sublevel('x'), { memoryDigests: 1.5 }), { code: 'ARCHIVER_INVALID_OPTION' });
   });
 });

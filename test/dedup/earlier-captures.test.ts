@@ -16,7 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { ClassicLevel } from 'classic-level';
 import { formatCdxjLine, REVISIT_MIME, type CdxjEntry } from '../../src/index/cdxj.js';
-import type { EarlierLevel } from '../../src/dedup/earlier-captures.js';
+import type { ClearableByteMap } from '../../src/store/byte-map.js';
 import { loadEarlierCaptures, type LoadEarlierOpts } from '../../src/dedup/earlier-load.js';
 import { warcDateAt } from '../../src/index/record-date.js';
 import { indexWarcFile } from '../../src/index/warc-index.js';
@@ -38,9 +38,9 @@ after(async () => {
 });
 
 /** Counts clears too: a reload of the earlier jobs clears their keyspace. */
-class CountingEarlierLevel extends CountingLevel implements EarlierLevel {
+class CountingEarlierLevel extends CountingLevel implements ClearableByteMap {
   clears = 0;
-  constructor(readonly level: EarlierLevel) {
+  constructor(readonly level: ClearableByteMap) {
     super(level);
   }
   clear(): Promise<void> {
@@ -237,7 +237,7 @@ describe('loadEarlierCaptures', () => {
     const dir = await jobWithIndex('cut', Array.from({ length: 50 }, (_, i) => entry(`sha1:CUT${i}`, '20260101000000', `http://a.test/${i}`)));
     const level = freshLevel();
     let batches = 0;
-    const failing: EarlierLevel = {
+    const failing: ClearableByteMap = {
       batch: (...args) => (++batches === 3 ? Promise.reject(new Error('disk full')) : level.batch(...args)),
       get: (...args) => level.get(...args),
       keys: (...args) => level.keys(...args),

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LevelDigestIndex } from '../../src/dedup/digest-index.js';
+import { StoredDigestIndex } from '../../src/dedup/digest-index.js';
 import { CrawlKeys } from '../../src/store/redis/crawl-keys.js';
-import { redisMap } from '../../src/store/redis/redis-records.js';
+import { redisByteMap } from '../../src/store/redis/redis-records.js';
 import { REDIS_VARIANTS } from '../helpers/redis-variants.js';
 
 for (const variant of REDIS_VARIANTS) describe(`digest index shared through Redis (${variant.name})`, variant.needs(), () => {
@@ -15,8 +15,8 @@ for (const variant of REDIS_VARIANTS) describe(`digest index shared through Redi
 
   it('a payload remembered by one node is found by another', async () => {
     const keys = new CrawlKeys('dedup');
-    const a = new LevelDigestIndex(redisMap(suite.link, keys, 'digests'), { memoryDigests: 0 });
-    const b = new LevelDigestIndex(redisMap(suite.link, keys, 'digests'), { memoryDigests: 0 });
+    const a = new StoredDigestIndex(redisByteMap(suite.link, keys, 'digests'), { memoryDigests: 0 });
+    const b = new StoredDigestIndex(redisByteMap(suite.link, keys, 'digests'), { memoryDigests: 0 });
     assert.equal(await b.lookup('sha1:SHARED'), null);
     await a.remember('sha1:SHARED', 'http://a.test/logo.png', '2026-12-01T10:00:00.000Z');
     await a.flush();

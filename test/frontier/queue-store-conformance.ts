@@ -1,7 +1,7 @@
 /**
  * The QueueStore conformance suite: what the frontier relies on from any
- * place it keeps queued URIs (LevelDB, memory; Redis later), checked
- * through the interface only. Each backend runs it in one line.
+ * place it keeps queued URIs (LevelDB, memory, Redis), checked through the
+ * interface only. Each backend runs it in one line.
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
@@ -14,6 +14,15 @@ export interface StoreUnderTest {
   /** Another store over the same data, as after a restart. */
   again(): QueueStore;
   dispose(): Promise<void>;
+  /**
+   * A store several processes share (Redis), as one of them sees it: it
+   * keeps figures only of queues this process holds (took on with an add),
+   * each process counts ordinals from a base of its own (load() gives that
+   * base, not the highest stored), and it compares whole sorted-set
+   * members, so sort keys must be of one length (queue-order.ts makes
+   * every one 11 bytes).
+   */
+  shared?: boolean;
 }
 
 const key = (...bytes: number[]): Buffer => Buffer.from(bytes);
@@ -41,13 +50,16 @@ export function queueStoreConformance(name: string, factory: () => Promise<Store
     });
 
     it('reads one queue in sort-key order after a cursor, a limit at a time, never another queue\'s URIs', async () => {
-      const { store } = await make();
-      await store.add([entry('a', key(3), 3), entry('ab', key(0), 9), entry('a', key(1), 1), entry('a', key(2, 0), 4)]);
+      const { store, shared } = await make();
+      // A key that another key is a prefix of, where the store allows it.
+      const prefixed = shared === true ? [] : [entry('a', key(2, 0), 4)];
+      const a4 = shared === true ? [] : ['http://a/4'];
+      await store.add([entry('a', key(3), 3), entry('ab', key(0), 9), entry('a', key(1), 1), ...prefixed]);
       await store.add([entry('a', key(2), 2), entry('', key(1), 7), entry('a\u00e9', key(0), 8)]);
-      assert.deepEqual(urls(await store.readAfter('a', null, 10)), ['http://a/1', 'http://a/2', 'http://a/4', 'http://a/3']);
+      assert.deepEqual(urls(await store.readAfter('a', null, 10)), ['http://a/1', 'http://a/2', ...a4, 'http://a/3']);
       const firstTwo = await store.readAfter('a', null, 2);
       assert.deepEqual(firstTwo.map((r) => [...r.sortKey]), [[1], [2]]);
-      assert.deepEqual(urls(await store.readAfter('a', firstTwo[1]!.sortKey, 2)), ['http://a/4', 'http://a/3']);
+      assert.deepEqual(urls(await store.readAfter('a', firstTwo[1]!.sortKey, 2)), [...a4, 'http://a/3']);
       assert.deepEqual(await store.readAfter('a', key(3), 2), []);
       assert.deepEqual(urls(await store.readAfter('ab', null, 10)), ['http://ab/9']);
       assert.deepEqual(urls(await store.readAfter('a\u00e9', null, 10)), ['http://a\u00e9/8']);
@@ -64,7 +76,7 @@ export function queueStoreConformance(name: string, factory: () => Promise<Store
     });
 
     it('applies a commit in order: rewrites, deletes, then the figures of queues and hosts', async () => {
-      const { store, again } = await make();
+      const { store, again, shared } = await make();
       await store.add([entry('a', key(1), 1), entry('a', key(2), 2), entry('b', key(1), 3)]);
       await store.commit({
         ops: [
@@ -83,15 +95,16 @@ export function queueStoreConformance(name: string, factory: () => Promise<Store
         const state = await s.load();
         assert.deepEqual(
           [...state.queues].sort(([x], [y]) => (x < y ? -1 : 1)),
-          [['a', { count: 2, meta: meta(1) }], ['b', { count: 0, meta: meta(1) }], ['c', { count: 0, meta: meta(5) }]],
+          // A shared store keeps no figures of queue c: it never took it on.
+          [['a', { count: 2, meta: meta(1) }], ['b', { count: 0, meta: meta(1) }], ...(shared === true ? [] : [['c', { count: 0, meta: meta(5) }]])],
         );
         assert.deepEqual([...state.hosts].sort(), [['a:80', 5], ['b:443', 7]]);
-        assert.ok(state.ordinal >= 5, `ordinal ${state.ordinal}`);
+        if (shared !== true) assert.ok(state.ordinal >= 5, `ordinal ${state.ordinal}`);
       }
     });
 
     it('counts every stored URI per queue on load, queues without saved figures included', async () => {
-      const { store, again } = await make();
+      const { store, again, shared } = await make();
       const entries: QueueEntry[] = [];
       for (let i = 1; i <= 50; i++) entries.push(entry(`q${i % 4}`, key(i), i * 3));
       await store.add(entries);
@@ -100,7 +113,7 @@ export function queueStoreConformance(name: string, factory: () => Promise<Store
         [...state.queues].sort(([x], [y]) => (x < y ? -1 : 1)),
         [['q0', { count: 12, meta: null }], ['q1', { count: 13, meta: null }], ['q2', { count: 13, meta: null }], ['q3', { count: 12, meta: null }]],
       );
-      assert.ok(state.ordinal >= 150);
+      if (shared !== true) assert.ok(state.ordinal >= 150);
     });
   });
 }

@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { validateProfile } from '../../src/config/load-profile.js';
-import { runCrawl } from '../../src/crawl/crawler.js';
+import { runCrawl } from '../helpers/run-crawl.js';
 import { GBK_TEXT } from '../../src/demo/prose.js';
 import { SearchCorpus } from '../helpers/search-corpus.js';
 import { buildJobSearchIndex } from '../../src/search/build-search-index.js';

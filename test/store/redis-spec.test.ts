@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isRedisSpec, parseRedisSpec } from '../../src/store/redis/redis-spec.js';
-import { isSharedStore } from '../../src/store/state-backends.js';
+import { backendRow } from '../../src/backends/state-backends.js';
 
 describe('Redis store addresses', () => {
   it('reads a cluster of one or several seed nodes, default port 6379, database 0', () => {
@@ -15,7 +15,7 @@ describe('Redis store addresses', () => {
     assert.deepEqual([one.cluster, one.seeds, one.db, one.url], [true, [{ host: '127.0.0.1', port: 7000 }], 0, 'redis://127.0.0.1:7000']);
     const several = parseRedisSpec('redis+cluster://a.example:7000,b.example,[::1]:7002');
     assert.deepEqual(several.seeds, [{ host: 'a.example', port: 7000 }, { host: 'b.example', port: 6379 }, { host: '::1', port: 7002 }]);
-    assert.ok(isRedisSpec('redis+cluster://h:1') && isSharedStore('redis+cluster://h:1'));
+    assert.ok(isRedisSpec('redis+cluster://h:1') && backendRow('redis+cluster://h:1').shared);
   });
 
   it('reads one Redis as before', () => {

@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { validateProfile } from '../../src/config/load-profile.js';
-import { runCrawl } from '../../src/crawl/crawler.js';
+import { runCrawl } from '../helpers/run-crawl.js';
 import type { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { finalizeJob, type FinalizedJob } from '../../src/wacz/finalize-job.js';
 import { captureIo } from '../helpers/capture.js';

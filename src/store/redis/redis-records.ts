@@ -2,19 +2,13 @@
  * Small stores of one crawl in Redis: a RecordStore as a hash (robots.txt
  * results, hosts' health, the job's records) whose changes are also listed,
  * so a node can take in what other nodes recorded since it last looked
- * (`changedSince`); and the fingerprinted maps' MapLevel (payload digests,
- * earlier crawls) as a hash, keys and values as bytes.
+ * (`changedSince`); and a ByteMap (payload digests, earlier crawls) as a
+ * hash, keys and values as bytes.
  */
-import type { MapLevel } from '../../dedup/fingerprinted-map.js';
-import type { RecordStore } from '../record-store.js';
+import type { ClearableByteMap } from '../byte-map.js';
+import type { SharedRecordStore } from '../record-store.js';
 import type { CrawlKeys } from './crawl-keys.js';
 import { flatPairs, redisScript, type RedisLink } from './redis-link.js';
-
-/** A RecordStore other processes write too. */
-export interface SharedRecordStore extends RecordStore {
-  /** Records put since `cursor` (0: all), and the cursor to ask from next time. */
-  changedSince(cursor: number): Promise<{ entries: [string, Buffer][]; cursor: number }>;
-}
 
 const PUT = redisScript('records-put', `redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) redis.call('RPUSH', KEYS[2], ARGV[1]) return 0`);
 
@@ -48,7 +42,7 @@ export function redisRecords(link: RedisLink, keys: CrawlKeys, name: string): Sh
   };
 }
 
-export function redisMap(link: RedisLink, keys: CrawlKeys, name: string): MapLevel & { clear(): Promise<void> } {
+export function redisByteMap(link: RedisLink, keys: CrawlKeys, name: string): ClearableByteMap {
   const hash = keys.map(name);
   return {
     async batch(ops) {

@@ -1,5 +1,5 @@
 /**
- * keyspaceLevel: the fingerprinted maps' store over a keyspace holds exactly
+ * keyspaceMap: the fingerprinted maps' store over a keyspace holds exactly
  * what a sublevel of that name holds (crawl state written by the sublevel
  * versions reads back), lists its own keys without the prefix, and clears
  * only its own range.
@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Keyspace } from '../../src/store/keyspace.js';
-import { keyspaceLevel } from '../../src/dedup/keyspace-level.js';
-import { LevelDigestIndex } from '../../src/dedup/digest-index.js';
+import { keyspaceMap } from '../../src/store/keyspace-map.js';
+import { StoredDigestIndex } from '../../src/dedup/digest-index.js';
 import { useTempLevel } from '../helpers/temp-level.js';
 
 const temp = useTempLevel();
@@ -16,7 +16,7 @@ const BUF = { keyEncoding: 'buffer', valueEncoding: 'buffer' } as const;
 const b = (s: string) => Buffer.from(s, 'utf8');
 
 test('what a keyspace writes, a sublevel of that name reads, and the other way round', async () => {
-  const level = keyspaceLevel(new Keyspace(temp.db, 'digests'));
+  const level = keyspaceMap(new Keyspace(temp.db, 'digests'));
   const sub = temp.db.sublevel<Buffer, Buffer>('digests', BUF);
   await level.batch([{ type: 'put', key: b('sha1:A'), value: b('{"url":"http://a.test/","date":"2026-01-01T00:00:00.000Z"}') }], BUF);
   assert.equal((await sub.get(b('sha1:A'), BUF))?.toString(), '{"url":"http://a.test/","date":"2026-01-01T00:00:00.000Z"}');
@@ -25,15 +25,15 @@ test('what a keyspace writes, a sublevel of that name reads, and the other way r
   assert.equal(await level.get(b('sha1:C'), BUF), undefined);
 
   // A digest index over the sublevel's data finds both, after its fill from the keys.
-  const idx = new LevelDigestIndex(keyspaceLevel(new Keyspace(temp.db, 'digests')));
+  const idx = new StoredDigestIndex(keyspaceMap(new Keyspace(temp.db, 'digests')));
   await idx.loaded();
   assert.equal(idx.memory.digests, 2);
   assert.deepEqual(await idx.lookup('sha1:B'), { url: 'http://b.test/', date: '2026-01-02T00:00:00.000Z' });
 });
 
 test('keys come back without the prefix, in order; clear empties only its own keyspace', async () => {
-  const mine = keyspaceLevel(new Keyspace(temp.db, 'mine'));
-  const next = keyspaceLevel(new Keyspace(temp.db, 'minf')); // sorts right after 'mine'
+  const mine = keyspaceMap(new Keyspace(temp.db, 'mine'));
+  const next = keyspaceMap(new Keyspace(temp.db, 'minf')); // sorts right after 'mine'
   await mine.batch(['k2', 'k1', 'k3'].map((k) => ({ type: 'put' as const, key: b(k), value: b('v') })), BUF);
   await next.batch([{ type: 'put', key: b('other'), value: b('v') }], BUF);
   const it = mine.keys({ keyEncoding: 'buffer' });

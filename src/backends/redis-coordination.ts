@@ -7,12 +7,12 @@
  * from Redis `TIME`. It also keeps the process's clock in step with Redis
  * (RedisClock), so the times a node stores mean the same on every machine.
  */
-import type { Clock } from '../../core/clock.js';
-import { UsageError } from '../../core/errors.js';
-import type { NodeView } from '../../frontier/redis-frontier.js';
-import type { CrawlCoordination, JoinResult, NodeFigures, RunFlags } from '../crawl-coordination.js';
-import type { CrawlKeys } from './crawl-keys.js';
-import { flatPairs, redisScript, type RedisLink } from './redis-link.js';
+import type { Clock } from '../core/clock.js';
+import { UsageError } from '../core/errors.js';
+import type { NodeView } from '../frontier/redis-frontier.js';
+import type { CrawlCoordination, JoinResult, NodeFigures, RunFlags } from './crawl-coordination.js';
+import type { CrawlKeys } from '../store/redis/crawl-keys.js';
+import { flatPairs, redisScript, type RedisLink } from '../store/redis/redis-link.js';
 
 /** A node silent this long is dead (the same as a lease's lifetime). */
 export const NODE_TTL_MS = 10_000;

@@ -2,14 +2,15 @@
  * A look at the crawls in one Redis database from outside (`archiver
  * status`, `archiver stop`): which crawls it holds, each node's figures as
  * its heartbeats said, the queues over all shards, and the crawl's flags.
- * Joins no crawl; writes only the `stopped` flag.
+ * Joins no crawl and writes nothing (`archiver stop` sets its flag through
+ * the crawl's coordination, redis-backend.ts).
  */
-import { UsageError } from '../../core/errors.js';
-import { crawlQueueFigures, type CrawlQueueFigures } from '../../frontier/redis-queue-store.js';
-import type { NodeFigures } from '../crawl-coordination.js';
-import { CrawlKeys } from './crawl-keys.js';
+import { UsageError } from '../core/errors.js';
+import { crawlQueueFigures, type CrawlQueueFigures } from '../frontier/redis-queue-store.js';
+import type { NodeFigures } from './crawl-coordination.js';
+import { CrawlKeys } from '../store/redis/crawl-keys.js';
 import { NODE_TTL_MS } from './redis-coordination.js';
-import { flatPairs, type RedisLink } from './redis-link.js';
+import { flatPairs, type RedisLink } from '../store/redis/redis-link.js';
 
 export interface CrawlReport {
   crawl: string;
@@ -93,10 +94,9 @@ export async function crawlReport(link: RedisLink, crawl: string): Promise<Crawl
   };
 }
 
-/** Ask every node of the crawl to stop cleanly (each exits 130). */
-export async function stopCrawl(link: RedisLink, crawl: string): Promise<number> {
+/** How many nodes of the crawl are alive (their heartbeat is recent). */
+export async function liveNodeCount(link: RedisLink, crawl: string): Promise<number> {
   const keys = new CrawlKeys(crawl);
-  await link.command(['HSET', keys.meta, 'stopped', '1']);
   const now = await link.time(keys.meta);
   return (await link.command<string[]>(['ZRANGE', keys.nodes, String(now - NODE_TTL_MS), '+inf', 'BYSCORE'])).length;
 }

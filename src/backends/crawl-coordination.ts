@@ -5,7 +5,7 @@
  * for every node, when the crawl is finished and which node packages it.
  * Each state backend gives one (state-backends.ts): `level` a trivial one
  * (one process is the whole crawl), Redis the real one
- * (redis/redis-coordination.ts). The crawl talks to this interface only.
+ * (redis-coordination.ts). The crawl talks to this interface only.
  */
 import type { NodeView } from '../frontier/redis-frontier.js';
 
@@ -78,7 +78,7 @@ export function soleCoordination(): CrawlCoordination {
     seeded: async () => {},
     start: () => {},
     setFlag: async () => {},
-    leave: async () => true,
+    leave: async (finished) => finished,
     packaged: async () => {},
     nodes: async () => [],
     close: async () => {},

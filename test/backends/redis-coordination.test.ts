@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CrawlKeys } from '../../src/store/redis/crawl-keys.js';
-import { RedisCoordination } from '../../src/store/redis/redis-coordination.js';
-import type { RunFlags } from '../../src/store/crawl-coordination.js';
+import { RedisCoordination } from '../../src/backends/redis-coordination.js';
+import type { RunFlags } from '../../src/backends/crawl-coordination.js';
 import { REDIS_VARIANTS } from '../helpers/redis-variants.js';
 
 const FIGURES = { pages: 3, bytes: 300, pagesPerSec: 1.5, inFlight: 1, busyQueues: 2, elapsedMs: 2000 };
