@@ -17,7 +17,7 @@
  * site has no training URLs (picking them means reading its pages), so it
  * is crawled breadth-first and on keywords alone.
  *
- *   node dist/bench/focus-real.js [--sites python,postgresql,…|tuning|held-out] [--min-mentions 1,3] [--focus '{"feedback":true}']
+ *   node dist/bench/focus-real.js [--sites python,postgresql,…|tuning|held-out] [--min-mentions 1,3] [--focus '{"feedback":true}'] [--modes breadth-first,keywords] [--keep]
  *
  * Figures only; sites whose package is not installed are skipped with the
  * package to install (`apt-get install python3.11-doc postgresql-doc-15 sqlite3-doc sphinx-doc git-doc
@@ -111,6 +111,10 @@ export interface RealFocusOpts {
   minMentions: readonly number[];
   /** Extra `focus` settings for the focused crawls (e.g. `{ feedback: true }`). */
   focusExtra: Record<string, unknown>;
+  /** Crawls to run (default all three). */
+  modes?: readonly RealMode[];
+  /** Keep the jobs (crawl.log, focus report) and say where. */
+  keep?: boolean;
   log: (line: string) => void;
 }
 
@@ -134,7 +138,7 @@ export async function runRealFocusBench(opts: RealFocusOpts): Promise<RealFocusR
           const labels = await labelSite(site.root, site.keywords, minMentions);
           const maxPages = labels.relevant;
           opts.log(`${site.name}: ${labels.mentions.size} pages, ${labels.relevant} with ≥ ${minMentions} of ${site.keywords.join(' ')}: budget ${maxPages}`);
-          for (const mode of MODES.filter((m) => m !== 'keywords+training' || site.training.length > 0)) {
+          for (const mode of (opts.modes ?? MODES).filter((m) => m !== 'keywords+training' || site.training.length > 0)) {
             const name = `${site.name}-${minMentions}-${mode.replace('+', '-')}`;
             const training = mode === 'keywords+training' ? site.training.map((p) => server.origin + p) : [];
             const focus = mode === 'breadth-first' ? undefined : { keywords: site.keywords, training, ...opts.focusExtra };
@@ -152,7 +156,8 @@ export async function runRealFocusBench(opts: RealFocusOpts): Promise<RealFocusR
       }
     }
   } finally {
-    await fs.rm(dir, { recursive: true, force: true });
+    if (opts.keep === true) opts.log(`focus-real: jobs kept in ${dir}`);
+    else await fs.rm(dir, { recursive: true, force: true });
   }
   return runs;
 }
@@ -200,12 +205,16 @@ async function main(): Promise<void> {
       sites: { type: 'string', default: DOC_SITES.map((s) => s.name).join(',') },
       'min-mentions': { type: 'string', default: '3' },
       focus: { type: 'string', default: '{}' },
+      modes: { type: 'string', default: MODES.join(',') },
+      keep: { type: 'boolean', default: false },
     },
   });
   const runs = await runRealFocusBench({
     sites: values.sites.split(','),
     minMentions: values['min-mentions'].split(',').map(Number),
     focusExtra: JSON.parse(values.focus) as Record<string, unknown>,
+    modes: values.modes.split(',') as RealMode[],
+    keep: values.keep,
     log: (l) => console.log(l),
   });
   console.log(realFocusTable(runs).join('\n'));
