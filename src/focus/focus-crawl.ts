@@ -21,8 +21,10 @@
  *   by a better path is queued again (better-paths.ts) — and
  *   `restrictHops`: a link found more than that many pages past the last
  *   relevant one is not followed (`focusRestricted`). Embeds and redirects
- *   are always followed, so every archived page replays. Seeds and training
- *   pages count as relevant there: the operator chose them.
+ *   are always followed, so every archived page replays — in a crawl with a
+ *   budget, those of a page judged off the topic after every scored link
+ *   (deferred-embeds.ts). Seeds and training pages count as relevant for
+ *   `restrictHops`: the operator chose them.
  * - the focus report at the end (focus-report.ts).
  */
 import type { FocusOptions } from '../config/profile.js';
@@ -33,6 +35,7 @@ import { FOCUS_TRAINING, loggedRelevance, relevanceAnnotation } from './annotati
 import { writeFocusReport } from './focus-report.js';
 import { inheritedScore, linkScore, priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
 import { BetterPaths } from './better-paths.js';
+import { DEFERRED_SCORE, deferEmbed, embedsWait, isDeferredEmbed } from './deferred-embeds.js';
 import { FOLLOW_WAIT_MS, PagesInFlight } from './pages-in-flight.js';
 import { hostOf } from '../url/hosts.js';
 import { Patience, PATIENCE_WAIT_MS } from './patience.js';
@@ -208,8 +211,14 @@ export class FocusCrawl {
   queued(children: readonly CrawlUri[]): void {
     for (const c of children) {
       const p = priorityOf(c);
-      if (c.directive === Directive.normal && p >= SCORED_BASE && p < SEED_PRIORITY) this.#paths.queued(c.url, scoreOfPriority(p));
+      if (isDeferredEmbed(c)) this.#paths.queued(c.url, DEFERRED_SCORE);
+      else if (c.directive === Directive.normal && p >= SCORED_BASE && p < SEED_PRIORITY) this.#paths.queued(c.url, scoreOfPriority(p));
     }
+  }
+
+  /** Whether the crawl has a page or byte budget (then links may wait, and embeds of pages off the topic). */
+  get budgeted(): boolean {
+    return this.#patience !== null;
   }
 
   /** Scores a capture; a training page still awaited becomes a training document. */
@@ -286,6 +295,8 @@ class ScoredCapture implements FocusedCapture {
   readonly #gap: number;
   /** What its links inherit. */
   readonly #inherited: number;
+  /** Its embeds wait (deferred-embeds.ts). */
+  readonly #embedsWait: boolean;
 
   constructor(f: FocusCrawl, uri: CrawlUri, judged: Judgement | null, prepared: PreparedText | null, kind: 'training' | 'plain') {
     const relevance = judged?.relevance ?? null;
@@ -300,6 +311,7 @@ class ScoredCapture implements FocusedCapture {
     // Seeds and training pages count as relevant; a page that is not one passes its gap on unchanged.
     this.#gap = chosen || (relevance !== null && relevance >= threshold) ? 0 : relevance === null ? own : own + 1;
     this.#inherited = this.#training && relevance === null ? TRAINING_INHERITED : inheritedScore(judged?.focus ?? null, scoreOfPriority(priorityOf(uri)));
+    this.#embedsWait = embedsWait({ budgeted: f.budgeted, training: this.#training, relevance, threshold, directive: uri.directive });
     this.annotations = relevance !== null ? [relevanceAnnotation(relevance)] : this.#training && f.model === null ? [FOCUS_TRAINING] : [];
   }
 
@@ -318,11 +330,18 @@ class ScoredCapture implements FocusedCapture {
         if (parent.focusGap !== undefined) child.focusGap = parent.focusGap;
         return this.#f.followTraining(parent.url, child.url) ? 'forced' : 'follow';
       case 'E':
-      case 'X':
+      case 'X': {
         // Part of this page: fetched whatever its relevance (transclusion), ranked as the page.
-        child.priority = priorityOfScore(Math.max(scoreOfPriority(priorityOf(parent)), this.relevance ?? 0));
+        const score = Math.max(scoreOfPriority(priorityOf(parent)), this.relevance ?? 0);
         this.#setGap(child);
-        return 'follow';
+        if (link.hop === 'E' && this.#embedsWait) {
+          deferEmbed(child);
+          return 'follow';
+        }
+        child.priority = priorityOfScore(score);
+        // An embed made to wait by a page off the topic goes now for this one.
+        return link.hop === 'E' && this.#f.placedAgain(child.url, score) ? 'forced' : 'follow';
+      }
       default: {
         if (this.#gap > this.#f.focus.restrictHops) return 'restricted';
         const score = linkScore(this.#inherited, this.#neighbourhood(link));

@@ -17,11 +17,22 @@
  * or an index that names the topic a hundred times among ten thousand
  * words links mostly elsewhere. So the links inherit the same saturation
  * of the keywords' share of the page's terms (`density`): 3% gives 0.63.
+ *
+ * A short text (a link's anchor, its URL's words) that names a keyword at
+ * all is strong evidence: on five Debian documentation sites, 94–100% of
+ * the links whose anchor or URL held a topic word led to a relevant page,
+ * against 3–38% of the others, whatever the relevance of the page they sat
+ * on. Its cosine says much less (one keyword in a two-word anchor, for a
+ * topic of four keywords: 0.71 — no more than what a link inherits from a
+ * page that keeps to the topic), so it counts on its own, saturating fast:
+ * `1 − exp(−m / SHORT_MENTIONS_SCALE)`, 1 mention 0.86, 2 0.98.
  */
 import type { TermVector } from './term-vector.js';
 
 /** The number of mentions that gives 1 − 1/e ≈ 0.63. */
 export const MENTIONS_SCALE = 3;
+/** The mentions in a short text (anchor, URL) that give 1 − 1/e. */
+export const SHORT_MENTIONS_SCALE = 0.5;
 /** The share of a page's terms that gives 1 − 1/e: how much the page keeps to the keywords. */
 export const DENSITY_SCALE = 0.03;
 
@@ -40,4 +51,11 @@ export function mentionScores(counts: TermVector, keywords: ReadonlySet<string>)
   let terms = 0;
   for (const n of counts.values()) terms += n;
   return { score: 1 - Math.exp(-m / MENTIONS_SCALE), density: 1 - Math.exp(-m / terms / DENSITY_SCALE) };
+}
+
+/** A short text's keyword evidence (anchor, URL): see the file's comment. */
+export function shortMentionScore(counts: TermVector, keywords: ReadonlySet<string>): number {
+  let m = 0;
+  for (const k of keywords) m += counts.get(k) ?? 0;
+  return m === 0 ? 0 : 1 - Math.exp(-m / SHORT_MENTIONS_SCALE);
 }

@@ -23,7 +23,10 @@
  * `shortTextScore` puts it on the scale of a page's relevance: the cosine
  * divided by that of a typical on-topic short text — the median cosine of
  * the training documents' titles, or, without titles, of the topic's
- * heaviest term alone — capped at 1.
+ * heaviest term alone — capped at 1. When the profile names keywords, a
+ * short text that holds one scores at least its keyword evidence
+ * (mention-score.ts: one mention 0.86), as a link that names the topic is
+ * nearly always on it.
  *
  * A page's relevance: the cosine of the two vectors; when the profile
  * names keywords, the larger of that and the keywords' mention score
@@ -36,7 +39,7 @@
  * frequencies of at most MAX_DF_TERMS terms, whatever the training size.
  */
 import type { FocusWeightingName } from '../config/profile.js';
-import { mentionScores } from './mention-score.js';
+import { mentionScores, shortMentionScore } from './mention-score.js';
 import { seedWeights } from './seed-weights.js';
 import { isStopWord, languagesOf, withoutStopWords, type Language, STOP_WORD_LANGUAGES } from './stop-words.js';
 import { countTerms, norm, type TermVector } from './term-vector.js';
@@ -226,7 +229,8 @@ export class TopicModel {
 
   /** A short text's relevance on the scale of a page's: see the file's comment. In [0, 1]. */
   shortTextScore(text: PreparedText): number {
-    return Math.min(1, this.cosine(text) / this.#shortTextRef);
+    const scaled = Math.min(1, this.cosine(text) / this.#shortTextRef);
+    return this.#keywords.size === 0 ? scaled : Math.max(scaled, shortMentionScore(text.counts, this.#keywords));
   }
 
   /** A page's relevance in [0, 1]: see the file's comment. */
