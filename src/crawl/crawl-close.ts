@@ -44,6 +44,7 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
       return null;
     }
   };
+  if (p.browser !== null) await attempt(() => p.browser!.close());
   const runWarcFiles = (await attempt(() => p.writer.close())) ?? [];
   await attempt(() => p.journal.close());
   await attempt(() => p.digestIndex.flush());

@@ -49,6 +49,7 @@ import { Scope } from './scope.js';
 import { UriProcessor } from './uri-processor.js';
 import { asFatal, isDiskFull } from './crawl-failure.js';
 import { FocusCrawl } from '../focus/focus-crawl.js';
+import { BrowserCapture } from '../browser/browser-capture.js';
 
 export const SOFTWARE = `archiver/${packageVersion()}`;
 
@@ -106,6 +107,8 @@ export interface CrawlParts {
   priorCrawlMs: number;
   /** The topic-focused crawl (profile `focus`), or null. */
   focus: FocusCrawl | null;
+  /** Browser capture (profile `browser`), Chromium running; null when nothing is rendered. */
+  browser: BrowserCapture | null;
 }
 
 /** Opens the state and builds the parts; on failure, whatever was opened is closed again. */
@@ -273,6 +276,15 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   const pages = new PageThread({ maxLinks: profile.limits.maxOutlinks, focusTerms: focus !== null });
   // Shared crawls: a host's failure counts are the crawl's, whichever node last held its queue.
   const shareHealth = backend.shared ? { catchUpHost: (host: string) => healthJournal.catchUp(health, host) } : {};
+  // Chromium is started now: a crawl that cannot render stops before it fetches anything.
+  const browser = await BrowserCapture.open({
+    profile,
+    overrides,
+    scope,
+    links,
+    unsupported: (uri, status, annotation) => ledger.failed(uri, status, null, [annotation]),
+    ...(o.quiet ? {} : { notice: (line: string) => void o.log.write(`${line}\n`) }),
+  });
   const processor = new UriProcessor({
     ...shareHealth,
     profile,
@@ -301,6 +313,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     dedup: new PayloadDedup(digestIndex, earlier),
     exclusions,
     ...(focus !== null ? { focus } : {}),
+    ...(browser !== null ? { browser } : {}),
     abortSignal: o.abortSignal,
     ...(o.quiet ? {} : { notice: (line: string) => void o.log.write(`${line}\n`) }),
   });
@@ -308,7 +321,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   return {
     dirs, resuming, backend, clock, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal,
     ledger, overrides, budgets, health, healthJournal, digestIndex, earlier, pages, processor, job, exclusions, robotsStore, robotsJournal, robotsPolicies: policies,
-    addedSeeds, priorCrawlMs, focus,
+    addedSeeds, priorCrawlMs, focus, browser,
   };
 }
 

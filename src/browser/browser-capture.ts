@@ -1,0 +1,191 @@
+/**
+ * Browser capture, as the crawl sees it (the URI processor's hooks):
+ * which claims may be rendered and when (`admit`), the render of a fetched
+ * 2xx HTML page with its retry on a restarted Chromium (`render`), and
+ * every URI's end reported so renders waiting for it are served
+ * (`archived`, `settled`). The tabs, the gate and the page's own work are
+ * in tab-pool.ts, subrequest-gate.ts and page-render.ts.
+ *
+ * Admission: a render waits for its subrequests, which other workers
+ * fetch. So that some worker is always free to fetch them, at most
+ * min(tabs, workers − 1) claims that may render are under way at once;
+ * another such claim is deferred (its queue snoozes briefly, its URI stays
+ * queued) before its fetch, never held in a worker.
+ */
+import type { CrawlUri } from '../core/crawl-uri.js';
+import type { Profile } from '../config/profile.js';
+import type { LinkScheduler, DiscoveredLink } from '../crawl/link-scheduler.js';
+import type { Scope } from '../crawl/scope.js';
+import type { Overrides } from '../overrides/overrides.js';
+import type { HttpExchange } from '../core/exchange.js';
+import { ArchivedResponses, KEPT_BODY_MAX_BYTES, type ArchivedResponse } from './archived-responses.js';
+import { BrowserCrashedError, RenderFailure } from './browser-errors.js';
+import { BrowserSettings } from './browser-settings.js';
+import { launchChromium, resolveExecutable } from './chromium.js';
+import { renderPage, type RenderOutcome } from './page-render.js';
+import { BROWSER_LINK_CONTEXT, BROWSER_REQUEST_CONTEXT, SubrequestGate } from './subrequest-gate.js';
+import { TabPool } from './tab-pool.js';
+
+/** Responses rendered as pages. */
+const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
+
+/** How long a claim that may render waits when every admission is taken. */
+export const ADMISSION_WAIT_MS = 200;
+
+export interface BrowserCaptureDeps {
+  profile: Profile;
+  overrides: Overrides;
+  scope: Scope;
+  links: LinkScheduler;
+  /** A crawl.log line for a request the crawl cannot make for the browser. */
+  unsupported(uri: CrawlUri, status: number, annotation: string): void;
+  /** A line for the operator (Chromium restarted). */
+  notice?(line: string): void;
+}
+
+/** Counts for the summary and reports. */
+export interface BrowserCounts {
+  pagesRendered: number;
+  renderFailures: number;
+  subrequests: number;
+  subrequestsRefused: number;
+  browserRestarts: number;
+}
+
+/** A claim admitted to render: release it when the render is over or not to be. */
+export interface Admission {
+  release(): void;
+}
+
+export class BrowserCapture {
+  readonly settings: BrowserSettings;
+  readonly archived = new ArchivedResponses();
+  readonly #d: BrowserCaptureDeps;
+  readonly #tabs: TabPool;
+  readonly #gate: SubrequestGate;
+  readonly #maxAdmitted: number;
+  /** URLs of the claims admitted to render, until their render is over or not to be. */
+  readonly #admitted = new Set<string>();
+  readonly counts: BrowserCounts = { pagesRendered: 0, renderFailures: 0, subrequests: 0, subrequestsRefused: 0, browserRestarts: 0 };
+
+  private constructor(deps: BrowserCaptureDeps, settings: BrowserSettings, executable: string) {
+    this.#d = deps;
+    this.settings = settings;
+    const tabs = settings.top.tabs;
+    this.#maxAdmitted = Math.max(1, Math.min(tabs, deps.profile.workers - 1));
+    this.#tabs = new TabPool({
+      tabs,
+      launch: () => launchChromium(executable, settings.top.executable),
+      onRestart: (n) => {
+        this.counts.browserRestarts = n;
+        deps.notice?.(`archiver: Chromium went away; started again (${n})`);
+      },
+    });
+    this.#gate = new SubrequestGate({ scope: deps.scope, links: deps.links, archived: this.archived });
+  }
+
+  /**
+   * Browser capture for this crawl, Chromium started; null when no part of
+   * the profile renders. BrowserUnavailableError when it cannot run.
+   */
+  static async open(deps: BrowserCaptureDeps): Promise<BrowserCapture | null> {
+    const settings = new BrowserSettings(deps.profile, deps.overrides);
+    if (!settings.anyEnabled) return null;
+    const executable = await resolveExecutable(settings.top.executable);
+    const capture = new BrowserCapture(deps, settings, executable);
+    await capture.#tabs.start();
+    return capture;
+  }
+
+  /** Tabs rendering now (the console's count). */
+  get busyTabs(): number {
+    return this.#tabs.busy;
+  }
+
+  /**
+   * Whether `uri` may be rendered once fetched, and may start now: null when
+   * it is no render candidate (an embed, a prerequisite, a subrequest, or
+   * browser capture off where it lies), 'wait' when admissions are full.
+   */
+  admit(uri: CrawlUri): Admission | 'wait' | null {
+    const hop = uri.hopPath.at(-1);
+    if (hop === 'E' || hop === 'P' || uri.context === BROWSER_REQUEST_CONTEXT) return null;
+    if (!this.settings.forUrl(uri.url).enabled) return null;
+    if (this.#admitted.size >= this.#maxAdmitted || this.#admitted.has(uri.url)) return 'wait';
+    this.#admitted.add(uri.url);
+    return { release: () => void this.#admitted.delete(uri.url) };
+  }
+
+  /**
+   * A URI's capture, as the URI processor wrote it: renders waiting for it
+   * are served, and it is kept for later ones; a 2xx HTML page admitted to
+   * render is rendered. Returns annotations for its crawl.log line.
+   */
+  async captured(uri: CrawlUri, ex: HttpExchange, mime: string, signal: AbortSignal): Promise<string[]> {
+    const notes: string[] = [];
+    const mark = browserAnnotation(uri);
+    if (mark !== null) notes.push(mark);
+    const render = this.#admitted.has(uri.url) && ex.status >= 200 && ex.status < 300 && HTML_TYPES.has(mime);
+    if (!render && ex.body.size > KEPT_BODY_MAX_BYTES && !this.archived.wanted(ex.url)) return notes;
+    const response: ArchivedResponse = { url: ex.url, status: ex.status, headers: ex.responseHeaders, body: await ex.body.head(ex.body.size) };
+    this.archived.archived(response);
+    if (render) notes.push(...(await this.render(uri, response, signal)));
+    return notes;
+  }
+
+  /** A URI ended without a capture (refused by robots, a budget, a transport failure…): renders waiting for it fail it. */
+  settledWithout(url: string): void {
+    this.archived.failed(url, -1);
+  }
+
+  /**
+   * Renders a fetched page; its DOM links go to the frontier. Returns the
+   * annotations of the page's crawl.log line. A crash of Chromium is
+   * retried once on a restarted one; a render that fails keeps the plain
+   * capture and says why.
+   */
+  async render(uri: CrawlUri, response: ArchivedResponse, signal: AbortSignal): Promise<string[]> {
+    const settings = this.settings.forUrl(uri.url);
+    const deps = {
+      gate: this.#gate,
+      unsupported: (page: CrawlUri, url: string, method: string) => {
+        this.#d.unsupported({ ...page, url, hopPath: `${page.hopPath}E`, via: page.url, context: BROWSER_REQUEST_CONTEXT, seed: false }, -5010, `browserUnsupported:${method}`);
+      },
+    };
+    let outcome: RenderOutcome | null = null;
+    let failure: string | null = null;
+    for (let attempt = 0; attempt < 2 && outcome === null && !signal.aborted; attempt++) {
+      try {
+        outcome = await this.#tabs.withTab((context) => renderPage(context, { uri, response }, settings, deps, signal));
+        failure = null;
+      } catch (err) {
+        failure = err instanceof BrowserCrashedError ? RenderFailure.crashed : RenderFailure.failed;
+        if (!(err instanceof BrowserCrashedError)) break;
+      }
+    }
+    if (outcome === null) {
+      this.counts.renderFailures++;
+      return [`browserFailed:${failure ?? 'aborted'}`];
+    }
+    this.counts.pagesRendered++;
+    this.counts.subrequests += outcome.requests;
+    this.counts.subrequestsRefused += outcome.refused;
+    const links: DiscoveredLink[] = outcome.links.slice(0, this.#d.profile.limits.maxOutlinks).map((url) => ({ url, hop: 'L', context: BROWSER_LINK_CONTEXT }));
+    const fresh = links.length > 0 ? await this.#d.links.schedule(uri, links) : 0;
+    const notes = [`rendered:${outcome.requests}req`, `browserLinks:${fresh}`];
+    if (outcome.overCap > 0) notes.push(`browserRequestCap:${outcome.overCap}`);
+    if (outcome.timedOut) notes.push('browserTimeout');
+    return notes;
+  }
+
+  async close(): Promise<void> {
+    await this.#tabs.close();
+  }
+}
+
+/** The crawl.log annotation of a capture the browser led to, by its URI's context; null for any other. */
+export function browserAnnotation(uri: CrawlUri): string | null {
+  if (uri.context === BROWSER_REQUEST_CONTEXT) return 'browserRequest';
+  if (uri.context === BROWSER_LINK_CONTEXT) return 'browserLink';
+  return null;
+}
