@@ -6,7 +6,20 @@
  * captures stay in memory up to a byte cap, so a CSS shared by every page is
  * fetched once and served to every render from its archived bytes.
  */
+import { createHash } from 'node:crypto';
 import { canonicalizeForSeen } from '../url/canonicalize.js';
+
+/**
+ * The key of a request: its URL's seen-filter form, and for a POST the
+ * method and a hash of its body besides (two POSTs to one URL with other
+ * bodies are two captures), in the query, where wabac puts them.
+ */
+export function requestKey(url: string, post?: { body: string }): string {
+  const key = canonicalizeForSeen(url);
+  if (post === undefined) return key;
+  const hash = createHash('sha1').update(post.body, 'base64').digest('hex');
+  return `${key}${key.includes('?') ? '&' : '?'}__wb_method=post&__archiver_body=${hash}`;
+}
 
 /** A response as archived: status, headers as received, the stored (still content-encoded) body. */
 export interface ArchivedResponse {
@@ -42,14 +55,13 @@ export class ArchivedResponses {
     this.#maxBytes = maxBytes;
   }
 
-  /** Whether a render waits for `url`: then the URI processor must hand over its capture. */
-  wanted(url: string): boolean {
-    return this.#waiters.has(canonicalizeForSeen(url));
+  /** Whether a render waits for the request `key`: then the URI processor must hand over its capture. */
+  wanted(key: string): boolean {
+    return this.#waiters.has(key);
   }
 
-  /** What is known of `url` now: archived, failed, or undefined (not yet, or no longer in memory). */
-  known(url: string): Answer | undefined {
-    const key = canonicalizeForSeen(url);
+  /** What is known of the request `key` now: archived, failed, or undefined (not yet, or no longer in memory). */
+  known(key: string): Answer | undefined {
     const kept = this.#kept.get(key);
     if (kept !== undefined) {
       this.#kept.delete(key);
@@ -59,12 +71,11 @@ export class ArchivedResponses {
     return this.#failed.get(key);
   }
 
-  /** Resolves with `url`'s answer once the crawl has one, or with null when `signal` aborts first. */
-  wait(url: string, signal: AbortSignal): Promise<Answer | null> {
-    const now = this.known(url);
+  /** Resolves with the request `key`'s answer once the crawl has one, or with null when `signal` aborts first. */
+  wait(key: string, signal: AbortSignal): Promise<Answer | null> {
+    const now = this.known(key);
     if (now !== undefined) return Promise.resolve(now);
     if (signal.aborted) return Promise.resolve(null);
-    const key = canonicalizeForSeen(url);
     return new Promise((resolve) => {
       const list = this.#waiters.get(key) ?? [];
       this.#waiters.set(key, list);
@@ -85,16 +96,14 @@ export class ArchivedResponses {
   }
 
   /** A URI was archived: its waiters get it, and it is kept for later renders when small enough. */
-  archived(r: ArchivedResponse): void {
-    const key = canonicalizeForSeen(r.url);
+  archived(key: string, r: ArchivedResponse): void {
     this.#failed.delete(key);
     if (r.body.length <= KEPT_BODY_MAX_BYTES) this.#keep(key, r);
     this.#answer(key, r);
   }
 
   /** A URI reached its end without a capture: renders waiting for it are refused it. */
-  failed(url: string, status: number): void {
-    const key = canonicalizeForSeen(url);
+  failed(key: string, status: number): void {
     if (this.#kept.has(key)) return;
     // Bounded like the kept bodies: a key is a few dozen bytes.
     if (this.#failed.size >= 100_000) this.#failed.delete(this.#failed.keys().next().value!);

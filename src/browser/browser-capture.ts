@@ -17,9 +17,12 @@ import type { Profile } from '../config/profile.js';
 import type { LinkScheduler, DiscoveredLink } from '../crawl/link-scheduler.js';
 import type { Scope } from '../crawl/scope.js';
 import type { Overrides } from '../overrides/overrides.js';
+import type { Frontier } from '../frontier/frontier.js';
+import type { UriUniqFilter } from '../uniq/uniq-filter.js';
 import type { HttpExchange } from '../core/exchange.js';
-import { ArchivedResponses, KEPT_BODY_MAX_BYTES, type ArchivedResponse } from './archived-responses.js';
+import { ArchivedResponses, KEPT_BODY_MAX_BYTES, requestKey, type ArchivedResponse } from './archived-responses.js';
 import { BrowserCrashedError, RenderFailure } from './browser-errors.js';
+import { ArchivedRecords, type RecordPlace } from './archived-records.js';
 import { BrowserSettings } from './browser-settings.js';
 import { launchChromium, resolveExecutable } from './chromium.js';
 import { renderPage, type RenderOutcome } from './page-render.js';
@@ -37,7 +40,12 @@ export interface BrowserCaptureDeps {
   overrides: Overrides;
   scope: Scope;
   links: LinkScheduler;
-  /** A crawl.log line for a request the crawl cannot make for the browser. */
+  seen: UriUniqFilter;
+  frontier: Frontier;
+  /** The job's WARC directory, and its capture journal when the job is resumed (earlier runs' captures are served from there). */
+  warcsDir: string;
+  resumedJournal: string | null;
+  /** A crawl.log line for a request the crawl cannot make for the browser, or refuses. */
   unsupported(uri: CrawlUri, status: number, annotation: string): void;
   /** A line for the operator (Chromium restarted). */
   notice?(line: string): void;
@@ -63,6 +71,7 @@ export class BrowserCapture {
   readonly #d: BrowserCaptureDeps;
   readonly #tabs: TabPool;
   readonly #gate: SubrequestGate;
+  readonly #records: ArchivedRecords;
   readonly #maxAdmitted: number;
   /** URLs of the claims admitted to render, until their render is over or not to be. */
   readonly #admitted = new Set<string>();
@@ -81,7 +90,16 @@ export class BrowserCapture {
         deps.notice?.(`archiver: Chromium went away; started again (${n})`);
       },
     });
-    this.#gate = new SubrequestGate({ scope: deps.scope, links: deps.links, archived: this.archived });
+    this.#records = new ArchivedRecords(deps.warcsDir);
+    this.#gate = new SubrequestGate({
+      scope: deps.scope,
+      links: deps.links,
+      seen: deps.seen,
+      frontier: deps.frontier,
+      archived: this.archived,
+      records: this.#records,
+      refused: (uri, status, reason) => deps.unsupported(uri, status, reason),
+    });
   }
 
   /**
@@ -93,6 +111,7 @@ export class BrowserCapture {
     if (!settings.anyEnabled) return null;
     const executable = await resolveExecutable(settings.top.executable);
     const capture = new BrowserCapture(deps, settings, executable);
+    if (deps.resumedJournal !== null) await capture.#records.loadJournal(deps.resumedJournal);
     await capture.#tabs.start();
     return capture;
   }
@@ -109,7 +128,7 @@ export class BrowserCapture {
    */
   admit(uri: CrawlUri): Admission | 'wait' | null {
     const hop = uri.hopPath.at(-1);
-    if (hop === 'E' || hop === 'P' || uri.context === BROWSER_REQUEST_CONTEXT) return null;
+    if (hop === 'E' || hop === 'P' || uri.context === BROWSER_REQUEST_CONTEXT || uri.post !== undefined) return null;
     if (!this.settings.forUrl(uri.url).enabled) return null;
     if (this.#admitted.size >= this.#maxAdmitted || this.#admitted.has(uri.url)) return 'wait';
     this.#admitted.add(uri.url);
@@ -121,21 +140,23 @@ export class BrowserCapture {
    * are served, and it is kept for later ones; a 2xx HTML page admitted to
    * render is rendered. Returns annotations for its crawl.log line.
    */
-  async captured(uri: CrawlUri, ex: HttpExchange, mime: string, signal: AbortSignal): Promise<string[]> {
+  async captured(uri: CrawlUri, ex: HttpExchange, mime: string, place: RecordPlace, signal: AbortSignal): Promise<string[]> {
     const notes: string[] = [];
     const mark = browserAnnotation(uri);
     if (mark !== null) notes.push(mark);
     const render = this.#admitted.has(uri.url) && ex.status >= 200 && ex.status < 300 && HTML_TYPES.has(mime);
-    if (!render && ex.body.size > KEPT_BODY_MAX_BYTES && !this.archived.wanted(ex.url)) return notes;
+    const key = requestKey(uri.url, uri.post);
+    this.#records.add(key, place);
+    if (!render && ex.body.size > KEPT_BODY_MAX_BYTES && !this.archived.wanted(key)) return notes;
     const response: ArchivedResponse = { url: ex.url, status: ex.status, headers: ex.responseHeaders, body: await ex.body.head(ex.body.size) };
-    this.archived.archived(response);
+    this.archived.archived(key, response);
     if (render) notes.push(...(await this.render(uri, response, signal)));
     return notes;
   }
 
   /** A URI ended without a capture (refused by robots, a budget, a transport failure…): renders waiting for it fail it. */
-  settledWithout(url: string): void {
-    this.archived.failed(url, -1);
+  settledWithout(uri: CrawlUri): void {
+    this.archived.failed(requestKey(uri.url, uri.post), -1);
   }
 
   /**

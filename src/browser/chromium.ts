@@ -16,8 +16,13 @@ import { BrowserUnavailableError } from './browser-errors.js';
  * The browser never touches the network itself (every request is
  * intercepted), so nothing it would do on its own is wanted: no background
  * fetches, no QUIC, no lazy loading (a lazy image must load once scrolled to).
+ * A request that slips past interception — a page's timer firing while its
+ * tab closes was seen doing so — goes to a proxy on a port nothing serves,
+ * loopback included, and fails.
  */
 const CHROMIUM_ARGS = [
+  '--proxy-server=http://127.0.0.1:9',
+  '--proxy-bypass-list=<-loopback>',
   '--no-sandbox',
   '--disable-gpu',
   '--disable-dev-shm-usage',

@@ -16,6 +16,7 @@ import { decodeContent } from '../analysis/body-decode.js';
 import { headerValue } from '../core/exchange.js';
 import { isArchived, type ArchivedResponse } from './archived-responses.js';
 import { autoscroll } from './autoscroll.js';
+import { BrowserCrashedError } from './browser-errors.js';
 import { NetworkIdle } from './network-idle.js';
 import { DOM_LINKS } from './page-scripts.js';
 import type { SubrequestGate } from './subrequest-gate.js';
@@ -41,7 +42,7 @@ export interface RenderOutcome {
 
 export interface RenderDeps {
   gate: SubrequestGate;
-  /** A request the crawl cannot make for the browser (a method other than GET/HEAD, a scheme it does not crawl). */
+  /** A request the crawl cannot make for the browser (a method other than GET/HEAD/POST, a scheme it does not crawl). */
   unsupported(page: CrawlUri, url: string, method: string): void;
 }
 
@@ -55,17 +56,35 @@ export async function renderPage(context: BrowserContext, target: PageToRender, 
   const outcome: RenderOutcome = { links: [], requests: 0, refused: 0, overCap: 0, timedOut: false };
   const idle = new NetworkIdle();
   const page = await context.newPage();
+  // The tab crashed or Chromium went away: the waits end now, and the render fails (it is retried on a restarted browser).
+  let gone = false;
+  const handlers = new Set<Promise<void>>();
+  const lost = (): void => {
+    gone = true;
+    ended.abort();
+  };
+  page.once('crash', lost);
+  page.once('close', lost);
   try {
     let documentServed = false;
     page.on('request', () => idle.opened());
     page.on('requestfinished', () => idle.closed());
     page.on('requestfailed', () => idle.closed());
-    await page.route('**/*', async (route) => {
+    await page.route('**/*', (route) => {
+      // Tracked, so that the tab closes only once every intercepted request is answered:
+      // closed with handlers pending, Chromium was seen sending their requests itself.
+      const handling = handle(route);
+      handlers.add(handling);
+      void handling.finally(() => handlers.delete(handling));
+      return handling;
+    });
+    const handle = async (route: Route): Promise<void> => {
       const request = route.request();
       if (!documentServed && request.isNavigationRequest() && request.frame() === page.mainFrame()) {
         documentServed = true;
         return answer(route, fulfilment(target.response));
       }
+      if (signal.aborted) return answer(route, null);
       outcome.requests++;
       if (outcome.requests > settings.maxRequestsPerPage) {
         outcome.overCap++;
@@ -74,18 +93,21 @@ export async function renderPage(context: BrowserContext, target: PageToRender, 
       }
       const url = request.url();
       const method = request.method();
-      if (!/^https?:/i.test(url) || (method !== 'GET' && method !== 'HEAD')) {
+      if (!/^https?:/i.test(url) || (method !== 'GET' && method !== 'HEAD' && method !== 'POST')) {
         deps.unsupported(target.uri, url, method);
         outcome.refused++;
         return answer(route, null);
       }
-      const got = await deps.gate.get(target.uri, url, signal);
+      const got =
+        method === 'POST'
+          ? await deps.gate.post(target.uri, url, request.postDataBuffer() ?? Buffer.alloc(0), request.headers()['content-type'] ?? 'application/octet-stream', signal)
+          : await deps.gate.get(target.uri, url, signal);
       if (got === null || !isArchived(got)) {
         outcome.refused++;
         return answer(route, null);
       }
       return answer(route, fulfilment(got, method === 'HEAD'));
-    });
+    };
     await page.goto(target.uri.url, { waitUntil: 'load', timeout: settings.pageTimeoutMs }).catch((err: unknown) => {
       if (!deadline.aborted && !crawlSignal.aborted) throw err;
     });
@@ -97,9 +119,16 @@ export async function renderPage(context: BrowserContext, target: PageToRender, 
     }
     outcome.timedOut = deadline.aborted;
     outcome.links = await domLinks(page);
+    if (gone) throw new BrowserCrashedError(`the tab rendering ${target.uri.url} went away`);
     return outcome;
+  } catch (err) {
+    if (gone && !(err instanceof BrowserCrashedError)) throw new BrowserCrashedError(`the tab rendering ${target.uri.url} went away`, { cause: err });
+    throw err;
   } finally {
+    page.off('close', lost);
     ended.abort();
+    // Requests arriving meanwhile are refused at once (the signal is aborted): a few rounds empty the set.
+    for (let round = 0; round < 10 && handlers.size > 0; round++) await Promise.allSettled([...handlers]);
     await page.close().catch(() => undefined);
   }
 }

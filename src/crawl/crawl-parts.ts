@@ -282,6 +282,10 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     overrides,
     scope,
     links,
+    seen,
+    frontier,
+    warcsDir: dirs.warcs,
+    resumedJournal: resuming ? captureJournalPath(dirs.root, dirs.node) : null,
     unsupported: (uri, status, annotation) => ledger.failed(uri, status, null, [annotation]),
     ...(o.quiet ? {} : { notice: (line: string) => void o.log.write(`${line}\n`) }),
   });

@@ -96,7 +96,7 @@ export class UriProcessor {
       return outcome;
     } finally {
       // A render waiting for this URI is told it will get nothing (its capture, if any, was handed over already).
-      if (outcome === null || outcome.kind === 'done') browser.settledWithout(claim.uri.url);
+      if (outcome === null || outcome.kind === 'done') browser.settledWithout(claim.uri);
     }
   }
 
@@ -177,7 +177,8 @@ export class UriProcessor {
 
     let exchange: HttpExchange;
     try {
-      exchange = await d.fetcher.fetch(uri.url, { signal: d.abortSignal, limits, ...(userAgent ? { userAgent } : {}) });
+      const post = uri.post === undefined ? {} : { post: { body: Buffer.from(uri.post.body, 'base64'), type: uri.post.type } };
+      exchange = await d.fetcher.fetch(uri.url, { signal: d.abortSignal, limits, ...(userAgent ? { userAgent } : {}), ...post });
     } catch (err) {
       return this.#fetchFailed(claim, err, worker, prerequisite, origin, limits.maxRetries);
     }
@@ -247,7 +248,7 @@ export class UriProcessor {
       ...(focused?.relevance != null ? { relevance: focused.relevance } : {}),
     };
     await d.journal.append(journaled);
-    const rendered = d.browser !== undefined && !prerequisite ? await d.browser.captured(uri, ex, mime, d.abortSignal) : [];
+    const rendered = d.browser !== undefined && !prerequisite ? await d.browser.captured(uri, ex, mime, written, d.abortSignal) : [];
     const annotations = [...found.annotations, ...(focused?.annotations ?? []), ...rendered];
     if (uri.retries > 0) annotations.push(`${uri.retries + 1}t`);
     if (ex.truncated) annotations.push(`truncated:${ex.truncated}`);

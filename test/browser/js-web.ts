@@ -24,6 +24,7 @@ export interface Hit {
   endMs: number;
   /** Requests to this host in flight when this one started, itself included. */
   inFlightAtStart: number;
+  userAgent: string;
 }
 
 export interface JsWeb {
@@ -138,7 +139,7 @@ export async function startJsWeb(): Promise<JsWeb> {
     const host = req.headers.host ?? '';
     const n = (inFlight.get(host) ?? 0) + 1;
     inFlight.set(host, n);
-    const hit: Hit = { host, method: req.method ?? 'GET', path: req.url ?? '/', body: '', startMs: preciseClock.now(), endMs: 0, inFlightAtStart: n };
+    const hit: Hit = { host, method: req.method ?? 'GET', path: req.url ?? '/', body: '', startMs: preciseClock.now(), endMs: 0, inFlightAtStart: n, userAgent: req.headers['user-agent'] ?? '' };
     hits.push(hit);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
