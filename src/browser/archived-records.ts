@@ -32,7 +32,8 @@ export class ArchivedRecords {
       for await (const batch of fileLines(file)) {
         for (const line of batch) {
           const parsed = parseJournalLine(line);
-          if (parsed?.kind === 'capture') this.#places.set(requestKey(parsed.capture.url), { filename: parsed.capture.filename, offset: parsed.capture.offset });
+          // A POST's line has no body to key it by: left out, so a GET of its URL is never served it.
+          if (parsed?.kind === 'capture' && parsed.capture.method === undefined) this.#places.set(requestKey(parsed.capture.url), { filename: parsed.capture.filename, offset: parsed.capture.offset });
         }
       }
     } catch (err) {

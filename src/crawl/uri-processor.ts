@@ -33,6 +33,7 @@ import type { PayloadDedup } from '../dedup/payload-dedup.js';
 import { DELETED_BY_OPERATOR, DELETED_BY_OPERATOR_STATUS, type OperatorExclusions } from './operator-exclusions.js';
 import type { FocusCrawl } from '../focus/focus-crawl.js';
 import { ADMISSION_WAIT_MS, type BrowserCapture } from '../browser/browser-capture.js';
+import { postIndexFields } from '../browser/post-key.js';
 
 /** Transport failures worth retrying: DNS, connect, connection lost, timeout. */
 const RETRYABLE = new Set([-1, -2, -3, -4]);
@@ -246,6 +247,7 @@ export class UriProcessor {
       ...(found.page?.title ? { title: found.page.title } : {}),
       ...(found.page?.text ? { text: found.page.text } : {}),
       ...(focused?.relevance != null ? { relevance: focused.relevance } : {}),
+      ...(uri.post !== undefined ? postIndexFields(uri.url, uri.post) : {}),
     };
     await d.journal.append(journaled);
     const rendered = d.browser !== undefined && !prerequisite ? await d.browser.captured(uri, ex, mime, written, d.abortSignal) : [];

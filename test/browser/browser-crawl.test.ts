@@ -22,6 +22,9 @@ import { captureIo } from '../helpers/capture.js';
 import { crawlLogLines, type CrawlLogLine } from '../helpers/crawl-log-lines.js';
 import { TEST_USER_AGENT, testProfileJson } from '../helpers/test-profile.js';
 import { readWarcDir, type ReadRecord } from '../helpers/warc-read.js';
+import { ReplayServer } from '../../src/replay/replay-server.js';
+import { replaySources } from '../../src/replay/replay-sources.js';
+import { launch, openArchived, type ReplayBrowser, type ReplayedPage } from '../replay/browser.js';
 import { JS_ONLY_PATHS, JS_ONLY_RESOURCES, startJsWeb, type Hit, type JsWeb } from './js-web.js';
 
 const MIN_DELAY_MS = 100;
@@ -145,5 +148,52 @@ describe('browser capture of a JavaScript web', () => {
 
   test('the summary counts rendered pages', () => {
     assert.ok(summary.pages >= 10, JSON.stringify(summary));
+  });
+});
+
+/**
+ * The WACZ in ReplayWeb.page (Chromium, `archiver replay`'s server), the
+ * fixture web closed first: the content JavaScript rendered at crawl time
+ * renders again from the archive — the list fetched as JSON, the POST's
+ * answer — and the browser asks nothing of the live hosts.
+ */
+describe('the WACZ replays in ReplayWeb.page', () => {
+  let server: ReplayServer;
+  let viewer: ReplayBrowser;
+
+  before(async () => {
+    await web.close();
+    assert.ok(summary.wacz, 'no WACZ');
+    server = await ReplayServer.start({ sources: await replaySources([summary.wacz]) });
+    viewer = await launch(server);
+  });
+
+  after(async () => {
+    await viewer?.close();
+    await server?.close();
+  });
+
+  async function textOf(page: ReplayedPage, wanted: string): Promise<string> {
+    let text = page.text;
+    for (let i = 0; i < 100 && !text.includes(wanted); i++) {
+      await viewer.page.waitForTimeout(200);
+      text = String(await page.frame.evaluate('document.body ? document.body.innerText : ""'));
+    }
+    return text;
+  }
+
+  test('the list rendered from fetched JSON shows in replay', async () => {
+    const got = await openArchived(viewer, server, `${web.a}/`);
+    assert.equal(got.title, 'Home');
+    assert.match(await textOf(got, 'Item three'), /Item one[\s\S]*Item three/);
+  });
+
+  test("the POST's answer shows in replay", async () => {
+    const got = await openArchived(viewer, server, `${web.a}/post`);
+    assert.match(await textOf(got, 'Found widget'), /Found widget/);
+  });
+
+  test('nothing was requested from the live hosts', () => {
+    assert.deepEqual(viewer.outside, []);
   });
 });
