@@ -60,6 +60,16 @@ export interface BrowserCounts {
   browserRestarts: number;
 }
 
+/** A capture as the URI processor wrote it. */
+export interface CapturedHow {
+  mime: string;
+  /** Where its record lies. */
+  place: RecordPlace;
+  /** The page's hyperlinks are not to be followed (meta robots or X-Robots-Tag nofollow, obeyed). */
+  nofollow: boolean;
+  signal: AbortSignal;
+}
+
 /** A claim admitted to render: release it when the render is over or not to be. */
 export interface Admission {
   release(): void;
@@ -140,7 +150,8 @@ export class BrowserCapture {
    * are served, and it is kept for later ones; a 2xx HTML page admitted to
    * render is rendered. Returns annotations for its crawl.log line.
    */
-  async captured(uri: CrawlUri, ex: HttpExchange, mime: string, place: RecordPlace, signal: AbortSignal): Promise<string[]> {
+  async captured(uri: CrawlUri, ex: HttpExchange, how: CapturedHow): Promise<string[]> {
+    const { mime, place, signal } = how;
     const notes: string[] = [];
     const mark = browserAnnotation(uri);
     if (mark !== null) notes.push(mark);
@@ -150,7 +161,7 @@ export class BrowserCapture {
     if (!render && ex.body.size > KEPT_BODY_MAX_BYTES && !this.archived.wanted(key)) return notes;
     const response: ArchivedResponse = { url: ex.url, status: ex.status, headers: ex.responseHeaders, body: await ex.body.head(ex.body.size) };
     this.archived.archived(key, response);
-    if (render) notes.push(...(await this.render(uri, response, signal)));
+    if (render) notes.push(...(await this.render(uri, response, signal, !how.nofollow)));
     return notes;
   }
 
@@ -165,7 +176,7 @@ export class BrowserCapture {
    * retried once on a restarted one; a render that fails keeps the plain
    * capture and says why.
    */
-  async render(uri: CrawlUri, response: ArchivedResponse, signal: AbortSignal): Promise<string[]> {
+  async render(uri: CrawlUri, response: ArchivedResponse, signal: AbortSignal, followLinks = true): Promise<string[]> {
     const settings = this.settings.forUrl(uri.url);
     const deps = {
       gate: this.#gate,
@@ -191,7 +202,8 @@ export class BrowserCapture {
     this.counts.pagesRendered++;
     this.counts.subrequests += outcome.requests;
     this.counts.subrequestsRefused += outcome.refused;
-    const links: DiscoveredLink[] = outcome.links.slice(0, this.#d.profile.limits.maxOutlinks).map((url) => ({ url, hop: 'L', context: BROWSER_LINK_CONTEXT }));
+    // Under a meta robots / X-Robots-Tag nofollow the policy obeys, the DOM's hyperlinks are not followed either.
+    const links: DiscoveredLink[] = !followLinks ? [] : outcome.links.slice(0, this.#d.profile.limits.maxOutlinks).map((url) => ({ url, hop: 'L', context: BROWSER_LINK_CONTEXT }));
     const fresh = links.length > 0 ? await this.#d.links.schedule(uri, links) : 0;
     const notes = [`rendered:${outcome.requests}req`, `browserLinks:${fresh}`];
     if (outcome.overCap > 0) notes.push(`browserRequestCap:${outcome.overCap}`);

@@ -250,7 +250,7 @@ export class UriProcessor {
       ...(uri.post !== undefined ? postIndexFields(uri.url, uri.post) : {}),
     };
     await d.journal.append(journaled);
-    const rendered = d.browser !== undefined && !prerequisite ? await d.browser.captured(uri, ex, mime, written, d.abortSignal) : [];
+    const rendered = d.browser !== undefined && !prerequisite ? await d.browser.captured(uri, ex, { mime, place: written, nofollow: found.annotations.includes('nofollow'), signal: d.abortSignal }) : [];
     const annotations = [...found.annotations, ...(focused?.annotations ?? []), ...rendered];
     if (uri.retries > 0) annotations.push(`${uri.retries + 1}t`);
     if (ex.truncated) annotations.push(`truncated:${ex.truncated}`);
