@@ -20,6 +20,7 @@ import type { Overrides } from '../overrides/overrides.js';
 import type { Frontier } from '../frontier/frontier.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
 import type { HttpExchange } from '../core/exchange.js';
+import { ProfileError } from '../core/errors.js';
 import { ArchivedResponses, KEPT_BODY_MAX_BYTES, requestKey, type ArchivedResponse } from './archived-responses.js';
 import { BrowserCrashedError, RenderFailure } from './browser-errors.js';
 import { ArchivedRecords, type RecordPlace } from './archived-records.js';
@@ -45,6 +46,8 @@ export interface BrowserCaptureDeps {
   /** The job's WARC directory, and its capture journal when the job is resumed (earlier runs' captures are served from there). */
   warcsDir: string;
   resumedJournal: string | null;
+  /** The crawl runs on a shared store (several processes): refused. */
+  shared: boolean;
   /** A crawl.log line for a request the crawl cannot make for the browser, or refuses. */
   unsupported(uri: CrawlUri, status: number, annotation: string): void;
   /** A line for the operator (Chromium restarted). */
@@ -119,6 +122,8 @@ export class BrowserCapture {
   static async open(deps: BrowserCaptureDeps): Promise<BrowserCapture | null> {
     const settings = new BrowserSettings(deps.profile, deps.overrides);
     if (!settings.anyEnabled) return null;
+    // A render waits for captures made in this process; another node's would never reach it.
+    if (deps.shared) throw new ProfileError('/browser/enabled', 'browser capture runs in a crawl of one process, not on a shared store (redis)');
     const executable = await resolveExecutable(settings.top.executable);
     const capture = new BrowserCapture(deps, settings, executable);
     if (deps.resumedJournal !== null) await capture.#records.loadJournal(deps.resumedJournal);

@@ -1,8 +1,9 @@
 /**
  * Network quiet of one page: the count of its open requests, and a wait
- * that ends once at most one has been open for `idleMs` (Browsertrix's and
- * Heritrix's rule: a page polling a beacon forever still goes quiet), or
- * when its signal aborts. Event-driven: every change re-arms one timer.
+ * that ends once at most one has been open for `idleMs` (Browsertrix's
+ * rule: a page polling a beacon forever still goes quiet), or when its
+ * signal aborts. Event-driven: one timer, stopped while two or more
+ * requests are open and started again when they are down to one.
  */
 export class NetworkIdle {
   #open = 0;
@@ -27,9 +28,15 @@ export class NetworkIdle {
     if (signal.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout | null = null;
+      // The quiet time runs while at most one request is open, however many come and go one at a
+      // time (a beacon every 100 ms must not keep a page open); it starts over only past one.
       const arm = (): void => {
-        if (timer !== null) clearTimeout(timer);
-        timer = this.#open <= 1 ? setTimeout(() => end(true), idleMs) : null;
+        if (this.#open > 1) {
+          if (timer !== null) clearTimeout(timer);
+          timer = null;
+        } else if (timer === null) {
+          timer = setTimeout(() => end(true), idleMs);
+        }
       };
       const end = (quiet: boolean): void => {
         if (timer !== null) clearTimeout(timer);

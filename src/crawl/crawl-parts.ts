@@ -285,6 +285,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     seen,
     frontier,
     warcsDir: dirs.warcs,
+    shared: backend.shared,
     resumedJournal: resuming ? captureJournalPath(dirs.root, dirs.node) : null,
     unsupported: (uri, status, annotation) => ledger.failed(uri, status, null, [annotation]),
     ...(o.quiet ? {} : { notice: (line: string) => void o.log.write(`${line}\n`) }),

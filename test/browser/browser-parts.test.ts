@@ -113,6 +113,23 @@ describe('NetworkIdle', () => {
     assert.equal(await waiting, true);
   });
 
+  test('requests coming and going one at a time do not put the quiet off', async () => {
+    const idle = new NetworkIdle();
+    const stop = new AbortController();
+    let quiet = false;
+    const waiting = idle.quiet(50, stop.signal).then((q) => (quiet = q));
+    // A beacon: one request at a time, far more often than the quiet time, until the wait ends.
+    let beacons = 0;
+    while (beacons < 1000 && !quiet) {
+      idle.opened();
+      await new Promise((r) => setTimeout(r, 2));
+      idle.closed();
+      beacons++;
+    }
+    assert.equal(await waiting, true);
+    assert.ok(beacons < 1000, 'the quiet came only once the beacon stopped');
+  });
+
   test('an abort ends the wait unquiet', async () => {
     const idle = new NetworkIdle();
     idle.opened();
