@@ -29,6 +29,7 @@ import { launchChromium, resolveExecutable } from './chromium.js';
 import { renderPage, type RenderOutcome } from './page-render.js';
 import { BROWSER_LINK_CONTEXT, BROWSER_REQUEST_CONTEXT, SubrequestGate } from './subrequest-gate.js';
 import { TabPool } from './tab-pool.js';
+import { postIndexFields } from './post-key.js';
 
 /** Responses rendered as pages. */
 const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
@@ -129,6 +130,16 @@ export class BrowserCapture {
     if (deps.resumedJournal !== null) await capture.#records.loadJournal(deps.resumedJournal);
     await capture.#tabs.start();
     return capture;
+  }
+
+  /** How long a claim that may render waits when every admission is taken. */
+  get admissionWaitMs(): number {
+    return ADMISSION_WAIT_MS;
+  }
+
+  /** The capture journal's fields of a POST a rendered page made: how its index line is keyed (post-key.ts). */
+  journalFields(url: string, post: { body: string; type: string }): { method: 'POST'; requestBody: string } {
+    return postIndexFields(url, post);
   }
 
   /** Tabs rendering now (the console's count). */

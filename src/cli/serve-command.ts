@@ -61,17 +61,19 @@ export async function serveMain(argv: string[], io: CliIo, opts: ServeMainOption
   const server = await ConsoleServer.start({ catalog, starter, host, port, log: io.stderr, search });
   io.stdout.write(`console  ${server.url}\n`);
   opts.onListening?.(server);
-  await (opts.until ?? untilSignal());
-  const running = catalog.liveJobs();
-  if (running.length > 0) io.stderr.write(`archiver serve: stopping ${running.length} crawl(s)\n`);
-  for (const job of running) job.crawl.stop();
-  // A second Ctrl-C abandons the fetches in flight.
+  // A second Ctrl-C abandons the fetches in flight. Listened for from the start: between the
+  // first signal's listener going and this one coming, a Ctrl-C found node's default (exit at once).
+  let running: ReturnType<JobCatalog['liveJobs']> | null = null;
   const abandon = (): void => {
-    for (const job of running) job.crawl.stop({ abandonInFlight: true });
+    for (const job of running ?? []) job.crawl.stop({ abandonInFlight: true });
   };
-  process.once('SIGINT', abandon);
-  process.once('SIGTERM', abandon);
+  process.on('SIGINT', abandon);
+  process.on('SIGTERM', abandon);
   try {
+    await (opts.until ?? untilSignal());
+    running = catalog.liveJobs();
+    if (running.length > 0) io.stderr.write(`archiver serve: stopping ${running.length} crawl(s)\n`);
+    for (const job of running) job.crawl.stop();
     await Promise.allSettled(running.map((job) => job.crawl.done));
   } finally {
     process.off('SIGINT', abandon);

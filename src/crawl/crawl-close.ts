@@ -9,11 +9,13 @@
  * the last node to leave a finished one packages it — over every node's
  * WARCs, with reports summing every node's crawl.log, and
  * `reports/nodes.txt|json` — and notes in the store that it did.
+ *
+ * Packaging's modules (index, WACZ, page text) are loaded here, at the end:
+ * a crawl's first request does not wait for them.
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Profile } from '../config/profile.js';
-import { finalizeJob } from '../wacz/finalize-job.js';
 import type { NodeFigures } from '../store/crawl-coordination.js';
 import { sumNodeLogs, writeNodesReport } from './node-reports.js';
 import type { CrawlStatus } from './crawl-status.js';
@@ -73,7 +75,7 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
   // The CDXJ index and the WACZ cover the whole job (every run of a resumed one; every node's WARCs).
   const packaged =
     packages && failures.length === 0 && (runWarcFiles.length > 0 || p.resuming || shared)
-      ? await attempt(() => finalizeJob({ jobDir: p.dirs.root, name: c.profile.name, software: SOFTWARE, seeds }))
+      ? await attempt(async () => (await import('../wacz/finalize-job.js')).finalizeJob({ jobDir: p.dirs.root, name: c.profile.name, software: SOFTWARE, seeds }))
       : null;
   if (shared && packaged !== null) {
     // Loaded here only: SQLite is no part of a crawl of one process.

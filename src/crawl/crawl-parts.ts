@@ -48,8 +48,8 @@ import { OperatorExclusions } from './operator-exclusions.js';
 import { Scope } from './scope.js';
 import { UriProcessor } from './uri-processor.js';
 import { asFatal, isDiskFull } from './crawl-failure.js';
-import { FocusCrawl } from '../focus/focus-crawl.js';
-import { BrowserCapture } from '../browser/browser-capture.js';
+import type { FocusCrawl } from '../focus/focus-crawl.js';
+import type { BrowserCapture } from '../browser/browser-capture.js';
 
 export const SOFTWARE = `archiver/${packageVersion()}`;
 
@@ -239,7 +239,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   const scope = new Scope(profile.scope, overrides.any ? (url) => overrides.excludesFor(url) : undefined);
   if (scope.hostsFromSeeds) for (const seed of addedSeeds) scope.addHost(new URL(seed).host);
   // The topic: saved in the job, or learnt from training read now and fetched first (as seeds).
-  const focus = profile.focus === undefined ? null : await FocusCrawl.open({
+  // Its ~18 modules are loaded only by a focused crawl.
+  const focus = profile.focus === undefined ? null : await (await import('../focus/focus-crawl.js')).FocusCrawl.open({
     focus: profile.focus,
     patience: profile.limits.maxPages > 0 || profile.limits.maxBytes > 0 ? { delayMs: profile.politeness.minDelayMs } : null,
     records: backend.records('focus'),
@@ -276,8 +277,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   const pages = new PageThread({ maxLinks: profile.limits.maxOutlinks, focusTerms: focus !== null });
   // Shared crawls: a host's failure counts are the crawl's, whichever node last held its queue.
   const shareHealth = backend.shared ? { catchUpHost: (host: string) => healthJournal.catchUp(health, host) } : {};
-  // Chromium is started now: a crawl that cannot render stops before it fetches anything.
-  const browser = await BrowserCapture.open({
+  // Chromium is started now: a crawl that cannot render stops before it fetches anything. Its modules load only then.
+  const browser = !browserWanted(profile) ? null : await (await import('../browser/browser-capture.js')).BrowserCapture.open({
     profile,
     overrides,
     scope,
@@ -328,6 +329,11 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     ledger, overrides, budgets, health, healthJournal, digestIndex, earlier, pages, processor, job, exclusions, robotsStore, robotsJournal, robotsPolicies: policies,
     addedSeeds, priorCrawlMs, focus, browser,
   };
+}
+
+/** Whether any part of the profile renders pages (the top `browser` block or an override's). */
+function browserWanted(profile: Profile): boolean {
+  return profile.browser?.enabled === true || profile.overrides.some((o) => o.browser?.enabled === true);
 }
 
 /** The profile as a hash: every node of a shared crawl must run the same one. */

@@ -32,8 +32,7 @@ import type { LinkScheduler } from './link-scheduler.js';
 import type { PayloadDedup } from '../dedup/payload-dedup.js';
 import { DELETED_BY_OPERATOR, DELETED_BY_OPERATOR_STATUS, type OperatorExclusions } from './operator-exclusions.js';
 import type { FocusCrawl } from '../focus/focus-crawl.js';
-import { ADMISSION_WAIT_MS, type BrowserCapture } from '../browser/browser-capture.js';
-import { postIndexFields } from '../browser/post-key.js';
+import type { BrowserCapture } from '../browser/browser-capture.js';
 
 /** Transport failures worth retrying: DNS, connect, connection lost, timeout. */
 const RETRYABLE = new Set([-1, -2, -3, -4]);
@@ -141,7 +140,7 @@ export class UriProcessor {
     const rendering = d.browser?.admit(uri) ?? null;
     if (rendering === 'wait') {
       if (budget?.kind === 'go') budget.release();
-      return { kind: 'defer', delayMs: ADMISSION_WAIT_MS };
+      return { kind: 'defer', delayMs: d.browser!.admissionWaitMs };
     }
     try {
       return await this.#process(claim, worker, prerequisite, release);
@@ -247,7 +246,7 @@ export class UriProcessor {
       ...(found.page?.title ? { title: found.page.title } : {}),
       ...(found.page?.text ? { text: found.page.text } : {}),
       ...(focused?.relevance != null ? { relevance: focused.relevance } : {}),
-      ...(uri.post !== undefined ? postIndexFields(uri.url, uri.post) : {}),
+      ...(uri.post !== undefined ? d.browser?.journalFields(uri.url, uri.post) : {}),
     };
     await d.journal.append(journaled);
     const rendered = d.browser !== undefined && !prerequisite ? await d.browser.captured(uri, ex, { mime, place: written, nofollow: found.annotations.includes('nofollow'), signal: d.abortSignal }) : [];

@@ -8,6 +8,11 @@
  * (WARC-Truncated), instead of discarding a partial capture. A deadline on
  * the whole exchange ends bodies that trickle in too slowly for the idle
  * timeout ever to fire (truncated "time"; before the headers, a timeout).
+ *
+ * The headers and body-idle timeouts are also kept here, on node's own
+ * timers: undici's fire on a coarse clock that ticks every half second, so a
+ * fetchTimeoutMs of 200 ms let an idle body run on for up to a second.
+ * undici's stay as the backstop.
  */
 import type { Dispatcher } from 'undici';
 import type { FetchError } from '../core/errors.js';
@@ -38,11 +43,13 @@ export interface ExchangeHandlerOptions {
   signal: AbortSignal | undefined;
   /** Deadline for the whole exchange, from dispatch to last body byte; 0 = none. */
   maxDurationMs: number;
+  /** Longest wait, once the request is sent, for the headers or for the next body bytes; 0 = undici's alone. */
+  idleTimeoutMs?: number;
 }
 
 /** Our own reason for aborting the transfer at maxBodyBytes; never surfaces. */
 class LengthCut extends Error {}
-/** Our own reason for aborting at the exchange deadline. */
+/** Our own reason for aborting at the exchange deadline or the idle timeout. */
 class DeadlineCut extends Error {
   readonly code = 'UND_ERR_HEADERS_TIMEOUT';
 }
@@ -64,6 +71,7 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
   #ip: string | null = null;
   readonly #onAbort = (): void => this.#abortByCaller();
   #deadline: NodeJS.Timeout | null = null;
+  #idle: NodeJS.Timeout | null = null;
 
   constructor(opts: ExchangeHandlerOptions) {
     this.#opts = opts;
@@ -75,7 +83,7 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
     });
     opts.signal?.addEventListener('abort', this.#onAbort, { once: true });
     if (opts.maxDurationMs > 0) {
-      this.#deadline = setTimeout(() => this.#deadlinePassed(), opts.maxDurationMs);
+      this.#deadline = setTimeout(() => this.#cut(`exchange took longer than ${opts.maxDurationMs} ms`), opts.maxDurationMs);
       this.#deadline.unref();
     }
   }
@@ -94,6 +102,11 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
       return;
     }
     this.#opts.recorder.expect(this);
+    const idleMs = this.#opts.idleTimeoutMs ?? 0;
+    if (idleMs > 0) {
+      this.#idle = setTimeout(() => this.#cut(`nothing received for ${idleMs} ms`), idleMs);
+      this.#idle.unref();
+    }
   }
 
   onResponseStart(controller: Controller, statusCode: number, _headers: unknown, statusMessage?: string): void {
@@ -102,10 +115,12 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
     this.#status = statusCode;
     this.#statusText = statusMessage ?? '';
     this.#headers = rawHeaderPairs(controller.rawHeaders);
+    this.#idle?.refresh();
   }
 
   onResponseData(controller: Controller, chunk: Buffer): void {
     if (this.#settled || this.#truncated !== null) return;
+    this.#idle?.refresh();
     const { sink, maxBodyBytes } = this.#opts;
     if (maxBodyBytes > 0 && sink.size + chunk.length > maxBodyBytes) {
       const room = maxBodyBytes - sink.size;
@@ -142,10 +157,10 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
     void this.#fail(toFetchError(err, this.#opts.url.href));
   }
 
-  /** Past the deadline: keep what came (truncated "time") or, without headers yet, fail as a timeout. */
-  #deadlinePassed(): void {
+  /** Past the deadline or the idle timeout: keep what came (truncated "time") or, without headers yet, fail as a timeout. */
+  #cut(why: string): void {
     if (this.#settled) return;
-    const cut = new DeadlineCut(`exchange took longer than ${this.#opts.maxDurationMs} ms`);
+    const cut = new DeadlineCut(why);
     if (this.#headers !== null && this.#truncated === null) this.#truncated = 'time';
     if (this.#controller !== null) this.#controller.abort(cut);
     else void this.#fail(toFetchError(cut, this.#opts.url.href));
@@ -190,6 +205,7 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, HeadListener
 
   #detach(): void {
     if (this.#deadline !== null) clearTimeout(this.#deadline);
+    if (this.#idle !== null) clearTimeout(this.#idle);
     this.#opts.signal?.removeEventListener('abort', this.#onAbort);
   }
 }

@@ -117,6 +117,7 @@ export class Fetcher {
     if (post !== undefined) headers.push(['Content-Type', post.type]);
     const sink = new BodySink({ tempDir: this.#opts.tempDir, memoryLimitBytes: this.#opts.memoryBodyLimitBytes });
     const limits = call.limits;
+    const timeoutMs = limits?.fetchTimeoutMs ?? this.#opts.fetchTimeoutMs;
     const handler = new ExchangeHandler({
       url: target,
       sink,
@@ -124,8 +125,9 @@ export class Fetcher {
       recorder: this.#heads,
       signal: call.signal,
       maxDurationMs: limits?.maxFetchDurationMs ?? this.#opts.maxFetchDurationMs,
+      idleTimeoutMs: timeoutMs,
     });
-    const agent = this.#agentFor(limits?.fetchTimeoutMs ?? this.#opts.fetchTimeoutMs);
+    const agent = this.#agentFor(timeoutMs);
     const startedAt = new Date();
     const t0 = performance.now();
     agent.dispatch(

@@ -73,6 +73,10 @@ export interface RedisFrontierInit extends FrontierInitOptions {
 const STRIDE = 65536;
 /** How closely nodes' clocks agree (each follows Redis TIME, from its shortest round trip): added to a taken-over queue's wake time. */
 const CLOCK_MARGIN_MS = 5;
+const DEFAULT_LEASE_MS = 10_000;
+/** A lease this close to its end counts as ended: Redis's clock and this one's, and the trip between. */
+const LEASE_MARGIN_MS = 50;
+const LOST_KEPT_MS = 60_000;
 /** Queues are handed on at most this often. */
 const DETACH_EVERY_MS = 3000;
 
@@ -84,6 +88,15 @@ export class RedisFrontier implements Frontier {
   readonly #slack: () => number;
   readonly #timer: NodeJS.Timeout;
   #lastRenew = 0;
+  /**
+   * When the last renewal that came back was sent: every lease this node
+   * holds runs at least `leaseMs` from then (a queue taken on later, from
+   * its own taking).
+   */
+  #renewedAt: number;
+  readonly #leaseMs: number;
+  /** Queues lost at renewals, with when the renewal was sent (kept a minute): a claim taken before is void. */
+  readonly #lostAt = new Map<string, number>();
   #lastDetach = 0;
   #pending = 0;
   #ticking: Promise<void> | null = null;
@@ -92,8 +105,10 @@ export class RedisFrontier implements Frontier {
   /** The last error of a tick (Redis trouble is retried inside the link; this is anything else). */
   #failure: unknown = null;
 
-  private constructor(local: WorkQueueFrontier, store: RedisQueueStore, init: RedisFrontierInit) {
+  private constructor(local: WorkQueueFrontier, store: RedisQueueStore, init: RedisFrontierInit, openedAt: number) {
     this.#local = local;
+    this.#renewedAt = openedAt;
+    this.#leaseMs = init.leaseMs ?? DEFAULT_LEASE_MS;
     this.#store = store;
     this.#view = init.view;
     this.#renewMs = init.renewMs ?? 1000;
@@ -105,12 +120,13 @@ export class RedisFrontier implements Frontier {
 
   static async open(init: RedisFrontierInit): Promise<RedisFrontier> {
     const ref: { self: RedisFrontier | null } = { self: null };
+    const openedAt = Date.now();
     const store = new RedisQueueStore({
       link: init.link,
       keys: init.keys,
       node: init.node,
       token: `${init.node}.${init.ordinalTag}`,
-      leaseMs: init.leaseMs ?? 10_000,
+      leaseMs: init.leaseMs ?? DEFAULT_LEASE_MS,
       ordinalBase: init.ordinalBase,
       room: () => (ref.self === null ? 1e9 : ref.self.#room()),
     });
@@ -126,7 +142,7 @@ export class RedisFrontier implements Frontier {
         onRetired: (key) => void store.retire(key).catch((err: unknown) => ref.self?.fail(err)),
       },
     });
-    ref.self = new RedisFrontier(local, store, init);
+    ref.self = new RedisFrontier(local, store, init, openedAt);
     return ref.self;
   }
 
@@ -135,9 +151,36 @@ export class RedisFrontier implements Frontier {
     return this.#local.schedule(uris);
   }
 
-  next(signal?: AbortSignal): Promise<Claim | null> {
-    this.#throwIfFailed();
-    return this.#local.next(signal);
+  /**
+   * A claim is handed out only under a lease known to be alive: a node that
+   * went a whole lease without a renewal coming back (a stalled event loop,
+   * a slow Redis) may have lost the queue to another node, which would
+   * fetch the same URIs. It renews first, and a claim whose queue went
+   * elsewhere is dropped.
+   */
+  async next(signal?: AbortSignal): Promise<Claim | null> {
+    for (;;) {
+      this.#throwIfFailed();
+      const claim = await this.#local.next(signal);
+      if (claim === null || Date.now() < this.#renewedAt + this.#leaseMs - LEASE_MARGIN_MS) return claim;
+      const claimedAt = Date.now();
+      await this.#renewedSince(claimedAt);
+      if ((this.#lostAt.get(claim.queueKey) ?? -Infinity) < claimedAt) return claim;
+      // Another node's queue now: this one forgets the claim (its URI is that node's to fetch).
+      await this.#local.finished(claim, { kind: 'defer', delayMs: 0 });
+    }
+  }
+
+  /** Once a renewal sent at or after `t` has come back. */
+  async #renewedSince(t: number): Promise<void> {
+    while (this.#renewedAt < t && !this.#closed) {
+      this.#throwIfFailed();
+      if (this.#ticking === null) {
+        this.#lastRenew = 0;
+        this.#tick();
+      }
+      await this.#ticking;
+    }
   }
 
   /** A background step failed: the next schedule() or next() throws it. */
@@ -221,7 +264,10 @@ export class RedisFrontier implements Frontier {
       this.#lastRenew = now;
       const { lost, pending } = await this.#store.renew(this.#view.deadIncarnations());
       this.#pending = pending;
+      for (const [key, at] of this.#lostAt) if (at < now - LOST_KEPT_MS) this.#lostAt.delete(key);
+      for (const key of lost) this.#lostAt.set(key, now);
       if (lost.length > 0) await this.#local.lose(lost);
+      this.#renewedAt = now;
       // More than a share (a node that started first took every seed's queue): hand the rest on,
       // at most every few seconds, so that the others' figures catch up before the next look.
       const excess = this.#local.busyQueues - this.#share();

@@ -136,6 +136,27 @@ describe('Fetcher transport failures', () => {
     await f.close();
   });
 
+  it('a body idle for longer than a short fetchTimeoutMs is cut at it, not at undici\'s half-second clock', async () => {
+    // 'abc', then 'def' 700 ms later. undici's own body timeout ticks every ~500 ms and, for
+    // 150 ms, fired anywhere up to a second after the last bytes: often after 'def'.
+    let later: NodeJS.Timeout | undefined;
+    const port = await server((sock) =>
+      sock.once('data', () => {
+        sock.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc');
+        later = setTimeout(() => sock.write('def'), 700);
+      }),
+    );
+    const f = new Fetcher({ ...opts, fetchTimeoutMs: 150 });
+    try {
+      const ex = await f.fetch(`http://127.0.0.1:${port}/`);
+      assert.equal(ex.truncated, 'time');
+      assert.deepEqual(await ex.body.head(100), Buffer.from('abc'));
+    } finally {
+      clearTimeout(later);
+      await f.close();
+    }
+  });
+
   it('an aborted signal stops the fetch with ARCHIVER_FETCH_ABORTED', async () => {
     const port = await server((sock) => sock.on('data', () => undefined));
     const f = new Fetcher({ ...opts, fetchTimeoutMs: 5000 });

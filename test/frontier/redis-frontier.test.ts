@@ -166,7 +166,7 @@ for (const variant of REDIS_VARIANTS) describe(`Redis frontier (${variant.name})
     await b.close();
   });
 
-  it('a node whose lease expired learns at its next renewal that the queue went elsewhere, and hands out none of it', { timeout: 20_000 }, async () => {
+  it('a node whose lease may have expired renews before it hands out a claim, and hands out none of a queue that went elsewhere', { timeout: 20_000 }, async () => {
     const keys = new CrawlKeys('expired');
     const urls = Array.from({ length: 6 }, (_, i) => `http://e.test/${i}`);
     // a renews every second but its leases last 300 ms: b takes the queue over in between.
@@ -178,16 +178,12 @@ for (const variant of REDIS_VARIANTS) describe(`Redis frontier (${variant.name})
     const b = await RedisFrontier.open({
       options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link: suite.link, keys, node: 'b', ordinalTag: 2, ordinalBase: 0, view: fixedView(['a', 'b']), leaseMs: 60_000, renewMs: 50,
     });
-    // The event the old test slept 2.2 s for: b has taken the queue over (a's lease expired).
+    // b has taken the queue over (a's lease expired); a has not renewed since and still holds it.
     while (b.busyQueues === 0) await new Promise((r) => setTimeout(r, 10));
     assert.equal(a.busyQueues, 1, 'a still believes it holds the queue');
-    // Until its next renewal a does not know (and would hand the queue out: the window is at
-    // most renewMs, and opens only when a node went a whole lease without renewing). Once it
-    // has renewed, both ask for work: b gets the whole queue, a none of it, to the end and
-    // through one more renewal of a's.
-    // (A renewal is counted when it starts; the one after next starts once the next one is over.)
-    await aView.renewals(aView.renewed() + 2);
-    assert.equal(a.busyQueues, 0, 'a dropped the queue at its renewal');
+    const renewalsBefore = aView.renewed();
+    // Both ask for work at once, a without waiting for its own next renewal: a's claim comes
+    // after a whole lease without one, so a renews first, learns the queue is b's, and drops it.
     let bDone!: () => void;
     const bDrained = new Promise<void>((resolve) => (bDone = resolve));
     const byA = drainUntil(a, bDrained.then(async () => aView.renewals(aView.renewed() + 1)));
@@ -195,7 +191,26 @@ for (const variant of REDIS_VARIANTS) describe(`Redis frontier (${variant.name})
     bDone();
     assert.deepEqual(await byA, [], 'a handed out none of the queue it lost');
     assert.deepEqual([...byB].sort(), [...urls].sort());
+    assert.equal(a.busyQueues, 0, 'a dropped the queue');
+    assert.ok(aView.renewed() > renewalsBefore, 'a renewed before answering');
     await a.close();
     await b.close();
+  });
+
+  it('a node that renews in time hands out its queue without an extra renewal', { timeout: 20_000 }, async () => {
+    const keys = new CrawlKeys('intime');
+    const urls = Array.from({ length: 4 }, (_, i) => `http://t.test/${i}`);
+    const view = fixedView(['a']);
+    const a = await RedisFrontier.open({
+      options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link: suite.link, keys, node: 'a', ordinalTag: 1, ordinalBase: 0, view, leaseMs: 60_000, renewMs: 60_000,
+    });
+    await a.schedule(urls.map((u) => uri(u)));
+    // Its first tick renews (none ran yet); after that none is due for a minute.
+    await view.renewals(1);
+    const renewals = view.renewed();
+    const got = await drainUntil(a, new Promise(() => {}), urls.length);
+    assert.deepEqual([...got].sort(), [...urls].sort());
+    assert.equal(view.renewed(), renewals, 'no renewal was forced under a live lease');
+    await a.close();
   });
 });
