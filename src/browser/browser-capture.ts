@@ -89,6 +89,8 @@ export class BrowserCapture {
   readonly #maxAdmitted: number;
   /** URLs of the claims admitted to render, until their render is over or not to be. */
   readonly #admitted = new Set<string>();
+  /** Aborted once the crawl is stopping: renders end now instead of waiting for subrequests nobody will fetch. */
+  readonly #stopping = new AbortController();
   readonly counts: BrowserCounts = { pagesRendered: 0, renderFailures: 0, subrequests: 0, subrequestsRefused: 0, browserRestarts: 0 };
 
   private constructor(deps: BrowserCaptureDeps, settings: BrowserSettings, executable: string) {
@@ -192,8 +194,9 @@ export class BrowserCapture {
    * retried once on a restarted one; a render that fails keeps the plain
    * capture and says why.
    */
-  async render(uri: CrawlUri, response: ArchivedResponse, signal: AbortSignal, followLinks = true): Promise<string[]> {
+  async render(uri: CrawlUri, response: ArchivedResponse, crawlSignal: AbortSignal, followLinks = true): Promise<string[]> {
     const settings = this.settings.forUrl(uri.url);
+    const signal = AbortSignal.any([crawlSignal, this.#stopping.signal]);
     const deps = {
       gate: this.#gate,
       unsupported: (page: CrawlUri, url: string, method: string) => {
@@ -224,7 +227,16 @@ export class BrowserCapture {
     const notes = [`rendered:${outcome.requests}req`, `browserLinks:${fresh}`];
     if (outcome.overCap > 0) notes.push(`browserRequestCap:${outcome.overCap}`);
     if (outcome.timedOut) notes.push('browserTimeout');
+    if (this.#stopping.signal.aborted) notes.push('browserStopped');
     return notes;
+  }
+
+  /**
+   * The crawl is stopping (no more claims): renders under way end at once,
+   * with what they have, since no worker will fetch their subrequests.
+   */
+  stopRendering(): void {
+    this.#stopping.abort();
   }
 
   async close(): Promise<void> {

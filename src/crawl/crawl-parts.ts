@@ -291,6 +291,12 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     unsupported: (uri, status, annotation) => ledger.failed(uri, status, null, [annotation]),
     ...(o.quiet ? {} : { notice: (line: string) => void o.log.write(`${line}\n`) }),
   });
+  // Stopping, no worker claims a render's subrequests any more: renders end then, not at their timeout.
+  if (browser !== null) {
+    events.on('state', (e) => {
+      if (e.state === 'stopping') browser.stopRendering();
+    });
+  }
   const processor = new UriProcessor({
     ...shareHealth,
     profile,

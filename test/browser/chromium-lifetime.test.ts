@@ -71,6 +71,23 @@ describe('Chromium killed or missing', () => {
     assert.ok(home?.annotations.some((a) => a.startsWith('rendered:')), JSON.stringify(home));
   });
 
+  test('a crawl stopped while a page waits for its data ends the render at once, marked browserStopped', async () => {
+    const name = 'stopped';
+    // A page timeout far beyond the test's patience: only the stop can end this render in time.
+    const profile = validateProfile(profileJson(name, `${web.a}/waits`, { pageTimeoutMs: 600_000 }), name);
+    const summary = await runCrawl({
+      profile,
+      stderr: captureIo().stderr,
+      quiet: true,
+      onStart: (crawl) => {
+        void waitFor(() => web.hits.some((h) => h.path === '/hang'), 60_000, 20).then(() => crawl.stop());
+      },
+    });
+    assert.equal(summary.status, 'ABORTED');
+    const page = (await crawlLogLines(path.join(tmp, name))).find((l) => l.url === `${web.a}/waits`);
+    assert.ok(page?.annotations.includes('browserStopped'), JSON.stringify(page));
+  });
+
   test('archiver run killed with SIGKILL leaves no Chromium behind, and resumes', async () => {
     const name = 'killed';
     const file = path.join(tmp, `${name}.json`);

@@ -120,6 +120,8 @@ function routesOf(b: string): Record<string, (req: http.IncomingMessage, body: s
     '/found/widget': html(page('Found widget', '<p>widget</p>')),
     '/sw': html(page('Service worker', '<p id="sw">registering</p>', `if (navigator.serviceWorker) navigator.serviceWorker.register('/sw.js').then(() => { document.getElementById('sw').textContent = 'registered'; }, () => { document.getElementById('sw').textContent = 'refused'; });`)),
     '/sw.js': (_q, _b, res) => void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end("self.addEventListener('fetch', () => {});"),
+    // Not linked from anywhere: a page whose data never comes (the server holds /hang open).
+    '/waits': html(page('Waits', '<p id="w">waiting</p>', `fetch('/hang').then(() => { document.getElementById('w').textContent = 'came'; }).catch(() => {});`)),
     '/beacon': html(page('Beacon', '<p>polling</p>', `setInterval(() => { fetch('/ping?t=' + Date.now()).catch(() => {}); }, 120);`)),
   };
 }
@@ -155,6 +157,7 @@ export async function startJsWeb(): Promise<JsWeb> {
       if (onB && hit.path === '/robots.txt') return void res.writeHead(404, { 'Content-Type': 'text/plain' }).end('none');
       if (onB && hit.path === '/logo.png') return void res.writeHead(200, { 'Content-Type': 'image/png' }).end(PNG);
       if (!onB && hit.path.startsWith('/ping?')) return void res.writeHead(204).end();
+      if (!onB && hit.path === '/hang') return; // Answered never; the socket closes with the server.
       const route = onB ? undefined : routes[hit.path];
       if (route) route(req, hit.body, res);
       else res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not here');
