@@ -70,14 +70,6 @@ export async function renderPage(context: BrowserContext, target: PageToRender, 
     page.on('request', () => idle.opened());
     page.on('requestfinished', () => idle.closed());
     page.on('requestfailed', () => idle.closed());
-    await page.route('**/*', (route) => {
-      // Tracked, so that the tab closes only once every intercepted request is answered:
-      // closed with handlers pending, Chromium was seen sending their requests itself.
-      const handling = handle(route);
-      handlers.add(handling);
-      void handling.finally(() => handlers.delete(handling));
-      return handling;
-    });
     const handle = async (route: Route): Promise<void> => {
       const request = route.request();
       if (!documentServed && request.isNavigationRequest() && request.frame() === page.mainFrame()) {
@@ -108,6 +100,14 @@ export async function renderPage(context: BrowserContext, target: PageToRender, 
       }
       return answer(route, fulfilment(got, method === 'HEAD'));
     };
+    await page.route('**/*', (route) => {
+      // Tracked, so that the tab closes only once every intercepted request is answered:
+      // closed with handlers pending, Chromium was seen sending their requests itself.
+      const handling = handle(route);
+      handlers.add(handling);
+      void handling.finally(() => handlers.delete(handling));
+      return handling;
+    });
     await page.goto(target.uri.url, { waitUntil: 'load', timeout: settings.pageTimeoutMs }).catch((err: unknown) => {
       if (!deadline.aborted && !crawlSignal.aborted) throw err;
     });
