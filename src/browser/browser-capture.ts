@@ -20,6 +20,7 @@ import type { Overrides } from '../overrides/overrides.js';
 import type { Frontier } from '../frontier/frontier.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
 import type { HttpExchange } from '../core/exchange.js';
+import type { BrowserStatus } from '../crawl/crawl-status.js';
 import { ProfileError } from '../core/errors.js';
 import { ArchivedResponses, KEPT_BODY_MAX_BYTES, requestKey, type ArchivedResponse } from './archived-responses.js';
 import { BrowserCrashedError, RenderFailure } from './browser-errors.js';
@@ -144,9 +145,9 @@ export class BrowserCapture {
     return postIndexFields(url, post);
   }
 
-  /** Tabs rendering now (the console's count). */
-  get busyTabs(): number {
-    return this.#tabs.busy;
+  /** Tabs and what was rendered so far, for the crawl's status (the console shows them). */
+  status(): BrowserStatus {
+    return { tabs: this.settings.top.tabs, busyTabs: this.#tabs.busy, pagesRendered: this.counts.pagesRendered, subrequests: this.counts.subrequests };
   }
 
   /**

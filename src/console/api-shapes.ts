@@ -4,7 +4,7 @@
  * queue states as the API spells them (`inProcess`, not `in-process`).
  */
 import type { HostReport } from '../crawl/host-reports.js';
-import type { CrawlState, CrawlStatus, QueueCounts } from '../crawl/crawl-status.js';
+import type { BrowserStatus, CrawlState, CrawlStatus, QueueCounts } from '../crawl/crawl-status.js';
 import type { QueueReport, QueueState } from '../frontier/frontier.js';
 import type { CrawlReport } from '../store/redis/redis-inspect.js';
 import { iso } from './http-io.js';
@@ -39,6 +39,8 @@ export interface ApiCrawlStatus {
    * node, held, retired, URIs queued). The figures above are this node's.
    */
   crawl?: ApiCrawlWide;
+  /** Browser capture: tabs, tabs rendering now, pages rendered and their subrequests this run; absent when nothing is rendered. */
+  browser?: BrowserStatus;
 }
 
 export interface ApiCrawlWide {
@@ -99,6 +101,7 @@ export function apiStatus(name: string, s: CrawlStatus): ApiCrawlStatus {
     elapsedSec: s.elapsedSec,
     runElapsedSec: s.runElapsedSec,
     waiting: s.waiting.map((w) => ({ host: w.host, reason: w.reason, until: iso(w.untilMs) })),
+    ...(s.browser ? { browser: s.browser } : {}),
   };
 }
 

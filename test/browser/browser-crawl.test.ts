@@ -17,6 +17,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { runCrawl } from '../../src/crawl/crawler.js';
+import type { Crawl } from '../../src/crawl/crawl.js';
 import type { CrawlSummary } from '../../src/crawl/reports.js';
 import { captureIo } from '../helpers/capture.js';
 import { crawlLogLines, type CrawlLogLine } from '../helpers/crawl-log-lines.js';
@@ -35,6 +36,7 @@ let summary: CrawlSummary;
 let lines: CrawlLogLine[];
 let records: ReadRecord[];
 let stderr: string;
+let handle: Crawl;
 
 before(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-browser-'));
@@ -49,7 +51,7 @@ before(async () => {
     'js',
   );
   const io = captureIo();
-  summary = await runCrawl({ profile, stderr: io.stderr, quiet: false });
+  summary = await runCrawl({ profile, stderr: io.stderr, quiet: false, onStart: (c) => (handle = c) });
   stderr = io.stderr.text;
   lines = await crawlLogLines(dir);
   records = await readWarcDir(path.join(dir, 'warcs'));
@@ -146,8 +148,12 @@ describe('browser capture of a JavaScript web', () => {
     for (const p of ['/img/lazy.png', '/more/3']) assert.ok(records.some((x) => (x.type === 'response' || x.type === 'revisit') && x.url === `${web.a}${p}`), `${p} not archived`);
   });
 
-  test('the summary counts rendered pages', () => {
+  test('the summary and the status count rendered pages and subrequests; the status shows the tabs', () => {
     assert.ok(summary.pages >= 10, JSON.stringify(summary));
+    const b = summary.browser;
+    assert.ok(b !== undefined && b.pagesRendered >= 10 && b.subrequests >= 10 && b.subrequestsRefused >= 1, JSON.stringify(b));
+    const status = handle.status().browser;
+    assert.deepEqual(status && [status.tabs, status.busyTabs, status.pagesRendered], [2, 0, b.pagesRendered]);
   });
 });
 

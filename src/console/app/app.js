@@ -162,6 +162,9 @@ function renderStatus(status, fallbackState = '…') {
   v('c-rate', rate(status?.urisPerSec));
   v('c-kbps', rate(status?.kbPerSec));
   v('c-elapsed', duration(status?.elapsedSec));
+  // Browser capture: shown only for a crawl that renders pages.
+  $('c-tabs-box').hidden = !status?.browser;
+  if (status?.browser) v('c-tabs', `${status.browser.busyTabs}/${status.browser.tabs} · ${count(status.browser.pagesRendered)}`);
   $('btn-pause').disabled = state !== 'running';
   $('btn-resume').disabled = state !== 'paused';
   $('btn-stop').disabled = state !== 'running' && state !== 'paused';
