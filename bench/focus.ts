@@ -1,6 +1,6 @@
 /**
  * Focused crawling: the harvest rate of a topic-focused crawl against
- * breadth-first's, on the labelled topical web (src/demo/topical-web.ts),
+ * breadth-first's, on the labelled topical web (test/helpers/topical-web.ts),
  * with the same page budget (`limits.maxPages`, a share of the web).
  *
  * The web: N hosts (the six topic mixes of the fixture, cycled) × P
@@ -24,8 +24,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { harvestOf } from '../src/demo/harvest.js';
-import { startTopicalWeb, type StartedTopicalWeb, type TopicName } from '../src/demo/topical-web.js';
+import { harvestOf } from '../test/helpers/harvest.js';
+import { startTopicalWeb, type StartedTopicalWeb, type TopicName } from '../test/helpers/topical-web.js';
 import { archiverBin, timed } from './crawl.js';
 
 export interface FocusBenchOpts {

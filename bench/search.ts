@@ -27,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import MiniSearch from 'minisearch';
-import { SearchCorpus } from '../src/demo/search-corpus.js';
+import { SearchCorpus } from '../test/helpers/search-corpus.js';
 import { SearchStore } from '../src/search/search-store.js';
 import type { SearchPage } from '../src/search/search-types.js';
 import { mulberry32 } from '../test/helpers/prng.js';

@@ -20,17 +20,6 @@ export class PageRankConvergenceError extends ArchiverError {
   }
 }
 
-/**
- * One record's body could not be turned into text (corrupt gzip, unknown
- * content-encoding, malformed chunking…). The reader catches it, warns with
- * file and offset, counts the record as skipped and goes on.
- */
-export class BodyDecodeError extends ArchiverError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('ARCHIVER_BODY_UNDECODABLE', message, options);
-  }
-}
-
 /** A WARC record whose HTTP head (status line, headers) cannot be parsed: skipped with a warning. */
 export class BrokenRecordError extends ArchiverError {
   constructor(message: string) {

@@ -11,6 +11,7 @@
  */
 import { DirectedGraph } from 'graphology';
 import type { Csr } from './csr.js';
+import { hostOfHref } from '../url/hosts.js';
 
 export interface HostNodeAttributes {
   /** Pages (page-graph nodes) on this host. */
@@ -24,21 +25,6 @@ export interface HostEdgeAttributes {
 
 export type HostGraph = DirectedGraph<HostNodeAttributes, HostEdgeAttributes>;
 
-/**
- * The host of a serialized http(s) URL, port included when the URL has one:
- * what `new URL(href).host` gives, without parsing the URL again (a million
- * pages would pay a full parse each). A serialized special URL always has a
- * path starting with '/' right after the authority, and an '@' inside the
- * userinfo is percent-encoded, so the host is what follows the last '@'.
- */
-export function hostOf(href: string): string {
-  const start = href.indexOf('//') + 2;
-  let end = href.indexOf('/', start);
-  if (end < 0) end = href.length;
-  const at = href.lastIndexOf('@', end);
-  return href.slice(at >= start ? at + 1 : start, end);
-}
-
 /** Build the host graph of a page graph: page u is `urls[u]`, its links the CSR row u. */
 export function buildHostGraph(pages: Csr & { readonly urls: readonly string[] }): HostGraph {
   const { urls } = pages;
@@ -48,7 +34,7 @@ export function buildHostGraph(pages: Csr & { readonly urls: readonly string[] }
   const pageCounts: number[] = [];
   const hostOfPage = new Int32Array(pages.nodeCount);
   for (let u = 0; u < pages.nodeCount; u++) {
-    const host = hostOf(urls[u]!);
+    const host = hostOfHref(urls[u]!);
     let id = hostIds.get(host);
     if (id === undefined) {
       id = hostNames.length;

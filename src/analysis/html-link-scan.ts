@@ -5,13 +5,14 @@
  * A scan written for this one job along the HTML standard's tokenizer
  * states (WHATWG HTML §13.2.5): text is skipped with indexOf to the next
  * '<', and only start tags, end tags, comments, doctypes, CDATA and the
- * text elements are followed. parse5's Tokenizer, used before, walks every
- * character of the text through its state machine and emits tokens we then
- * ignored; it was two thirds of reading a WARC set. What the tree builder
- * would add is done here as before: the text elements (script, style,
- * title…) switch to their text states so markup inside a script yields no
- * link, and inside <svg>/<math> (foreign content) they do not, CDATA
- * sections are text and <a xlink:href> counts. `noscript` is markup, as a
+ * text elements are followed, because the analysis reads every page of a
+ * WARC set and a general tokenizer, which walks every character of the text
+ * through its state machine, would spend most of that time on tokens no
+ * link is in. What the tree builder adds that matters for links is done
+ * here: the text elements (script, style, title…) switch to their text
+ * states so markup inside a script yields no link, and inside <svg>/<math>
+ * (foreign content) they do not, CDATA sections are text and
+ * <a xlink:href> counts. `noscript` is markup, as a
  * crawler without JavaScript sees it. Unfinished tags at the end of the
  * input are dropped, as the tokenizer drops them.
  */

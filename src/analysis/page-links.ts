@@ -10,7 +10,8 @@
  */
 import os from 'node:os';
 import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';
-import { dechunk, decodeContent, decodeText, DEFAULT_BODY_DECODE, looksLikeHtml, sniffHtmlCharset } from './body-decode.js';
+import { decodeText, detectCharset, looksLikeHtml } from '../fetch/charset.js';
+import { dechunk, decodeContent, DEFAULT_BODY_DECODE } from '../fetch/content-decoding.js';
 import { extractLinks } from './html-link-scan.js';
 import { resolveLinks } from './link-extract.js';
 
@@ -43,7 +44,7 @@ export function pageLinksHere(page: PageBody): PageLinks | null {
   let body = page.chunked ? dechunk(page.body) : page.body;
   body = decodeContent(body, page.contentEncoding, DEFAULT_BODY_DECODE);
   if (page.sniff && !looksLikeHtml(body)) return null;
-  const found = extractLinks(decodeText(body, sniffHtmlCharset(page.contentType, body)));
+  const found = extractLinks(decodeText(body, detectCharset(body, page.contentType)));
   return { title: found.title, links: [...new Set(resolveLinks(new URL(page.url), found))] };
 }
 

@@ -13,7 +13,7 @@
  * Several captures of one URL are told apart by the payload digest; an
  * original shared by many revisits is read once.
  */
-import { BodyDecodeError } from './errors.js';
+import { BodyDecodeError } from '../core/errors.js';
 import type { LinkGraphBuilder, PendingRevisit } from './graph-builder.js';
 import { normalizeCaptureUrl } from './link-extract.js';
 import { pageLinksHere, type PageLinks } from './page-links.js';

@@ -12,7 +12,8 @@
  */
 import { normalizeCaptureUrl, resolveLinks } from './link-extract.js';
 import { pageLinksHere, type PageBody, type PageLinks } from './page-links.js';
-import { BodyDecodeError, BrokenRecordError } from './errors.js';
+import { BodyDecodeError } from '../core/errors.js';
+import { BrokenRecordError } from './errors.js';
 import { describeWarcDamage, type WarcDamage } from '../warc/warc-damage.js';
 import { parseHttpHead, readWarcRecords, WARC_RECORDS_DEFAULTS, warcSource, type WarcRecord, type WarcSource } from '../warc/warc-records.js';
 

@@ -6,7 +6,7 @@
  */
 import type { BrowserOptions, BrowserPageOptions, Profile } from '../config/profile.js';
 import type { Overrides } from '../overrides/overrides.js';
-import { targetOfUrl } from '../overrides/override-match.js';
+import { targetOfUrl } from '../config/override-match.js';
 
 /** The defaults of the profile schema, for a profile built in code without a `browser` block. */
 export const BROWSER_DEFAULTS: Readonly<BrowserOptions> = Object.freeze({

@@ -12,7 +12,7 @@
 import type { BrowserContext, Page, Route } from 'playwright-core';
 import type { BrowserPageOptions } from '../config/profile.js';
 import type { CrawlUri } from '../core/crawl-uri.js';
-import { decodeContent } from '../analysis/body-decode.js';
+import { decodeContent } from '../fetch/content-decoding.js';
 import { headerValue } from '../core/exchange.js';
 import { isArchived, type ArchivedResponse } from './archived-responses.js';
 import { autoscroll } from './autoscroll.js';

@@ -9,7 +9,7 @@ import { ArchiverError, NoInputError, UsageError } from '../core/errors.js';
 import { analyzeWarcs, type AnalysisOptions } from '../analysis/analysis.js';
 import { exportFiles } from '../analysis/export-files.js';
 import { GEXF_MAX_NODES_DEFAULT, writeGexf } from '../analysis/gexf-export.js';
-import { expandInputs } from '../analysis/input-files.js';
+import { expandInputs } from '../inputs/inputs.js';
 import { PAGERANK_DEFAULTS } from '../analysis/pagerank.js';
 import { monotonicClock, type Clock } from '../core/clock.js';
 import { ProgressReporter } from '../analysis/progress.js';

@@ -12,6 +12,7 @@ import { validateProfile } from '../config/load-profile.js';
 import { UsageError } from '../core/errors.js';
 import { packageRoot } from '../core/package-root.js';
 import { startDemoWeb } from '../demo/demo-web-cli.js';
+import { jobAnalysisDir } from '../job/job-dir.js';
 import { demoHelp } from './help.js';
 import type { CliIo } from './io.js';
 import { parseCommandArgs, portOption } from './parse-options.js';
@@ -68,7 +69,7 @@ export async function demoMain(argv: string[], io: CliIo, opts: DemoMainOptions 
   if (code !== ExitCode.ok) return code;
   const next: [string, string][] = [
     [`archiver replay ${jobDir}`, 'browse the archive in ReplayWeb.page (on 127.0.0.1)'],
-    [`archiver analyze ${jobDir} --out ${path.join(jobDir, 'analysis')}`, 'the link graph again, with CSV files and a degree plot'],
+    [`archiver analyze ${jobDir} --out ${jobAnalysisDir(jobDir)}`, 'the link graph again, with CSV files and a degree plot'],
     [`archiver search ${jobDir} river`, 'full-text search over the pages'],
     [`archiver serve ${path.dirname(jobDir)}`, 'the web console of every job'],
     ['archiver demo --serve-only', 'the demo web alone, to crawl it with a profile of your own'],

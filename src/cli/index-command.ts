@@ -11,7 +11,7 @@ import { WarcDamagedError } from '../warc/warc-damage.js';
 import { damageRefusal, warnDamage } from './damage-report.js';
 import { damageGate, sortCdxjOf, writeCdxj, type DamageOptions } from '../index/build-index.js';
 import { jobIndexPath } from '../job/job-dir.js';
-import { resolveInputs } from '../index/inputs.js';
+import { resolveInputs } from '../inputs/inputs.js';
 import { buildJobSearchIndex, buildWarcSearchIndex } from '../search/build-search-index.js';
 import type { CliIo } from './io.js';
 import { parseCommandArgs } from './parse-options.js';

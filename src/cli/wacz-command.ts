@@ -6,7 +6,7 @@ import path from 'node:path';
 import { SOFTWARE } from '../crawl/crawler.js';
 import { UsageError } from '../core/errors.js';
 import { jobWaczName } from '../job/job-dir.js';
-import { resolveInputs } from '../index/inputs.js';
+import { resolveInputs } from '../inputs/inputs.js';
 import { finalizeJob } from '../wacz/finalize-job.js';
 import { WarcDamagedError } from '../warc/warc-damage.js';
 import { damageRefusal, warnDamage } from './damage-report.js';

@@ -6,8 +6,7 @@
  * crawl (not maxDurationSec, maxRedirects, maxOutlinks); and what the
  * override makes of the profile must be valid as the top of it must be.
  */
-import { parseOverrideMatch } from '../overrides/override-match.js';
-import { mergeRobots } from '../overrides/overrides.js';
+import { parseOverrideMatch } from './override-match.js';
 import type { Profile } from './profile.js';
 import { regexProblem } from './regex-check.js';
 import { OVERRIDE_LIMITS } from './profile-schema.js';
@@ -40,9 +39,12 @@ export function checkOverrides(p: Profile, fail: (at: string, problem: string) =
       fail(`${at}/politeness/minDelayMs`, `must not exceed maxDelayMs (${pol.maxDelayMs})`);
     }
     if (o.robots !== undefined) {
-      const robots = mergeRobots(p.robots, o.robots);
-      if (robots.policy === 'custom' && robots.custom.trim() === '') fail(`${at}/robots/custom`, 'the custom policy needs robots.txt text here');
-      if (robots.policy === 'mostFavoredSet' && robots.candidateUserAgents.length === 0) {
+      // The host's robots settings: the override's fields over the profile's (as overrides.ts merges them).
+      const policy = o.robots.policy ?? p.robots.policy;
+      const custom = o.robots.custom ?? p.robots.custom;
+      const candidateUserAgents = o.robots.candidateUserAgents ?? p.robots.candidateUserAgents;
+      if (policy === 'custom' && custom.trim() === '') fail(`${at}/robots/custom`, 'the custom policy needs robots.txt text here');
+      if (policy === 'mostFavoredSet' && candidateUserAgents.length === 0) {
         fail(`${at}/robots/candidateUserAgents`, 'mostFavoredSet needs at least one candidate user agent');
       }
     }

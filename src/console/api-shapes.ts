@@ -1,7 +1,14 @@
 /**
  * The JSON the console's API answers with — a contract other tools and the
  * tests use — built from the crawl's own objects: times as ISO 8601 in UTC,
- * queue states as the API spells them (`inProcess`, not `in-process`).
+ * queue states as the API spells them.
+ *
+ * The API writes every name in camelCase, keys and values alike, so the
+ * frontier's queue state `in-process` (Heritrix's word, kept in the crawl,
+ * its reports and crawl.log) is `inProcess` here: the same word as its count
+ * in `queues: {ready, inProcess, …}`, so a client looks a state's count up
+ * by the state's name. On purpose, then; apiQueueState and
+ * frontierQueueState are the one place that translates.
  */
 import type { HostReport } from '../crawl/host-reports.js';
 import type { BrowserStatus, CrawlState, CrawlStatus, QueueCounts } from '../crawl/crawl-status.js';

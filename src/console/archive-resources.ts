@@ -3,7 +3,7 @@
  * list (its journal marks) and the inlinks index (its build). One of each
  * per job directory, made on first use.
  */
-import { captureJournalPath } from '../job/capture-journal.js';
+import { captureJournalPath } from '../job/job-dir.js';
 import { CaptureList } from './capture-list.js';
 import { InlinksIndex } from './inlinks-index.js';
 

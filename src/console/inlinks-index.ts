@@ -12,9 +12,8 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readWarcRecords, WARC_RECORDS_DEFAULTS } from '../warc/warc-records.js';
 import { writeSortedAtomically } from '../index/build-index.js';
-import { jobWarcs } from '../index/inputs.js';
+import { jobIndexPath, jobInlinksPath, jobWarcs } from '../job/job-dir.js';
 import { LineSorter } from '../index/line-sorter.js';
-import { jobIndexPath } from '../job/job-dir.js';
 import { parseOutlinks } from './capture-records.js';
 import { SortedLines } from './sorted-lines.js';
 
@@ -29,10 +28,6 @@ export interface Inlink {
 }
 
 export type InlinksState = 'ready' | 'building' | 'failed' | 'unavailable';
-
-export function inlinksPath(jobDir: string): string {
-  return path.join(jobDir, 'indexes', 'inlinks.txt');
-}
 
 /** One job's inlinks index, built in the background on first use. */
 export class InlinksIndex {
@@ -49,7 +44,7 @@ export class InlinksIndex {
     if (this.#building !== null) return 'building';
     const cdxj = await mtime(jobIndexPath(this.#jobDir));
     if (cdxj === null) return 'unavailable';
-    const built = await mtime(inlinksPath(this.#jobDir));
+    const built = await mtime(jobInlinksPath(this.#jobDir));
     if (built !== null && built >= cdxj) return 'ready';
     if (this.#failed) return 'failed';
     this.#building = buildInlinks(this.#jobDir)
@@ -73,7 +68,7 @@ export class InlinksIndex {
 
   /** Up to `limit` pages linking to `url`, and how many there are. */
   async lookup(url: string, limit: number): Promise<{ inlinks: Inlink[]; count: number }> {
-    const index = await SortedLines.open(inlinksPath(this.#jobDir));
+    const index = await SortedLines.open(jobInlinksPath(this.#jobDir));
     const inlinks: Inlink[] = [];
     let count = 0;
     try {
@@ -92,7 +87,7 @@ export class InlinksIndex {
 
 /** Reads every metadata record of the job's WARCs and writes the sorted inlinks file. */
 export async function buildInlinks(jobDir: string): Promise<{ lines: number }> {
-  const out = inlinksPath(jobDir);
+  const out = jobInlinksPath(jobDir);
   await mkdir(path.dirname(out), { recursive: true });
   const sorter = new LineSorter({ maxBufferedBytes: SORT_BUFFER_BYTES, tmpDir: path.dirname(out) });
   try {

@@ -8,7 +8,7 @@
  */
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { jobWaczName } from '../job/job-dir.js';
+import { JOB_MARKERS, jobCrawlLogs, jobWaczName } from '../job/job-dir.js';
 import { ConsoleError, notFound } from './console-errors.js';
 import { jobEnding, resumable, type JobEnding } from './job-ending.js';
 import { crawlReportPath, reportJson, reportStatus } from './job-reports.js';
@@ -16,8 +16,6 @@ import type { LiveJob } from './live-job.js';
 import { iso } from './http-io.js';
 
 const JOB_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
-/** What makes a directory a job: one of these inside. */
-const JOB_MARKERS = ['warcs', 'logs', 'state', 'indexes'];
 
 export type JobState = 'running' | 'paused' | 'stopping' | 'finished' | 'interrupted';
 
@@ -174,12 +172,9 @@ export class JobCatalog {
  * has no crawl.log: the console said Started "–" for it).
  */
 async function jobStartTime(dir: string): Promise<string | null> {
-  const logs = path.join(dir, 'logs');
-  const names = await readdir(logs).catch(() => [] as string[]);
   let first: string | null = null;
-  for (const name of names) {
-    if (!/^crawl(-[^/]+)?\.log$/.test(name)) continue;
-    const t = await firstLogTime(path.join(logs, name));
+  for (const log of await jobCrawlLogs(dir)) {
+    const t = await firstLogTime(log);
     if (t !== null && (first === null || t < first)) first = t;
   }
   return first;

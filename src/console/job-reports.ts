@@ -4,8 +4,8 @@
  * crawl: so a finished job is browsed like a running one.
  */
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { QueueCounts } from '../crawl/crawl-status.js';
+import { jobReportPath } from '../job/job-dir.js';
 import type { ApiCrawlStatus, ApiHost, ApiQueue } from './api-shapes.js';
 import { apiQueueState } from './api-shapes.js';
 
@@ -21,7 +21,7 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
 const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 export function crawlReportPath(jobDir: string): string {
-  return path.join(jobDir, 'reports', 'crawl-report.json');
+  return jobReportPath(jobDir, 'crawl-report.json');
 }
 
 /** The crawl report as written (an object), null when there is none. */
@@ -36,7 +36,7 @@ export async function reportStatus(name: string, jobDir: string): Promise<ApiCra
   if (raw === null) return null;
   const r = obj(raw);
   const queue = obj(r['queue']);
-  const frontier = obj(await readJson(path.join(jobDir, 'reports', 'frontier-summary-report.json')));
+  const frontier = obj(await readJson(jobReportPath(jobDir, 'frontier-summary-report.json')));
   const byState = obj(frontier['queuesByState']);
   const queues: QueueCounts = {
     ready: num(byState['ready']),
@@ -68,7 +68,7 @@ export async function reportStatus(name: string, jobDir: string): Promise<ApiCra
 
 /** The queues as the last run left them. */
 export async function reportQueues(jobDir: string): Promise<ApiQueue[]> {
-  const frontier = obj(await readJson(path.join(jobDir, 'reports', 'frontier-summary-report.json')));
+  const frontier = obj(await readJson(jobReportPath(jobDir, 'frontier-summary-report.json')));
   const queues = Array.isArray(frontier['queues']) ? frontier['queues'] : [];
   return queues.map((q) => {
     const o = obj(q);
@@ -85,7 +85,7 @@ export async function reportQueues(jobDir: string): Promise<ApiQueue[]> {
 
 /** The hosts report, in the live shape (no delays or waits: the crawl is over). */
 export async function reportHosts(jobDir: string): Promise<ApiHost[]> {
-  const raw = await readJson(path.join(jobDir, 'reports', 'hosts-report.json'));
+  const raw = await readJson(jobReportPath(jobDir, 'hosts-report.json'));
   const hosts = Array.isArray(raw) ? raw : [];
   return hosts.map((h) => {
     const o = obj(h);

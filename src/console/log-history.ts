@@ -7,8 +7,8 @@
  * between runs shows as zeros). Only the last MAX_READ_BYTES of each log are
  * read, so a huge job answers in bounded time (its chart then starts later).
  */
-import { open, readdir } from 'node:fs/promises';
-import path from 'node:path';
+import { open } from 'node:fs/promises';
+import { jobCrawlLogs } from '../job/job-dir.js';
 import { parseCrawlLogLine } from '../writer/crawl-log.js';
 import { linesFrom } from './line-reader.js';
 import type { RateSample } from './rate-history.js';
@@ -23,10 +23,8 @@ interface Second {
 }
 
 export async function historyFromLogs(jobDir: string): Promise<RateSample[]> {
-  const logs = path.join(jobDir, 'logs');
-  const names = (await readdir(logs).catch(() => [] as string[])).filter((n) => /^crawl(-[^/]+)?\.log$/.test(n));
   const bySecond = new Map<number, Second>();
-  for (const name of names) await countLog(path.join(logs, name), bySecond);
+  for (const log of await jobCrawlLogs(jobDir)) await countLog(log, bySecond);
   return buckets(bySecond);
 }
 

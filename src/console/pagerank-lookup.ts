@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { fileLines } from '../core/file-lines.js';
+import { jobAnalysisDir } from '../job/job-dir.js';
 
 export interface PageRankOf {
   /** 1 = the highest score in the job. */
@@ -15,7 +16,7 @@ export interface PageRankOf {
 }
 
 export function pagerankPath(jobDir: string): string {
-  return path.join(jobDir, 'analysis', 'pagerank.csv');
+  return path.join(jobAnalysisDir(jobDir), 'pagerank.csv');
 }
 
 /** The URL's rank and score; null when the job was not analysed or the URL is not a page of its graph. */

@@ -11,8 +11,8 @@ import { createReadStream } from 'node:fs';
 import { access, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { captureJournalPath, parseJournalLine } from '../job/capture-journal.js';
-import { jobWaczName } from '../job/job-dir.js';
+import { parseJournalLine } from '../job/capture-journal.js';
+import { captureJournalPath, jobDir as jobDirOf, jobWaczName } from '../job/job-dir.js';
 import { ConcatenatedFiles, type ByteSource } from '../replay/byte-source.js';
 import { linesFrom } from './line-reader.js';
 
@@ -70,7 +70,7 @@ class WarcSnapshot implements ByteSource {
 }
 
 async function warcSnapshot(jobDir: string): Promise<ReplayArchive | null> {
-  const dir = path.join(jobDir, 'warcs');
+  const dir = jobDirOf(jobDir).warcs;
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.warc.gz') || n.endsWith('.warc.gz.open')).sort();

@@ -9,8 +9,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { isoFromTimestamp14 } from '../index/cdxj.js';
-import { captureJournalPath } from '../job/capture-journal.js';
-import { jobIndexPath } from '../job/job-dir.js';
+import { captureJournalPath, jobDir, jobIndexPath } from '../job/job-dir.js';
 import { locateInIndex, locateInJournal } from './capture-locator.js';
 import { readCaptureRecords } from './capture-records.js';
 import type { ConsoleDeps } from './console-deps.js';
@@ -53,7 +52,7 @@ export function archiveRoutes(d: ConsoleDeps): Route[] {
         const indexed = ref.live === null && (await access(index).then(() => true, () => false));
         const found = indexed ? await locateInIndex(index, url, ts) : await locateInJournal(captureJournalPath(ref.dir), url, ts);
         if (found === null) throw notFound(`no capture of ${url} in job ${ref.name}`);
-        const records = await readCaptureRecords(path.join(ref.dir, 'warcs'), found.filename, found.offset, MAX_LINKS);
+        const records = await readCaptureRecords(jobDir(ref.dir).warcs, found.filename, found.offset, MAX_LINKS);
         const inlinks = ref.live === null ? d.archive.inlinks(ref.dir) : null;
         const inlinksState = inlinks === null ? 'unavailable' : await inlinks.state();
         const linked = inlinks !== null && inlinksState === 'ready' ? await inlinks.lookup(url, MAX_LINKS) : null;

@@ -4,8 +4,7 @@
  * a crawl writes it. Lines are streamed as they are found.
  */
 import { access } from 'node:fs/promises';
-import { captureJournalPath } from '../job/capture-journal.js';
-import { jobIndexPath } from '../job/job-dir.js';
+import { captureJournalPath, jobIndexPath } from '../job/job-dir.js';
 import { formatCdxAnswer, parseCdxQuery, queryIndex, queryJournal } from './cdx-query.js';
 import type { ConsoleDeps } from './console-deps.js';
 import { COMMON_HEADERS, writeChunk } from './http-io.js';

@@ -96,3 +96,14 @@ export class FetchError extends ArchiverError {
     this.fetchStatus = fetchStatus;
   }
 }
+
+/**
+ * One record's body could not be turned into text (corrupt gzip, unknown
+ * content-encoding, malformed chunking…). The analysis's reader catches it, warns with
+ * file and offset, counts the record as skipped and goes on.
+ */
+export class BodyDecodeError extends ArchiverError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ARCHIVER_BODY_UNDECODABLE', message, options);
+  }
+}

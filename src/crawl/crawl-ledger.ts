@@ -10,6 +10,7 @@ import type { CrawlLog } from '../writer/crawl-log.js';
 import type { CrawlEvents } from './crawl-events.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { MAX_OUTLINKS_ANNOTATION } from './outlinks.js';
+import { hostOf } from '../url/hosts.js';
 
 export interface CaptureEntry {
   uri: CrawlUri;
@@ -58,7 +59,7 @@ export class CrawlLedger {
       digest: e.digest,
       annotations: e.annotations,
     });
-    this.#stats.captured(hostOf(uri.url), e.status, e.mime || 'unknown', e.size, e.duplicate, e.page);
+    this.#stats.captured(hostOf(uri.url) ?? '-', e.status, e.mime || 'unknown', e.size, e.duplicate, e.page);
     const capped = droppedOutlinks(e.annotations);
     if (capped > 0) this.#stats.outlinksCapped(capped);
     if (uri.seed) this.#stats.seeds.set(uri.url, { url: uri.url, status: e.status, redirect: e.redirect });
@@ -72,7 +73,7 @@ export class CrawlLedger {
   failed(uri: CrawlUri, status: number, worker: number | null, annotations: readonly string[]): void {
     const time = this.#now();
     this.#log.write({ time: new Date(time), status, size: null, url: uri.url, hopPath: uri.hopPath, via: uri.via, mime: null, worker, fetchStart: null, durationMs: null, digest: null, annotations });
-    this.#stats.gaveUp(hostOf(uri.url), status);
+    this.#stats.gaveUp(hostOf(uri.url) ?? '-', status);
     if (uri.seed) this.#stats.seeds.set(uri.url, { url: uri.url, status, redirect: null });
     if (this.#events.has('failure')) this.#events.emit('failure', { url: uri.url, status, time, hopPath: uri.hopPath, via: uri.via, annotations });
   }
@@ -90,13 +91,4 @@ export class CrawlLedger {
 export function droppedOutlinks(annotations: readonly string[]): number {
   for (const a of annotations) if (a.startsWith(`${MAX_OUTLINKS_ANNOTATION}:`)) return Number(a.slice(MAX_OUTLINKS_ANNOTATION.length + 1)) || 0;
   return 0;
-}
-
-/** `host:port` as URLs write it (the hosts report's key), or `-`. */
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).host.toLowerCase();
-  } catch {
-    return '-';
-  }
 }

@@ -10,7 +10,8 @@ import { createInterface } from 'node:readline';
 import type { CrawlStats } from './crawl-stats.js';
 import { HOST_UNREACHABLE, ROBOTS_UNAVAILABLE } from '../politeness/host-health.js';
 import { BUDGET_EXCEEDED } from '../overrides/budgets.js';
-import { droppedOutlinks, hostOf } from './crawl-ledger.js';
+import { droppedOutlinks } from './crawl-ledger.js';
+import { hostOf } from '../url/hosts.js';
 import { isStatsPage } from './uri-processor.js';
 import { parseCrawlLogLine } from '../writer/crawl-log.js';
 
@@ -60,7 +61,7 @@ export async function replayCrawlLog(file: string, stats: CrawlStats, seeds: Rea
     const { status, url, annotations } = parsed;
     const size = parsed.size ?? 0;
     const mime = parsed.mime ?? 'unknown';
-    const host = hostOf(url);
+    const host = hostOf(url) ?? '-';
     if (status > 0) {
       stats.captured(host, status, mime, size, annotations.includes('duplicate:digest'), isStatsPage(status, mime));
       onCapture?.(url, size);

@@ -32,9 +32,11 @@ export interface ExcludeResult {
   /** Whether the exclusion is new (false: the job had it already). */
   added: boolean;
   /**
-   * Queued URIs dropped at once. URIs queued before the exclusion are
-   * dropped as they come up instead (logged -6000 deletedByOperator when
-   * claimed), so this is always 0.
+   * Queued URIs dropped at once: 0, by design. URIs queued before the
+   * exclusion are dropped as they come up (logged -6000 deletedByOperator
+   * when claimed), because dropping them at once would mean reading every
+   * queue of the store. The field is part of the console's answer to
+   * `POST /api/crawl/exclude` (`{regex, added, dropped}`).
    */
   dropped: number;
 }

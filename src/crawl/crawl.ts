@@ -20,7 +20,7 @@ import { seedUri, type CrawlUri } from '../core/crawl-uri.js';
 import { ArchiverError, isFatalCrawlError } from '../core/errors.js';
 import type { Profile } from '../config/profile.js';
 import type { Claim, QueueReport, QueueState } from '../frontier/frontier.js';
-import { urlHostOf } from '../politeness/host-health.js';
+import { urlHostOf } from '../url/hosts.js';
 import { CrawlEvents } from './crawl-events.js';
 import { buildCrawlParts, type CrawlParts } from './crawl-parts.js';
 import { closeCrawl } from './crawl-close.js';

@@ -4,7 +4,7 @@
  * to, and whether it waits out a failure or was closed.
  */
 import type { ClosedHost, WaitingHost } from '../politeness/host-health.js';
-import { urlHostOf } from '../politeness/host-health.js';
+import { urlHostOf } from '../url/hosts.js';
 import type { HostOverrides } from '../overrides/overrides.js';
 import type { CrawlParts } from './crawl-parts.js';
 import { hostRobots, type HostRobots } from './host-robots.js';

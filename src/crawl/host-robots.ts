@@ -5,7 +5,7 @@
  */
 import type { RobotsPolicy } from '../politeness/robots-policy.js';
 import type { RobotsStore } from '../politeness/robots-store.js';
-import { hostOfOrigin } from '../politeness/robots-prerequisite.js';
+import { hostPortOfOrigin } from '../url/hosts.js';
 import { originOf } from '../politeness/robots-url.js';
 
 /**
@@ -25,7 +25,7 @@ export function hostRobots(host: string, store: RobotsStore, policyOf: (hostPort
     } catch {
       return 'unknown';
     }
-    if (!policyOf(hostOfOrigin(origin)).needsRobotsTxt) return 'ignored';
+    if (!policyOf(hostPortOfOrigin(origin)).needsRobotsTxt) return 'ignored';
     const status = store.status(origin, now);
     if (status === 'missing') continue;
     if (status === 'pending') return 'pending';

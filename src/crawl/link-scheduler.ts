@@ -7,7 +7,7 @@
  */
 import { childUri, type CrawlUri, type Hop } from '../core/crawl-uri.js';
 import type { Frontier } from '../frontier/frontier.js';
-import { hostPortOf } from '../frontier/host-gate.js';
+import { hostPortOf } from '../url/hosts.js';
 import type { HostHealth } from '../politeness/host-health.js';
 import { BUDGET_EXCEEDED, BUDGET_EXCEEDED_STATUS, type Budgets } from '../overrides/budgets.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';

@@ -10,7 +10,7 @@
 import type { CrawlUri } from '../core/crawl-uri.js';
 import { isSitemapUri } from '../sitemap/sitemap-uri.js';
 import type { ScopeOptions } from '../config/profile.js';
-import { plainHttpParts, type HttpUrlParts } from '../url/canonicalize.js';
+import { plainHttpParts, type HttpUrlParts } from '../url/url-split.js';
 
 export type ScopeDecision = { accept: true } | { accept: false; status: number; reason: string };
 

@@ -41,6 +41,7 @@ import { FatalCrawlError } from '../core/errors.js';
 import { FingerprintedLevelMap, type KeyFingerprint, type MapLevel } from './fingerprinted-map.js';
 import { isoFromTimestamp14, REVISIT_MIME, timestamp14, type CdxjEntry } from '../index/cdxj.js';
 import { warcDateAt } from '../index/record-date.js';
+import { jobDir } from '../job/job-dir.js';
 
 export interface EarlierCapture {
   /** WARC-Target-URI of the capture holding the payload. */
@@ -193,7 +194,7 @@ export class EarlierCaptures implements EarlierCaptureLookup {
 
   async #readExact(digest: string, stored: Stored): Promise<EarlierCapture> {
     // Unreadable: the whole second stands, within a second of the truth.
-    const file = path.join(this.#jobs[stored.j]!.dir, 'warcs', stored.f ?? '');
+    const file = path.join(jobDir(this.#jobs[stored.j]!.dir).warcs, stored.f ?? '');
     const exact = await this.#readDate(file, stored.o ?? 0, stored.l ?? 0).catch(() => null);
     const value: Stored = { u: stored.u, t: stored.t, j: stored.j };
     if (exact !== null && !Number.isNaN(Date.parse(exact)) && timestamp14(exact) === stored.t) value.d = exact;

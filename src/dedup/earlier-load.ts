@@ -13,10 +13,9 @@ import path from 'node:path';
 import { FatalCrawlError, NoInputError } from '../core/errors.js';
 import { fileLines } from '../core/file-lines.js';
 import { parseCdxjLine } from '../index/cdxj.js';
-import { jobWarcs } from '../index/inputs.js';
+import { jobIndexPath, jobWaczName, jobWarcs } from '../job/job-dir.js';
 import { indexWarcFile } from '../index/warc-index.js';
 import { WarcDamagedError } from '../warc/warc-damage.js';
-import { jobIndexPath, jobWaczName } from '../job/job-dir.js';
 import { BUFFER_ENCODINGS } from '../store/keyspace.js';
 import {
   EarlierCaptures,
@@ -100,7 +99,7 @@ async function jobSource(dir: string, given: string): Promise<JobSource> {
   const index = await stampOf(jobIndexPath(dir));
   if (index !== null) return { dir, container, index: jobIndexPath(dir), warcs: [], stamp: [index] };
   const warcs = await jobWarcs(dir);
-  if (warcs.length === 0) throw new NoInputError(`dedup.against: ${given} has neither ${path.join('indexes', 'index.cdxj')} nor WARCs`);
+  if (warcs.length === 0) throw new NoInputError(`dedup.against: ${given} has neither ${path.relative(dir, jobIndexPath(dir))} nor WARCs`);
   const stamp: string[] = [];
   for (const w of warcs) stamp.push(`${path.basename(w)}:${(await stampOf(w)) ?? 'gone'}`);
   return { dir, container, index: null, warcs, stamp };

@@ -1,14 +1,19 @@
 /**
- * Turns a stored body into text for link extraction only (the archive keeps
- * the bytes as received): undoes Content-Encoding (gzip, x-gzip, deflate in
- * its zlib or raw form, br) as a stream with a cap on decoded bytes, so a
- * gzip bomb costs at most the cap; then finds the charset and decodes with
- * TextDecoder (Node's full ICU covers gbk, gb18030, big5, shift_jis…).
+ * Turns a stored body into bytes to read (the archive keeps the bytes as
+ * received): undoes chunked framing a WARC may have kept (dechunk) and
+ * Content-Encoding (gzip, x-gzip, deflate in its zlib or raw form, br), with
+ * a cap on decoded bytes so a gzip bomb costs at most the cap. A crawl's
+ * stored body is decoded as a stream, or in one call when small
+ * (decodeBody); bytes already in memory, as the analysis reads them from a
+ * WARC, in one call that throws BodyDecodeError (decodeContent). The text
+ * comes from charset.ts.
  */
 import { Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
+import { BodyDecodeError } from '../core/errors.js';
 import type { BodyStore } from '../core/exchange.js';
 import { headerValue } from '../core/exchange.js';
+import { decodeText, detectCharset } from './charset.js';
 
 export interface DecodedBytes {
   bytes: Buffer;
@@ -178,33 +183,6 @@ function looksLikeZlib(b: Buffer): boolean {
   return (cmf & 0x0f) === 8 && (cmf >> 4) <= 7 && ((cmf << 8) | flg) % 31 === 0;
 }
 
-/** How many leading bytes the meta prescan looks at (HTML's encoding sniffing window). */
-const PRESCAN_BYTES = 1024;
-
-/**
- * The charset to decode with, as a label TextDecoder accepts: a BOM wins
- * (as in browsers, it cannot be wrong), then Content-Type's charset, then
- * <meta charset> / <meta http-equiv> (or CSS @charset) in the first 1024
- * bytes, then utf-8 if the bytes are valid UTF-8, else windows-1252.
- */
-export function detectCharset(bytes: Uint8Array, contentType: string | undefined): string {
-  const bom = bomCharset(bytes);
-  if (bom !== null) return bom;
-  const declared = contentType === undefined ? null : /;\s*charset\s*=\s*["']?([^"';\s]+)/i.exec(contentType)?.[1];
-  const fromHeader = declared ? supportedLabel(declared) : null;
-  if (fromHeader !== null) return fromHeader;
-  const fromMeta = prescanCharset(bytes);
-  if (fromMeta !== null) return fromMeta;
-  return isUtf8(bytes) ? 'utf-8' : 'windows-1252';
-}
-
-/** Decode bytes to text; an unknown charset falls back to utf-8, never throws. */
-export function decodeText(bytes: Uint8Array, charset: string): string {
-  const label = supportedLabel(charset) ?? 'utf-8';
-  // The BOM, if any, is dropped by TextDecoder for utf-8/utf-16 (ignoreBOM false).
-  return new TextDecoder(label).decode(bytes);
-}
-
 export interface BodyText {
   text: string;
   charset: string;
@@ -256,38 +234,115 @@ export async function bodyText(
   return { text: decodeText(decoded.bytes, charset), charset, capped: decoded.capped };
 }
 
-function bomCharset(b: Uint8Array): string | null {
-  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return 'utf-8';
-  if (b[0] === 0xfe && b[1] === 0xff) return 'utf-16be';
-  if (b[0] === 0xff && b[1] === 0xfe) return 'utf-16le';
-  return null;
+export interface BodyDecodeOptions {
+  /** Inflated bodies larger than this are refused (zip bombs); default 64 MiB. */
+  maxDecodedBytes: number;
 }
 
-function prescanCharset(bytes: Uint8Array): string | null {
-  const head = Buffer.from(bytes.subarray(0, PRESCAN_BYTES)).toString('latin1');
-  const css = /^@charset\s+"([^"]+)"\s*;/i.exec(head)?.[1];
-  const meta = css ?? /<meta\b[^>]*?\bcharset\s*=\s*["']?\s*([^"'\s;/>]+)/i.exec(head)?.[1];
-  if (!meta) return null;
-  const label = supportedLabel(meta);
-  // A page cannot declare UTF-16 in a meta tag it could be read with as ASCII (HTML spec).
-  return label !== null && label.startsWith('utf-16') ? 'utf-8' : label;
-}
+export const DEFAULT_BODY_DECODE: BodyDecodeOptions = { maxDecodedBytes: 64 * 1024 * 1024 };
 
-/** The canonical TextDecoder name for a label, or null if ICU does not know it. */
-function supportedLabel(label: string): string | null {
-  try {
-    return new TextDecoder(label.trim()).encoding;
-  } catch {
-    return null;
+/**
+ * Remove HTTP/1.1 chunked framing. Many tools store the body already
+ * de-chunked but keep the Transfer-Encoding header, so a body whose first
+ * line is not a chunk size is returned unchanged. A truncated last chunk
+ * keeps what arrived, as a browser would render it.
+ */
+export function dechunk(body: Uint8Array): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let pos = 0;
+  let total = 0;
+  while (pos < body.length) {
+    const lineEnd = indexOfCrlf(body, pos);
+    const size = lineEnd < 0 ? -1 : parseChunkSize(body, pos, lineEnd);
+    if (size < 0) {
+      if (parts.length === 0) return body; // not chunked after all
+      break;
+    }
+    if (size === 0) break;
+    const start = lineEnd + 2;
+    const end = Math.min(start + size, body.length);
+    parts.push(body.subarray(start, end));
+    total += end - start;
+    pos = end + 2;
   }
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
-function isUtf8(bytes: Uint8Array): boolean {
-  try {
-    // stream: a multi-byte sequence cut at the end of the sample is not an error.
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
-    return true;
-  } catch {
-    return false;
+function indexOfCrlf(b: Uint8Array, from: number): number {
+  // A chunk-size line is short; do not scan a whole unchunked body for CRLF.
+  const limit = Math.min(b.length - 1, from + 1024);
+  for (let i = from; i < limit; i++) if (b[i] === 13 && b[i + 1] === 10) return i;
+  return -1;
+}
+
+/** Hex size before any `;extension`, or -1 when the line is not a chunk size. */
+function parseChunkSize(b: Uint8Array, from: number, to: number): number {
+  let size = 0;
+  let digits = 0;
+  for (let i = from; i < to; i++) {
+    const c = b[i]!;
+    let v: number;
+    if (c >= 48 && c <= 57) v = c - 48;
+    else if (c >= 97 && c <= 102) v = c - 87;
+    else if (c >= 65 && c <= 70) v = c - 55;
+    else if (c === 59 || c === 32 || c === 9) break; // ';' extension or padding
+    else return -1;
+    size = size * 16 + v;
+    digits++;
+    if (digits > 12) return -1;
   }
+  return digits === 0 ? -1 : size;
+}
+
+/**
+ * Undo the Content-Encoding list, last applied first. Bodies that claim gzip
+ * but do not start with the gzip magic are passed through: servers lie, and
+ * the stored bytes are what the browser would have tried to show.
+ */
+export function decodeContent(
+  body: Uint8Array,
+  contentEncoding: string | null,
+  opts: BodyDecodeOptions = DEFAULT_BODY_DECODE,
+): Uint8Array {
+  if (!contentEncoding || body.length === 0) return body;
+  const codings = contentEncoding
+    .toLowerCase()
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '' && s !== 'identity' && s !== 'none');
+  let data = body;
+  // A truncated capture is common; Z_SYNC_FLUSH returns what inflated instead of throwing.
+  const zopts = { maxOutputLength: opts.maxDecodedBytes, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  for (let i = codings.length - 1; i >= 0; i--) {
+    const coding = codings[i]!;
+    try {
+      if (coding === 'gzip' || coding === 'x-gzip') {
+        if (data[0] !== 0x1f || data[1] !== 0x8b) continue;
+        data = zlib.gunzipSync(data, zopts);
+      } else if (coding === 'deflate') {
+        // RFC says zlib-wrapped; many servers send raw deflate.
+        data = (data[0]! & 0x0f) === 8 ? zlib.inflateSync(data, zopts) : zlib.inflateRawSync(data, zopts);
+      } else if (coding === 'br') {
+        data = zlib.brotliDecompressSync(data, {
+          maxOutputLength: opts.maxDecodedBytes,
+          finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        });
+      } else {
+        throw new BodyDecodeError(`unsupported Content-Encoding "${coding}"`);
+      }
+    } catch (err) {
+      if (err instanceof BodyDecodeError) throw err;
+      throw new BodyDecodeError(`cannot decode Content-Encoding "${coding}": ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+  }
+  return data;
 }

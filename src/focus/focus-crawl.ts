@@ -34,7 +34,8 @@ import { FOCUS_TRAINING, loggedRelevance, relevanceAnnotation } from './annotati
 import { writeFocusReport } from './focus-report.js';
 import { inheritedScore, linkScore, priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
 import { BetterPaths } from './better-paths.js';
-import { FOLLOW_WAIT_MS, hostOf, PagesInFlight } from './pages-in-flight.js';
+import { FOLLOW_WAIT_MS, PagesInFlight } from './pages-in-flight.js';
+import { hostOf } from '../url/hosts.js';
 import { Patience, PATIENCE_WAIT_MS } from './patience.js';
 import { splitTerms } from './page-terms.js';
 import { RelevanceFeedback } from './relevance-feedback.js';
@@ -185,7 +186,7 @@ export class FocusCrawl {
     this.#kept.readShared(this.#now());
     if (this.#patience === null) return 0;
     const priority = priorityOf(uri);
-    const host = hostOf(uri.url);
+    const host = hostOf(uri.url) ?? uri.url;
     if (priority < SEED_PRIORITY) {
       if (this.#inFlight.busy(host, now)) return FOLLOW_WAIT_MS;
       if (priority >= SCORED_BASE && this.#patience.waits(scoreOfPriority(priority), now)) return PATIENCE_WAIT_MS;

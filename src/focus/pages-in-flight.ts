@@ -50,12 +50,3 @@ export class PagesInFlight {
     if (--h.count === 0) this.#hosts.delete(page.host);
   }
 }
-
-/** The host of a URL as the frontier's politeness sees it (host and port), or the URL itself when it cannot be parsed. */
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
-}

@@ -9,7 +9,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NoInputError } from '../core/errors.js';
-import { expandInputs } from '../analysis/input-files.js';
+import { jobDir } from '../job/job-dir.js';
+import { expandInputs } from '../inputs/inputs.js';
 import { warcPages } from '../search/page-sources.js';
 import type { FocusDocument } from './topic-model.js';
 
@@ -42,7 +43,7 @@ export async function readTrainingDocs(paths: readonly string[], notice?: (line:
 
 /** WARC files of a job directory, a directory or a file (WARCs inside a WACZ are not read here). */
 async function warcFilesOf(given: string): Promise<string[]> {
-  const warcs = path.join(given, 'warcs');
+  const warcs = jobDir(given).warcs;
   const isJob = await stat(warcs).then((s) => s.isDirectory(), () => false);
   const { files, missing } = await expandInputs([isJob ? warcs : given]);
   if (missing.length > 0) throw new NoInputError(`focus.training: cannot read ${missing[0]!.path} (${missing[0]!.reason})`);

@@ -12,10 +12,9 @@ import type { QueueStateListener } from './queue-table.js';
 export type WorkQueueFrontierInit = FrontierInitOptions & {
   /** Where the URIs are kept; one frontier at a time (the state backend's queue store in a crawl). */
   store: QueueStore;
-  /** Queues shared with other processes through `store` (see the file's comment). */
-  shared?: SharedFrontierHooks;
 };
 
+/** How a SharedWorkQueueFrontier shares its queues with other processes through its store. */
 export interface SharedFrontierHooks {
   store: SharedQueueStore;
   /**

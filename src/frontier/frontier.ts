@@ -1,8 +1,10 @@
 /**
- * The Frontier contract: what the crawl loop sees of the URI queue. The
- * LevelDB work-queue frontier implements it today; a Redis frontier with
- * per-host leases will implement it later and run the same conformance suite
- * (test/frontier/conformance.ts), so nothing here may assume one process.
+ * The Frontier contract: what the crawl loop sees of the URI queue. Two
+ * frontiers implement it and run the same conformance suite
+ * (test/frontier/conformance.ts): the work-queue frontier of one process
+ * (work-queue-frontier.ts, over a LevelDB or in-memory queue store) and
+ * the Redis frontier, whose nodes share the queues under per-queue leases
+ * (redis-frontier.ts). So nothing here may assume one process.
  */
 import type { CrawlUri } from '../core/crawl-uri.js';
 

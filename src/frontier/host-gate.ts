@@ -8,14 +8,6 @@
  * handed back when a connection frees up.
  */
 
-const DEFAULT_PORTS: Readonly<Record<string, string>> = Object.freeze({ 'http:': '80', 'https:': '443', 'ftp:': '21', 'ws:': '80', 'wss:': '443' });
-
-/** `hostname:port` with the port always spelled out, the unit of politeness. */
-export function hostPortOf(url: URL): string {
-  const port = url.port !== '' ? url.port : (DEFAULT_PORTS[url.protocol] ?? '0');
-  return `${url.hostname.toLowerCase()}:${port}`;
-}
-
 interface HostState<T> {
   inFlight: number;
   /** No new fetch before this epoch ms. */

@@ -1,11 +1,12 @@
 /**
  * What a work queue must remember across a restart besides its URIs: the
  * figures that decide when and whether it may hand out its next URI. One
- * small record per queue (never per URI), stored in the frontier's LevelDB
- * range under keys `0xFF queueKey`, and one per host with the epoch ms its
- * gate opens again, under `0xFE host:port` (a host's delay binds every queue
- * holding its URLs, which under ELF hashing is many). UTF-8 never produces
- * 0xFE or 0xFF, so these keys sort after every URI entry
+ * small record per queue (never per URI), and one per host with the epoch
+ * ms its gate opens again (a host's delay binds every queue holding its
+ * URLs, which under ELF hashing is many). Each queue store keeps them its
+ * own way (queue-store.ts); the keys below are LevelQueueStore's: in the
+ * frontier's LevelDB range, `0xFF queueKey` and `0xFE host:port`. UTF-8
+ * never produces 0xFE or 0xFF, so these keys sort after every URI entry
  * (`queueKey \0 sortKey`) and stay out of URI scans and queue range reads.
  * Like queue records, host records (one per host ever fetched with a
  * delay) are never deleted; both are small and bounded by the crawl's hosts.

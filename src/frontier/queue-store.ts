@@ -10,10 +10,11 @@
  * Every operation names one queue or is a batch; none walks all the URIs of
  * all queues, so a networked store can implement it: on Redis, `q:<queueKey>`
  * sorted sets read after a cursor, a hash of queue figures and one of host
- * gate times, counters kept as they change (the one scan `load()` needs is
- * LevelQueueStore's own business). LevelDB is the first implementation
- * (level-queue-store.ts); MemoryQueueStore (memory-queue-store.ts) the
- * second, for tests and to keep this seam honest.
+ * gate times, counters kept as they change (redis-queue-store.ts; the one
+ * scan `load()` needs is LevelQueueStore's own business). The
+ * implementations: LevelDB (level-queue-store.ts), Redis
+ * (redis-queue-store.ts), and memory (memory-queue-store.ts, for the tests:
+ * a third that keeps this seam honest).
  *
  * A store serves one frontier at a time. The frontier batches what it
  * writes after the new URIs themselves (write-behind.ts): the store only has

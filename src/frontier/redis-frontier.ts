@@ -1,6 +1,6 @@
 /**
  * One node's view of a frontier shared by several processes through Redis:
- * Heritrix's work-queue state machine (WorkQueueFrontier, shared mode) over
+ * Heritrix's work-queue state machine (SharedWorkQueueFrontier) over
  * the queues this node holds a lease on (RedisQueueStore), and a tick that
  * keeps the node in the crawl — URIs other nodes scheduled into its queues
  * come in, its leases are renewed, expired or dead nodes' leases are
@@ -20,7 +20,7 @@ import { FrontierError, FrontierErrorCode } from './errors.js';
 import type { Claim, Frontier, FrontierStats, Outcome, QueueQuery, QueueReport } from './frontier.js';
 import { RedisQueueStore, type CrawlQueueFigures } from './redis-queue-store.js';
 import type { FrontierInitOptions } from './frontier-init.js';
-import { WorkQueueFrontier } from './work-queue-frontier.js';
+import { SharedWorkQueueFrontier } from './shared-work-queue-frontier.js';
 
 /** What a node knows of the crawl's other nodes (crawl coordination keeps it up to date). */
 export interface NodeView {
@@ -81,7 +81,7 @@ const LOST_KEPT_MS = 60_000;
 const DETACH_EVERY_MS = 3000;
 
 export class RedisFrontier implements Frontier {
-  readonly #local: WorkQueueFrontier;
+  readonly #local: SharedWorkQueueFrontier;
   readonly #store: RedisQueueStore;
   readonly #view: NodeView;
   readonly #renewMs: number;
@@ -105,7 +105,7 @@ export class RedisFrontier implements Frontier {
   /** The last error of a tick (Redis trouble is retried inside the link; this is anything else). */
   #failure: unknown = null;
 
-  private constructor(local: WorkQueueFrontier, store: RedisQueueStore, init: RedisFrontierInit, openedAt: number) {
+  private constructor(local: SharedWorkQueueFrontier, store: RedisQueueStore, init: RedisFrontierInit, openedAt: number) {
     this.#local = local;
     this.#renewedAt = openedAt;
     this.#leaseMs = init.leaseMs ?? DEFAULT_LEASE_MS;
@@ -130,7 +130,7 @@ export class RedisFrontier implements Frontier {
       ordinalBase: init.ordinalBase,
       room: () => (ref.self === null ? 1e9 : ref.self.#room()),
     });
-    const local = await WorkQueueFrontier.open({
+    const local = await SharedWorkQueueFrontier.open({
       ...init,
       store,
       shared: {

@@ -21,28 +21,12 @@
  * file as in the code; the price is that a slow disk stalls the event loop,
  * which the page cache normally absorbs.
  */
-import { mkdir, open, readdir, stat, truncate } from 'node:fs/promises';
+import { mkdir, open, stat, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { ArchiverError } from '../core/errors.js';
 import { fileLines } from '../core/file-lines.js';
 import { AppendFile } from '../writer/append-file.js';
 
-/** Where the journal of a job lives (a node of a crawl of several processes keeps its own). */
-export function captureJournalPath(jobDir: string, node: string | null = null): string {
-  return path.join(jobDir, 'indexes', node === null ? 'captures.jsonl' : `captures-${node}.jsonl`);
-}
-
-/** Every capture journal of a job: its own, and each node's of a crawl of several processes. */
-export async function captureJournalFiles(jobDir: string): Promise<string[]> {
-  const dir = path.join(jobDir, 'indexes');
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return [];
-  }
-  return names.filter((n) => /^captures(-.+)?\.jsonl$/.test(n)).sort().map((n) => path.join(dir, n));
-}
 
 /** Cap on the text kept per page, in characters (the same cap as the WARC-read path). */
 export const JOURNAL_MAX_TEXT_CHARS = 100_000;

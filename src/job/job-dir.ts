@@ -1,7 +1,9 @@
 /**
  * The layout of a job directory: warcs/, logs/crawl.log, reports/, state/
- * (LevelDB), indexes/index.cdxj. One place that knows the names (the
- * capture journal's is beside it, in capture-journal.ts).
+ * (LevelDB), indexes/ (index.cdxj, the capture journal captures.jsonl, the
+ * search index search/, the console's inlinks.txt), analysis/ (what
+ * `archiver demo` suggests `archiver analyze --out` write). The one place
+ * that knows the names: every other file asks here.
  *
  * A node of a crawl run by several processes (Redis) writes its own files
  * beside the others' in one job directory: `logs/crawl-<node>.log`,
@@ -10,6 +12,7 @@
  */
 import { mkdir, readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { isWarcName } from '../warc/warc-records.js';
 
 export interface JobDir {
   root: string;
@@ -18,6 +21,7 @@ export interface JobDir {
   crawlLog: string;
   reports: string;
   state: string;
+  indexes: string;
   tmp: string;
   /** The node whose files these are (a crawl of several processes), or null. */
   node: string | null;
@@ -31,26 +35,75 @@ export function jobDir(root: string, node: string | null = null): JobDir {
     crawlLog: path.join(root, 'logs', node === null ? 'crawl.log' : `crawl-${node}.log`),
     reports: path.join(root, 'reports'),
     state: path.join(root, 'state'),
+    indexes: path.join(root, 'indexes'),
     tmp: node === null ? path.join(root, 'tmp') : path.join(root, 'tmp', node),
     node,
   };
 }
 
-/** Every node's crawl.log of a job (crawl.log itself first when there is one). */
-export async function jobCrawlLogs(root: string): Promise<string[]> {
-  const logs = path.join(root, 'logs');
+/** What makes a directory a job: one of these inside. */
+export const JOB_MARKERS: readonly string[] = ['warcs', 'logs', 'state', 'indexes'];
+
+/** The files of `dir` whose names pass `keep`, sorted, as whole paths ([] when there is no `dir`). */
+async function filesIn(dir: string, keep: (name: string) => boolean): Promise<string[]> {
   let names: string[];
   try {
-    names = await readdir(logs);
+    names = await readdir(dir);
   } catch {
     return [];
   }
-  return names.filter((n) => n === 'crawl.log' || /^crawl-[A-Za-z0-9._-]+\.log$/.test(n)).sort().map((n) => path.join(logs, n));
+  return names.filter(keep).sort().map((n) => path.join(dir, n));
+}
+
+/** Every node's crawl.log of a job (crawl.log itself first when there is one). */
+export function jobCrawlLogs(root: string): Promise<string[]> {
+  return filesIn(jobDir(root).logs, (n) => n === 'crawl.log' || /^crawl-[A-Za-z0-9._-]+\.log$/.test(n));
+}
+
+/** The closed WARCs of a job directory, in name order (which is write order: names carry a timestamp and serial). */
+export function jobWarcs(root: string): Promise<string[]> {
+  return filesIn(jobDir(root).warcs, isWarcName);
+}
+
+/** The names of a job's WARC files still open (`.open`): being written by a crawl, or left by one that was killed. */
+export async function jobOpenWarcs(root: string): Promise<string[]> {
+  const names = await readdir(jobDir(root).warcs).catch(() => [] as string[]);
+  return names.filter((n) => n.endsWith('.open') && isWarcName(n.slice(0, -'.open'.length))).sort();
+}
+
+/** A file of the job's reports/, e.g. `crawl-report.json`. */
+export function jobReportPath(root: string, fileName: string): string {
+  return path.join(jobDir(root).reports, fileName);
 }
 
 /** Where the CDXJ index of a job lives (written at the end of every crawl). */
-export function jobIndexPath(jobDir: string): string {
-  return path.join(jobDir, 'indexes', 'index.cdxj');
+export function jobIndexPath(root: string): string {
+  return path.join(jobDir(root).indexes, 'index.cdxj');
+}
+
+/** Where the capture journal of a job lives (a node of a crawl of several processes keeps its own). */
+export function captureJournalPath(root: string, node: string | null = null): string {
+  return path.join(jobDir(root).indexes, node === null ? 'captures.jsonl' : `captures-${node}.jsonl`);
+}
+
+/** Every capture journal of a job: its own, and each node's of a crawl of several processes. */
+export function captureJournalFiles(root: string): Promise<string[]> {
+  return filesIn(jobDir(root).indexes, (n) => /^captures(-.+)?\.jsonl$/.test(n));
+}
+
+/** Where a job keeps its search index. */
+export function jobSearchDir(root: string): string {
+  return path.join(jobDir(root).indexes, 'search');
+}
+
+/** Where the console keeps a job's inlinks index. */
+export function jobInlinksPath(root: string): string {
+  return path.join(jobDir(root).indexes, 'inlinks.txt');
+}
+
+/** Where `archiver analyze` writes a job's analysis when the demo suggests it (the console reads PageRank there). */
+export function jobAnalysisDir(root: string): string {
+  return path.join(root, 'analysis');
 }
 
 /** The job's WACZ (`<name>.wacz` in its root), or null when it was never packaged. */

@@ -12,7 +12,7 @@
  * several connections or hosts under one budget never overshoot it; bytes
  * are known only afterwards, so the fetch that crosses maxBytes is kept.
  */
-import { targetOfUrl } from './override-match.js';
+import { targetOfUrl } from '../config/override-match.js';
 import type { OverrideEntry, Overrides } from './overrides.js';
 
 /** Heritrix's S_BLOCKED_BY_QUOTA. */

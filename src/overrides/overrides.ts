@@ -11,7 +11,7 @@
  * host: a crawl of a million hosts keeps one object per combination.
  */
 import type { LimitOptions, PolitenessOptions, Profile, ProfileOverride, RobotsOptions } from '../config/profile.js';
-import { parseOverrideMatch, targetOfHost, targetOfUrl, type HostTarget, type OverrideMatch, type ParsedTarget } from './override-match.js';
+import { parseOverrideMatch, targetOfHost, targetOfUrl, type HostTarget, type OverrideMatch, type ParsedTarget } from '../config/override-match.js';
 
 /** What a host is crawled with. */
 export interface HostSettings {

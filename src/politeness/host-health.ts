@@ -284,8 +284,3 @@ const OPEN: HostVerdict = Object.freeze({ kind: 'open' });
 export function describeWaiting(w: WaitingHost): string {
   return `${w.host} ${w.reason}, retry ${w.retry}/${w.of} at ${new Date(w.untilMs).toTimeString().slice(0, 8)}`;
 }
-
-/** `host:port` with the scheme's default port dropped (80 or 443), as URL hosts are written. */
-export function urlHostOf(hostPort: string): string {
-  return hostPort.replace(/:(80|443)$/, '');
-}

@@ -29,6 +29,7 @@ import type { RobotsPolicy } from './robots-policy.js';
 import type { RobotsRules } from './robots-rules.js';
 import { isUnavailable, type RobotsFetchResult, type RobotsStore } from './robots-store.js';
 import { originOf, robotsTxtUrl } from './robots-url.js';
+import { hostPortOfOrigin } from '../url/hosts.js';
 
 /** robots.txt bodies beyond this are cut before parsing (Heritrix: 500 KiB). */
 export const ROBOTS_MAX_BYTES = 500 * 1024;
@@ -102,7 +103,7 @@ export class RobotsPrerequisites {
 
   /** The robots policy `origin`'s URIs are judged by. */
   policyFor(origin: string): RobotsPolicy {
-    return this.#d.policyOf(hostOfOrigin(origin));
+    return this.#d.policyOf(hostPortOfOrigin(origin));
   }
 
   check(uri: CrawlUri, origin: string): RobotsCheck {
@@ -149,7 +150,7 @@ export class RobotsPrerequisites {
     if (isUnavailable(result)) return this.#unavailable(origin, ex.status);
     const at = this.#d.clock.now();
     const rules = this.#d.store.record(origin, result, at);
-    this.#d.health.robotsAvailable(hostOfOrigin(origin));
+    this.#d.health.robotsAvailable(hostPortOfOrigin(origin));
     await this.#d.journal.saveFetched(origin, result, at);
     if (rules === null || !this.#wantsSitemaps(origin)) return NO_HOLD;
     return { holdUntilMs: null, sitemaps: absoluteUrls(rules.sitemaps(), ex.url) };
@@ -170,7 +171,7 @@ export class RobotsPrerequisites {
     const at = d.clock.now();
     // Fetched for its sitemaps only: the host's policy has no use for its rules, nor for their absence.
     const needs = this.policyFor(origin).needsRobotsTxt;
-    const host = hostOfOrigin(origin);
+    const host = hostPortOfOrigin(origin);
     if (needs) await d.catchUpHost?.(host);
     // Rules are kept while a refresh is pending: none means this robots.txt was never had.
     const firstContact = d.store.rules(origin) === null;
@@ -203,11 +204,6 @@ function absoluteUrls(values: readonly string[], base: string): string[] {
     }
   }
   return out;
-}
-
-/** `host:port` of an origin `scheme://host:port`: HostHealth's and the frontier's unit. */
-export function hostOfOrigin(origin: string): string {
-  return origin.slice(origin.indexOf('//') + 2);
 }
 
 /** The first ROBOTS_MAX_BYTES of a 2xx robots.txt with its Content-Encoding undone; other answers have no rules to read. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
 import { jobWaczName } from '../job/job-dir.js';
-import { resolveInputs } from '../index/inputs.js';
+import { resolveInputs } from '../inputs/inputs.js';
 import { ConcatenatedFiles, type ByteSource } from './byte-source.js';
 
 export interface ReplaySources {

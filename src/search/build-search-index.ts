@@ -8,10 +8,9 @@
  */
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { jobWarcs } from '../index/inputs.js';
-import { captureJournalFiles, captureJournalPath, openCaptureJournals } from '../job/capture-journal.js';
+import { captureJournalFiles, captureJournalPath, jobSearchDir, jobWarcs } from '../job/job-dir.js';
+import { openCaptureJournals } from '../job/capture-journal.js';
 import { journalFrom, searchPageOf, warcPages } from './page-sources.js';
-import { jobSearchDir } from './search-index.js';
 import { SearchStore } from './search-store.js';
 import type { SearchPage } from './search-types.js';
 import type { WarcDamage } from '../warc/warc-damage.js';

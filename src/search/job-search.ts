@@ -14,11 +14,10 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { jobWarcs } from '../index/inputs.js';
-import { captureJournalPath } from '../job/capture-journal.js';
+import { captureJournalPath, jobSearchDir, jobWarcs } from '../job/job-dir.js';
 import type { WarcDamage } from '../warc/warc-damage.js';
 import { buildJobSearchIndex } from './build-search-index.js';
-import { jobSearchDir, SearchIndex } from './search-index.js';
+import { SearchIndex } from './search-index.js';
 import { SEARCH_DB_FILE } from './search-store.js';
 import type { SearchOptions, SearchResponse } from './search-types.js';
 

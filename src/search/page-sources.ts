@@ -15,6 +15,7 @@ import type { CdxjEntry } from '../index/cdxj.js';
 import { indexWarcFile, type IndexedRecord } from '../index/warc-index.js';
 import type { WarcDamage } from '../warc/warc-damage.js';
 import { parseJournalLine, type JournaledCapture, type ParsedJournalLine } from '../job/capture-journal.js';
+import { jobDir as jobDirOf } from '../job/job-dir.js';
 import { recordPageText } from '../wacz/pages.js';
 import type { SearchPage } from './search-types.js';
 
@@ -97,5 +98,5 @@ export async function* journalFrom(file: string, start: number): AsyncGenerator<
 
 /** The WARC files a `rescan` line names, as paths in the job's warcs/. */
 export function rescanPaths(jobDir: string, files: readonly string[]): string[] {
-  return files.map((f) => path.join(jobDir, 'warcs', path.basename(f)));
+  return files.map((f) => path.join(jobDirOf(jobDir).warcs, path.basename(f)));
 }

@@ -15,7 +15,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';
-import { captureJournalPath } from '../job/capture-journal.js';
+import { captureJournalPath } from '../job/job-dir.js';
 import { SearchIndexError } from './errors.js';
 import { journalFrom, rescanPaths, searchPageOf, warcPages } from './page-sources.js';
 import { SearchRequestHandler, type SearchReply, type SearchRequest } from './search-requests.js';
@@ -40,11 +40,6 @@ export interface CatchUpResult {
   added: number;
   /** WARC files read because the journal may lack their last captures. */
   warcsRead: number;
-}
-
-/** Where a job keeps its search index. */
-export function jobSearchDir(jobDir: string): string {
-  return path.join(jobDir, 'indexes', 'search');
 }
 
 /** Meta key: the journal byte offset up to which every page has been offered to the index. */

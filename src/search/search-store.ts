@@ -24,6 +24,7 @@ import { parseQuery } from './query-parse.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, type SearchHit, type SearchOptions, type SearchPage, type SearchResponse } from './search-types.js';
 import { ELLIPSIS, hasMark, MARK_CLOSE, MARK_OPEN, markedHtml, needleSnippet } from './snippet.js';
 import { preparePage } from './text-prep.js';
+import { hostnameOf } from '../url/hosts.js';
 
 export const SEARCH_DB_FILE = 'search.db';
 /** Bumped whenever what is stored or how text is prepared changes: an index of another version must be rebuilt. */
@@ -194,7 +195,7 @@ export class SearchStore {
     if (this.has(p.url, p.timestamp)) return false;
     const title = p.title ?? '';
     const id = this.#stmt('INSERT INTO pages(url, timestamp, status, mime, host, digest, title) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(p.url, p.timestamp, p.status, p.mime, hostOf(p.url), p.digest, title).lastInsertRowid;
+      .run(p.url, p.timestamp, p.status, p.mime, hostnameOf(p.url) ?? '', p.digest, title).lastInsertRowid;
     const prepared = preparePage(title, p.text ?? '');
     this.#stmt('INSERT INTO fts(rowid, title, body, cjk) VALUES (?, ?, ?, ?)').run(id, prepared.title, prepared.body, prepared.cjk);
     return true;
@@ -216,15 +217,6 @@ export class SearchStore {
       this.#statements.set(sql, s);
     }
     return s;
-  }
-}
-
-/** The host name of a URL, lower case, without port; '' when it does not parse. */
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname.toLowerCase();
-  } catch {
-    return '';
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * Small keyed records the crawl keeps across a restart — robots.txt results,
  * hosts' health, seeds added while running, the job's run history — as a
- * plain map any state backend can hold (a LevelDB key range here; a Redis
- * hash would do). Not for hot paths: a put is one round trip.
+ * plain map any state backend can hold: a LevelDB key range here (memory
+ * for the tests), a Redis hash in redis/redis-records.ts. Not for hot paths: a put is
+ * one round trip.
  */
 import { BUFFER_ENCODINGS, type Keyspace } from './keyspace.js';
 

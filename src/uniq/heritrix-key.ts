@@ -71,3 +71,24 @@ export function hostPrefixBytes(url: string): Buffer {
   buf[2] = (fp.hi >>> 8) & 0xff;
   return buf;
 }
+
+/** A key as its halves, and its bytes in a store once given them (storedKeysInto). */
+export interface KeyHalves {
+  key: Buffer;
+  hi: number;
+  lo: number;
+}
+
+/** Give each key its store bytes, `prefix` then the 8 key bytes: one buffer for all, a view per key. */
+export function storedKeysInto(prefix: Buffer, keys: KeyHalves[]): void {
+  const width = prefix.length + KEY_BYTES;
+  const all = Buffer.allocUnsafe(keys.length * width);
+  for (let j = 0; j < keys.length; j++) {
+    const c = keys[j] as KeyHalves;
+    const at = j * width;
+    prefix.copy(all, at);
+    all.writeUInt32BE(c.hi, at + prefix.length);
+    all.writeUInt32BE(c.lo, at + prefix.length + 4);
+    c.key = all.subarray(at, at + width);
+  }
+}

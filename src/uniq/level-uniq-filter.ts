@@ -26,17 +26,17 @@
  * Concurrency: batches from many workers overlap; a key being checked or
  * written by one batch answers false to every other batch at once (the
  * in-flight table), which is what makes "concurrent calls never both get
- * true" hold. forget/forgetHost wait until no batch is running and hold new
- * ones back while they work.
+ * true" hold. forget/forgetHost run alone (batch-gate.ts).
  */
 import { levelDatabase } from '../store/level-database.js';
 import { canonicalizeForSeen } from '../url/canonicalize.js';
 import { Keyspace, type RootLevel } from '../store/keyspace.js';
 import type { Fp64 } from '../fingerprint/rabin.js';
-import { KEY_BYTES, hostPrefixBytes, keyInto } from './heritrix-key.js';
+import { KEY_BYTES, hostPrefixBytes, keyInto, storedKeysInto, type KeyHalves } from './heritrix-key.js';
+import { BatchGate } from './batch-gate.js';
 import { KeyTable } from '../fingerprint/key-table.js';
 import { SeenStoreWrites } from './seen-store-writes.js';
-import { BatchedUriUniqFilter, BeforeCommitFailure, UniqFilterClosedError, UniqStoreError, type BeforeCommit } from './uniq-filter.js';
+import { BatchedUriUniqFilter, BeforeCommitFailure, runBeforeCommit, UniqFilterClosedError, UniqStoreError, type BeforeCommit } from './uniq-filter.js';
 
 /**
  * Where the count is kept. Shorter than a key, so it sorts outside every
@@ -74,10 +74,7 @@ export interface LevelUriUniqFilterOpts {
 }
 
 /** A stored key's place in the batch being written, as its key bytes and its halves. */
-interface PendingKey {
-  key: Buffer;
-  hi: number;
-  lo: number;
+interface PendingKey extends KeyHalves {
   /** Still claimed in #inFlight after the batch returns (until written). */
   claimHeld?: boolean;
 }
@@ -98,10 +95,8 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
   #warming: Promise<void> = Promise.resolve();
   /** Keys some running batch is checking or writing. */
   readonly #inFlight = new KeyTable();
-  /** Running batches, so an exclusive operation can wait for them. */
-  readonly #running = new Set<Promise<unknown>>();
-  /** Resolves when no exclusive operation is queued or running. */
-  #gate: Promise<void> = Promise.resolve();
+  /** Batches run side by side, forgets alone. */
+  readonly #batches = new BatchGate();
   /** Every store write goes through here, in order; set once the count is read. */
   #writes!: SeenStoreWrites;
   readonly #scratch: Fp64 = { hi: 0, lo: 0 };
@@ -192,8 +187,7 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     this.#closed = true;
     this.#epoch++;
     // Let queued operations finish; their failures belong to their callers.
-    await this.#gate;
-    await Promise.allSettled([...this.#running]);
+    await this.#batches.settled();
     await this.#warming;
     // Undefined when the store never opened: nothing was written.
     const writes = this.#writes as SeenStoreWrites | undefined;
@@ -292,7 +286,7 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     }
 
     try {
-      this.#fillKeys(claimed);
+      storedKeysInto(this.#space.prefix, claimed);
       let stored: (Buffer | undefined)[] | null = null;
       if (!this.#complete) {
         stored = await this.#space.db.getMany(claimed.map((c) => c.key));
@@ -356,7 +350,7 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
       }
     });
     if (unknown.length > 0) {
-      this.#fillKeys(unknown);
+      storedKeysInto(this.#space.prefix, unknown);
       const stored = await this.#space.db.getMany(unknown.map((c) => c.key));
       stored.forEach((value, j) => {
         if (value !== undefined) result[unknownIndex[j] as number] = true;
@@ -371,55 +365,22 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
     this.#epoch++;
   }
 
-  /** Give each pending key its store bytes: one buffer for the batch, a view per key. */
-  #fillKeys(pending: PendingKey[]): void {
-    const p = this.#space.prefix;
-    const width = p.length + KEY_BYTES;
-    const all = Buffer.allocUnsafe(pending.length * width);
-    for (let j = 0; j < pending.length; j++) {
-      const c = pending[j] as PendingKey;
-      const at = j * width;
-      p.copy(all, at);
-      all.writeUInt32BE(c.hi, at + p.length);
-      all.writeUInt32BE(c.lo, at + p.length + 4);
-      c.key = all.subarray(at, at + width);
-    }
-  }
-
   #keyOf(hi: number, lo: number): Buffer {
-    const c: PendingKey = { key: EMPTY, hi, lo };
-    this.#fillKeys([c]);
+    const c: KeyHalves = { key: EMPTY, hi, lo };
+    storedKeysInto(this.#space.prefix, [c]);
     return c.key;
   }
 
-  /** Run `op` alongside other shared operations, after any queued exclusive one. */
+  /** Run `op` alongside other batches, after any queued forget. */
   #shared<T>(op: () => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new UniqFilterClosedError());
-    return this.#gate.then(() => {
-      // Registered synchronously as the gate opens, so an exclusive operation
-      // queued after this one is sure to see it in #running.
-      const run = this.#guard(op);
-      this.#running.add(run);
-      const done = (): void => void this.#running.delete(run);
-      run.then(done, done);
-      return run;
-    });
+    return this.#batches.shared(() => this.#guard(op));
   }
 
-  /** Run `op` alone: after running shared operations finish, before queued ones start. */
+  /** Run `op` alone: after running batches finish, before queued ones start. */
   #exclusive<T>(op: () => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new UniqFilterClosedError());
-    const previous = this.#gate;
-    let release!: () => void;
-    this.#gate = new Promise<void>((resolve) => (release = resolve));
-    return previous.then(async () => {
-      try {
-        await Promise.allSettled([...this.#running]);
-        return await this.#guard(op);
-      } finally {
-        release();
-      }
-    });
+    return this.#batches.exclusive(() => this.#guard(op));
   }
 
   /** Wait for the store to be open; report store failures (a failed earlier write included) as UniqStoreError. */
@@ -433,13 +394,5 @@ export class LevelUriUniqFilter extends BatchedUriUniqFilter {
       if (err instanceof UniqStoreError) throw err;
       throw new UniqStoreError('already-seen store operation failed', { cause: err });
     }
-  }
-}
-
-async function runBeforeCommit(hook: BeforeCommit, fresh: readonly boolean[]): Promise<void> {
-  try {
-    await hook(fresh);
-  } catch (err) {
-    throw new BeforeCommitFailure(err);
   }
 }

@@ -1,8 +1,8 @@
 /**
  * The already-seen filter contract (Heritrix's UriUniqFilter): put-if-absent
  * on the canonical form of a URL, so each URL is scheduled at most once per
- * crawl. Every backend (LevelDB, in-memory, later Redis) implements this and
- * runs the shared conformance suite in test/uniq/conformance.ts.
+ * crawl. Every backend (LevelDB, in-memory, Redis) implements this and runs
+ * the shared conformance suite in test/uniq/conformance.ts.
  */
 import { ArchiverError, FatalCrawlError } from '../core/errors.js';
 
@@ -72,6 +72,15 @@ export abstract class BatchedUriUniqFilter implements UriUniqFilter {
 /** Carries a BeforeCommit failure through the backend's own error wrapping, unchanged. */
 export class BeforeCommitFailure {
   constructor(readonly cause: unknown) {}
+}
+
+/** Run the hook; what it throws comes out as a BeforeCommitFailure. */
+export async function runBeforeCommit(hook: BeforeCommit, fresh: readonly boolean[]): Promise<void> {
+  try {
+    await hook(fresh);
+  } catch (err) {
+    throw new BeforeCommitFailure(err);
+  }
 }
 
 /** The filter was used after close(): a bug in the caller's shutdown order. */

@@ -23,12 +23,11 @@
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NoInputError } from '../core/errors.js';
-import { captureJournalFiles, openCaptureJournals, type JournaledCapture } from '../job/capture-journal.js';
+import { openCaptureJournals, type JournaledCapture } from '../job/capture-journal.js';
 import { AtomicLineFile, damageGate } from '../index/build-index.js';
 import type { WarcDamage } from '../warc/warc-damage.js';
 import { entryFor, formatCdxjLine, REVISIT_MIME, type CdxjEntry } from '../index/cdxj.js';
-import { jobIndexPath } from '../job/job-dir.js';
-import { jobWarcs } from '../index/inputs.js';
+import { captureJournalFiles, jobIndexPath, jobWarcs } from '../job/job-dir.js';
 import { DEFAULT_SORT_BUFFER_BYTES, LineSorter } from '../index/line-sorter.js';
 import { indexWarcFile } from '../index/warc-index.js';
 import { BlockedIndexBuilder, DEFAULT_BLOCK_LINES, plainIndex, type IndexFiles } from './cdx-blocks.js';

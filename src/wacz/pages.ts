@@ -15,8 +15,8 @@
  * and the sorted stream is turned into the list in one pass (PageList) and
  * written line by line to a file.
  */
-import { dechunk } from '../analysis/body-decode.js';
-import { decodeContentEncoding, decodeText, detectCharset } from '../fetch/content-decoding.js';
+import { decodeText, detectCharset } from '../fetch/charset.js';
+import { dechunk, decodeContentEncoding } from '../fetch/content-decoding.js';
 import { robotsDirectivesFromHeaders } from '../fetch/robots-directives.js';
 import { AtomicLineFile } from '../index/build-index.js';
 import type { CdxjEntry } from '../index/cdxj.js';

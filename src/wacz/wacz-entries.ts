@@ -9,8 +9,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { NoInputError } from '../core/errors.js';
-import { isWarcName } from '../index/inputs.js';
-import type { WarcSource } from '../warc/warc-records.js';
+import { isWarcName, type WarcSource } from '../warc/warc-records.js';
 
 const EOCD = 0x06054b50;
 const ZIP64_LOCATOR = 0x07064b50;

@@ -25,6 +25,11 @@ import { gzipDataStart, inflateMember, nextGzipMember, SCAN_BYTES, streamMember 
 import { RecordSplitter, type SplitterOptions, type WarcRecord } from './record-splitter.js';
 import { WarcFormatError, type WarcDamage } from './warc-damage.js';
 
+/** Whether a file name is a WARC's (`.warc`, `.warc.gz`). */
+export function isWarcName(name: string): boolean {
+  return name.endsWith('.warc.gz') || name.endsWith('.warc');
+}
+
 export type { WarcRecord } from './record-splitter.js';
 export { parseHttpHead, type HttpHead } from './head-lines.js';
 

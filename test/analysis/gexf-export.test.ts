@@ -15,7 +15,7 @@ import { parse } from 'graphology-gexf';
 import { analyzeGraph, type AnalysisOptions, type AnalysisResult } from '../../src/analysis/analysis.js';
 import { writeGexf, xmlSafe } from '../../src/analysis/gexf-export.js';
 import { LinkGraphBuilder } from '../../src/analysis/graph-builder.js';
-import { hostOf } from '../../src/analysis/host-graph.js';
+import { hostOfHref as hostOf } from '../../src/url/hosts.js';
 import { topNodes } from '../../src/analysis/pagerank.js';
 import type { ReadStats } from '../../src/analysis/warc-reader.js';
 import { prng } from './synthetic.js';

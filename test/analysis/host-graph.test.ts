@@ -6,7 +6,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LinkGraphBuilder } from '../../src/analysis/graph-builder.js';
-import { buildHostGraph, hostOf } from '../../src/analysis/host-graph.js';
+import { buildHostGraph } from '../../src/analysis/host-graph.js';
+import { hostOfHref as hostOf } from '../../src/url/hosts.js';
 import { normalizeCaptureUrl } from '../../src/analysis/link-extract.js';
 
 describe('hostOf', () => {

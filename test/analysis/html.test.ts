@@ -1,13 +1,14 @@
 /**
- * Link extraction (parse5 tokenizer) and body decoding: what counts as a
+ * Link extraction and body decoding: what counts as a
  * link, base and fragments, and bodies stored chunked, compressed or in a
  * legacy charset.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as zlib from 'node:zlib';
-import { dechunk, decodeContent, decodeText, sniffHtmlCharset } from '../../src/analysis/body-decode.js';
-import { BodyDecodeError } from '../../src/analysis/errors.js';
+import { BodyDecodeError } from '../../src/core/errors.js';
+import { decodeText, detectCharset } from '../../src/fetch/charset.js';
+import { dechunk, decodeContent } from '../../src/fetch/content-decoding.js';
 import { extractLinks } from '../../src/analysis/html-link-scan.js';
 import { resolveLinks } from '../../src/analysis/link-extract.js';
 import { mulberry32 } from '../helpers/prng.js';
@@ -114,14 +115,15 @@ describe('body decoding', () => {
 
   it('honours the charset from Content-Type, BOM and <meta>', () => {
     const gbk = Buffer.concat([Buffer.from('<meta charset="gbk"><title>'), Buffer.from([0xc4, 0xe3, 0xba, 0xc3]), Buffer.from('</title>')]);
-    const cs = sniffHtmlCharset('text/html', gbk);
+    const cs = detectCharset(gbk, 'text/html');
     assert.equal(cs, 'gbk');
     assert.equal(extractLinks(decodeText(gbk, cs)).title, '你好');
     const big5 = Buffer.from([0xa7, 0x41, 0xa6, 0x6e]);
-    assert.equal(sniffHtmlCharset('text/html; charset="Big5"', big5), 'big5');
+    assert.equal(detectCharset(big5, 'text/html; charset="Big5"'), 'big5');
     assert.equal(decodeText(big5, 'big5'), '你好');
-    assert.equal(sniffHtmlCharset('text/html; charset=bogus', Buffer.from('<p>')), 'utf-8');
-    assert.equal(sniffHtmlCharset('text/html; charset=gbk', Buffer.from([0xef, 0xbb, 0xbf, 0x41])), 'utf-8');
-    assert.equal(sniffHtmlCharset(null, Buffer.from('<meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1">')), 'iso-8859-1');
+    assert.equal(detectCharset(Buffer.from('<p>'), 'text/html; charset=bogus'), 'utf-8');
+    assert.equal(detectCharset(Buffer.from([0xef, 0xbb, 0xbf, 0x41]), 'text/html; charset=gbk'), 'utf-8');
+    // The label as TextDecoder names the decoder: ISO-8859-1 is read as windows-1252, as browsers do.
+    assert.equal(detectCharset(Buffer.from('<meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1">'), null), 'windows-1252');
   });
 });

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { WARCParser } from 'warcio';
-import { captureJournalPath } from '../../src/job/capture-journal.js';
+import { captureJournalPath } from '../../src/job/job-dir.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { startHeldPage } from '../helpers/held-page.js';
 import { startCrawlConsole, until, type RunningConsole } from './console-harness.js';

@@ -1,5 +1,5 @@
 /**
- * Topic-focused crawling on the labelled topical web (src/demo/topical-web.ts:
+ * Topic-focused crawling on the labelled topical web (test/helpers/topical-web.ts:
  * six hosts, tea and football in Chinese, astronomy and cooking in English,
  * mostly in-topic links that cross over). With the same page budget, a crawl
  * focused on tea by three training pages harvests far more tea pages than
@@ -19,9 +19,9 @@ import { validateProfile } from '../../src/config/load-profile.js';
 import type { Profile } from '../../src/config/profile.js';
 import { Crawl } from '../../src/crawl/crawl.js';
 import type { CrawlSummary } from '../../src/crawl/reports.js';
-import { harvestOf, type Harvest } from '../../src/demo/harvest.js';
+import { harvestOf, type Harvest } from '../helpers/harvest.js';
 import type { RequestLogEntry } from '../../src/demo/request-log.js';
-import { startTopicalWeb, type StartedTopicalWeb } from '../../src/demo/topical-web.js';
+import { startTopicalWeb, type StartedTopicalWeb } from '../helpers/topical-web.js';
 import { captureIo } from '../helpers/capture.js';
 import { crawlLogLines } from '../helpers/crawl-log-lines.js';
 import { testProfileJson } from '../helpers/test-profile.js';

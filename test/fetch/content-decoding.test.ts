@@ -8,7 +8,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { bufferBody } from '../../src/core/buffer-body.js';
-import { bodyText, decodeBody, decodeContentEncoding, decodeText, detectCharset } from '../../src/fetch/content-decoding.js';
+import { decodeText, detectCharset } from '../../src/fetch/charset.js';
+import { bodyText, decodeBody, decodeContentEncoding } from '../../src/fetch/content-decoding.js';
 import { extractHtml } from '../../src/fetch/link-extractor.js';
 
 async function* chunksOf(buf: Buffer, size = 1000): AsyncIterable<Uint8Array> {

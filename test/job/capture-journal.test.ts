@@ -15,11 +15,11 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   CaptureJournal,
-  captureJournalPath,
   JOURNAL_MAX_TEXT_CHARS,
   openCaptureJournal,
   type JournaledCapture,
 } from '../../src/job/capture-journal.js';
+import { captureJournalPath } from '../../src/job/job-dir.js';
 
 /** The whole journal in memory: openCaptureJournal, then every capture. */
 async function readCaptureJournal(file: string, warcSizes: ReadonlyMap<string, number>) {

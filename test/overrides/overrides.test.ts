@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateProfile } from '../../src/config/load-profile.js';
-import { parseOverrideMatch, targetOfHost, targetOfUrl } from '../../src/overrides/override-match.js';
+import { parseOverrideMatch, targetOfHost, targetOfUrl } from '../../src/config/override-match.js';
 import { Overrides } from '../../src/overrides/overrides.js';
 import { schemeSurt } from '../../src/url/surt.js';
 

@@ -17,7 +17,7 @@ import { gunzipSync } from 'node:zlib';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { ReplayServer } from '../../src/replay/replay-server.js';
 import { replaySources } from '../../src/replay/replay-sources.js';
-import { jobWarcs } from '../../src/index/inputs.js';
+import { jobWarcs } from '../../src/job/job-dir.js';
 import { readWarcDir } from '../helpers/warc-read.js';
 import { crawlJob } from '../wacz/crawl-job.js';
 import { launch, openArchived, type ReplayBrowser } from './browser.js';

@@ -11,8 +11,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CaptureJournal, captureJournalPath } from '../../src/job/capture-journal.js';
-import { SearchIndex, jobSearchDir } from '../../src/search/search-index.js';
+import { CaptureJournal } from '../../src/job/capture-journal.js';
+import { captureJournalPath, jobSearchDir } from '../../src/job/job-dir.js';
+import { SearchIndex } from '../../src/search/search-index.js';
 import { SearchStore } from '../../src/search/search-store.js';
 import { testCapture } from './search-fixtures.js';
 

@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalizeForSeen as canon, canonicalizeViaWhatwg, plainHttpParts } from '../../src/url/canonicalize.js';
+import { canonicalizeForSeen as canon, canonicalizeViaWhatwg } from '../../src/url/canonicalize.js';
+import { plainHttpParts } from '../../src/url/url-split.js';
 
 test('scheme and host are lowercased; the path keeps its case', () => {
   assert.equal(canon('HTTP://Example.ORG/Path/File.HTML'), 'http://example.org/Path/File.HTML');

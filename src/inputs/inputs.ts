@@ -1,5 +1,15 @@
 /**
- * Expands the command line's `<job|dir|file...>` into what to read:
+ * What the commands are given on the command line, expanded into files to
+ * read, in a stable order so every run lists them the same way. Two
+ * readings of the same `<job|dir|file...>`:
+ *
+ * resolveInputs, for `index`, `wacz` and `replay`, which write or serve
+ * what they are given and so refuse what they cannot take: a job directory
+ * (its finished WARCs; WARCs still being written, `.open`, are not read), a
+ * directory of WARC files, WARC files, or (replay) WACZ files.
+ *
+ * expandInputs, for `analyze` and focus training, which read whatever WARCs
+ * they are pointed at:
  * - a job directory (one with `warcs/`, as every command takes it): its
  *   finished WARC files (or, with none, the WARCs in its WACZ), and as
  *   references — read only for the originals of revisits — the WARCs of the
@@ -11,12 +21,60 @@
  *   first bytes, not its name, so `.open` files and oddly named archives
  *   still count.
  */
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
-import { jobOpenWarcs, jobWarcs, openWarcsNote } from '../index/inputs.js';
-import { jobWaczName } from '../job/job-dir.js';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { NoInputError } from '../core/errors.js';
+import { jobDir as jobDirOf, jobOpenWarcs, jobReportPath, jobWaczName, jobWarcs } from '../job/job-dir.js';
 import { isWaczName, waczWarcs } from '../wacz/wacz-entries.js';
-import type { WarcSource } from '../warc/warc-records.js';
+import { isWarcName, type WarcSource } from '../warc/warc-records.js';
+
+export interface ResolvedInputs {
+  /** WARC files, absolute, in name order per job. */
+  warcs: string[];
+  /** WACZ files given directly, absolute. */
+  waczs: string[];
+  /** Job directories given, absolute. */
+  jobs: string[];
+}
+
+/** Why a job's open WARCs are not read, in one phrase. */
+export function openWarcsNote(count: number): string {
+  return `${count} WARC file(s) still open (a crawl is writing them, or was killed: running it again closes them) not read`;
+}
+
+export async function resolveInputs(args: readonly string[], cwd = process.cwd()): Promise<ResolvedInputs> {
+  const out: ResolvedInputs = { warcs: [], waczs: [], jobs: [] };
+  for (const arg of args) {
+    const abs = path.resolve(cwd, arg);
+    let info;
+    try {
+      info = await stat(abs);
+    } catch {
+      throw new NoInputError(`${arg}: no such file or directory`);
+    }
+    if (info.isDirectory()) {
+      const warcs = await jobWarcs(abs);
+      if (warcs.length > 0) {
+        out.jobs.push(abs);
+        out.warcs.push(...warcs);
+        continue;
+      }
+      const open = await jobOpenWarcs(abs);
+      if (open.length > 0) throw new NoInputError(`${arg}: a job with no finished WARC file: ${openWarcsNote(open.length)}`);
+      // A directory of WARC files (a job's warcs/, or any other): its files, but it is no job.
+      const own = (await readdir(abs).catch(() => [] as string[])).filter(isWarcName).sort();
+      if (own.length === 0) throw new NoInputError(`${arg}: neither a job directory (no WARC files in ${jobDirOf(arg).warcs}) nor a directory of WARC files`);
+      out.warcs.push(...own.map((n) => path.join(abs, n)));
+    } else if (isWarcName(abs)) {
+      out.warcs.push(abs);
+    } else if (abs.endsWith('.wacz')) {
+      out.waczs.push(abs);
+    } else {
+      throw new NoInputError(`${arg}: neither a job directory, a WARC (.warc, .warc.gz) nor a WACZ`);
+    }
+  }
+  return out;
+}
 
 export interface ExpandedInputs {
   files: (string | WarcSource)[];
@@ -29,13 +87,13 @@ export interface ExpandedInputs {
 }
 
 async function isDirectory(p: string): Promise<boolean> {
-  return fs.stat(p).then((st) => st.isDirectory(), () => false);
+  return stat(p).then((st) => st.isDirectory(), () => false);
 }
 
 /** The crawl report's `dedupAgainst`: the earlier jobs (absolute) a job's revisits may refer to. */
 async function dedupAgainst(job: string): Promise<string[]> {
   try {
-    const report = JSON.parse(await fs.readFile(path.join(job, 'reports', 'crawl-report.json'), 'utf8')) as { dedupAgainst?: unknown };
+    const report = JSON.parse(await readFile(jobReportPath(job, 'crawl-report.json'), 'utf8')) as { dedupAgainst?: unknown };
     return Array.isArray(report.dedupAgainst) ? report.dedupAgainst.filter((d): d is string => typeof d === 'string') : [];
   } catch {
     return [];
@@ -79,7 +137,7 @@ export async function expandInputs(paths: readonly string[]): Promise<ExpandedIn
   const walk = async (p: string, given: boolean): Promise<void> => {
     let st;
     try {
-      st = await fs.stat(p);
+      st = await stat(p);
     } catch (err) {
       out.missing.push({ path: p, reason: errnoWords(err) });
       return;
@@ -90,13 +148,13 @@ export async function expandInputs(paths: readonly string[]): Promise<ExpandedIn
       return;
     }
     if (!st.isDirectory()) return;
-    if (await isDirectory(path.join(p, 'warcs'))) {
+    if (await isDirectory(jobDirOf(p).warcs)) {
       await job(p, given);
       return;
     }
     let names: string[];
     try {
-      names = await fs.readdir(p);
+      names = await readdir(p);
     } catch (err) {
       out.missing.push({ path: p, reason: errnoWords(err) });
       return;

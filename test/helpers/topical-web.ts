@@ -21,11 +21,11 @@
  * Deterministic from `seed`; served by FixtureWeb (its `generate` option),
  * so the request log gives, per host, what was asked, when, and how many at once.
  */
-import { FixtureWeb } from './fixture-web.js';
-import { escapeHtml, PageLinks } from './html.js';
-import { Rng } from './random.js';
-import { makeResource, type Resource } from './resource.js';
-import type { GeneratedWeb, GenerateWebOptions, HostSite } from './site-generator.js';
+import { FixtureWeb } from '../../src/demo/fixture-web.js';
+import { escapeHtml, PageLinks } from '../../src/demo/html.js';
+import { Rng } from '../../src/demo/random.js';
+import { makeResource, type Resource } from '../../src/demo/resource.js';
+import type { GeneratedWeb, GenerateWebOptions, HostSite } from '../../src/demo/site-generator.js';
 import { COMMON, GLUE, TOPICS, type TopicName } from './topical-vocabulary.js';
 
 export type { TopicName } from './topical-vocabulary.js';

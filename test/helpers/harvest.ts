@@ -6,7 +6,7 @@
  * view of politeness: the most requests one host had in flight at once,
  * and the disallowed URLs asked for.
  */
-import type { RequestLogEntry } from './request-log.js';
+import type { RequestLogEntry } from '../../src/demo/request-log.js';
 import type { PageLabel } from './topical-web.js';
 
 export interface Harvest {
