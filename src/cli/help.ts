@@ -22,7 +22,8 @@ Usage:
 Exit codes: 0 success, 1 crawl aborted by a fatal error (index, wacz: damaged
 WARC input, see --skip-bad), 2 usage error, 3 invalid profile, 4 no input (no
 such profile file, no WARCs, no search index), 5 nothing crawled (no seed
-answered), 130 interrupted (state kept).
+answered), 6 browser capture enabled and no Chromium can run, 130 interrupted
+(state kept).
 `;
 
 export const runHelp = `archiver run <profile.json> [options]
@@ -81,7 +82,8 @@ Options:
   -h, --help        this text
 
 Exit codes: 0 crawled, 2 usage, 3 invalid profile, 4 profile file missing,
-5 no seed could be crawled (each failed seed is named on stderr), 1 fatal
+5 no seed could be crawled (each failed seed is named on stderr), 6 browser
+capture enabled and no Chromium can run (apt-get install chromium), 1 fatal
 error (disk full…; the same command resumes), 130 interrupted.
 
 Ctrl-C (SIGINT) or SIGTERM stops taking new URIs, lets in-flight fetches finish,

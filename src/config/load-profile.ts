@@ -196,6 +196,11 @@ function checkSemantics(p: Profile, add: AddProblem): void {
       }
     },
     (p) => checkOverrides(p, add),
+    (p) => {
+      // A page's render waits for its subrequests, which its own queue serves: depth-first holds that queue until the page is done.
+      const rendering = p.browser?.enabled === true || p.overrides.some((o) => o.browser?.enabled === true);
+      if (rendering && p.frontier.order === 'depth-first') add('/browser/enabled', 'browser capture needs frontier.order breadth-first or best-first, not depth-first');
+    },
   ];
   for (const check of checks) {
     try {

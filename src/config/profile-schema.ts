@@ -51,6 +51,23 @@ const robotsProperties = {
   },
 } as const;
 
+// Browser capture (src/browser/): pages rendered in Chromium, every request through the crawl's gates.
+const browserPageProperties = {
+  enabled: { type: 'boolean', default: false },
+  pageTimeoutMs: { type: 'integer', minimum: 100, default: 30000 },
+  idleMs: { type: 'integer', minimum: 10, default: 500 },
+  behaviors: { type: 'array', items: { enum: ['autoscroll'] }, uniqueItems: true, default: ['autoscroll'] },
+  behaviorTimeoutMs: { ...nonNegInt, default: 10000 },
+  maxRequestsPerPage: { type: 'integer', minimum: 1, default: 500 },
+} as const;
+
+const browserProperties = {
+  ...browserPageProperties,
+  // Found on the PATH when a bare name; the crawl's one Chromium, so not per override.
+  executable: { type: 'string', minLength: 1, default: 'chromium' },
+  tabs: { type: 'integer', minimum: 1, maximum: 64, default: 2 },
+} as const;
+
 /** The limits an override may set (src/overrides/): per fetch, per host's retries, and budgets. */
 export const OVERRIDE_LIMITS = ['maxBodyBytes', 'fetchTimeoutMs', 'maxFetchDurationMs', 'maxRetries', 'retryDelayMs', 'maxPages', 'maxBytes'] as const;
 
@@ -81,6 +98,7 @@ const overrideSchema = {
     limits: { type: 'object', additionalProperties: false, properties: withoutDefaults(limitsProperties) },
     robots: { type: 'object', additionalProperties: false, properties: withoutDefaults(robotsProperties) },
     scope: { type: 'object', additionalProperties: false, properties: { exclude: { type: 'array', items: { type: 'string' } } } },
+    browser: { type: 'object', additionalProperties: false, properties: withoutDefaults(browserPageProperties) },
   },
 } as const;
 
@@ -175,6 +193,7 @@ export const profileSchema = {
         feedback: { type: 'boolean', default: false },
       },
     },
+    browser: { type: 'object', additionalProperties: false, default: {}, properties: browserProperties },
     workers: { type: 'integer', minimum: 1, maximum: 1000, default: 25 },
     // Where the crawl keeps its state (src/backends/state-backends.ts): one LevelDB per job, or Redis shared by several processes.
     store: { type: 'string', pattern: '^(level|memory|redis://[^/\\s]+(/\\d{1,2})?|redis\\+cluster://[^/\\s]+)$', default: 'level' },

@@ -130,6 +130,34 @@ export interface ProfileOverride {
   limits?: Partial<OverrideLimits>;
   robots?: Partial<Omit<RobotsOptions, 'unavailable'>> & { unavailable?: Partial<RobotsUnavailableOptions> };
   scope?: { exclude?: readonly string[] };
+  browser?: Partial<BrowserPageOptions>;
+}
+
+/** A page behavior run in the browser before its links are read. */
+export type BrowserBehaviorName = 'autoscroll';
+
+/** Browser capture settings that may differ per host or prefix (src/browser/). */
+export interface BrowserPageOptions {
+  /** Render every 2xx HTML page in scope after its fetch. Default false: no browser starts. */
+  enabled: boolean;
+  /** A page's render ends here at the latest. Default 30000. */
+  pageTimeoutMs: number;
+  /** Network quiet (at most one request open) this long ends a render. Default 500. */
+  idleMs: number;
+  /** Default ["autoscroll"]. */
+  behaviors: readonly BrowserBehaviorName[];
+  /** Behaviors stop here. Default 10000. */
+  behaviorTimeoutMs: number;
+  /** Requests of one page past this are refused (and noted). Default 500. */
+  maxRequestsPerPage: number;
+}
+
+/** The profile's `browser` block. */
+export interface BrowserOptions extends BrowserPageOptions {
+  /** Chromium's path, or a name looked up on the PATH. Default "chromium". */
+  executable: string;
+  /** Pages rendered at once. Default 2. */
+  tabs: number;
 }
 
 /** How the topic's terms are weighed: `seed` = the seed document's formula, `tfidf` = smoothed tf-idf. */
@@ -184,6 +212,8 @@ export interface Profile {
   overrides: readonly ProfileOverride[];
   /** Topic-focused crawling; absent: none (nothing changes). */
   focus?: FocusOptions;
+  /** Browser capture (src/browser/); filled in by the loader, `enabled` false by default; absent (a profile built in code) is off. */
+  browser?: BrowserOptions;
   workers: number;
   /** State backend name (`level`). */
   store: string;

@@ -11,7 +11,7 @@
  * frontierQueueState are the one place that translates.
  */
 import type { HostReport } from '../crawl/host-reports.js';
-import type { CrawlState, CrawlStatus, QueueCounts } from '../crawl/crawl-status.js';
+import type { BrowserStatus, CrawlState, CrawlStatus, QueueCounts } from '../crawl/crawl-status.js';
 import type { QueueReport, QueueState } from '../frontier/frontier.js';
 import type { CrawlReport } from '../backends/redis-inspect.js';
 import { iso } from './http-io.js';
@@ -46,6 +46,8 @@ export interface ApiCrawlStatus {
    * node, held, retired, URIs queued). The figures above are this node's.
    */
   crawl?: ApiCrawlWide;
+  /** Browser capture: tabs, tabs rendering now, pages rendered and their subrequests this run; absent when nothing is rendered. */
+  browser?: BrowserStatus;
 }
 
 export interface ApiCrawlWide {
@@ -106,6 +108,7 @@ export function apiStatus(name: string, s: CrawlStatus): ApiCrawlStatus {
     elapsedSec: s.elapsedSec,
     runElapsedSec: s.runElapsedSec,
     waiting: s.waiting.map((w) => ({ host: w.host, reason: w.reason, until: iso(w.untilMs) })),
+    ...(s.browser ? { browser: s.browser } : {}),
   };
 }
 

@@ -37,7 +37,7 @@ export function eventRoutes(d: ConsoleDeps, onServerClose: (fn: () => void) => v
         stream.send('status', { ...apiStatus(ref.name, crawl.status()) });
         const off = [
           live.onSample((sample, status) => stream.send('progress', { status: apiStatus(ref.name, status), sample })),
-          crawl.events.on('capture', (e) => stream.offer('capture', { url: e.url, status: e.status, mime: e.mime, size: e.size, time: iso(e.time), hopPath: e.hopPath, via: e.via, duplicate: e.duplicate })),
+          crawl.events.on('capture', (e) => stream.offer('capture', { url: e.url, status: e.status, mime: e.mime, size: e.size, time: iso(e.time), hopPath: e.hopPath, via: e.via, duplicate: e.duplicate, ...(e.rendered ? { rendered: true } : {}) })),
           crawl.events.on('failure', (e) => stream.offer('failure', { url: e.url, status: e.status, time: iso(e.time), hopPath: e.hopPath, via: e.via, annotations: e.annotations })),
           crawl.events.on('state', (e) => stream.send('state', { state: e.state, endReason: e.endReason, status: apiStatus(ref.name, crawl.status()) })),
           crawl.events.on('hostWaiting', (e) => stream.send('host', { host: e.host, waiting: { reason: e.reason, until: iso(e.until), retry: e.retry, of: e.of } })),

@@ -57,6 +57,12 @@ export interface CrawlUri {
    * absent when none did. It also sets `priority` (src/sitemap/lastmod.ts).
    */
   lastmod?: string;
+  /**
+   * A POST a rendered page made (src/browser/): fetched with this body
+   * (base64) and Content-Type, archived with its request record carrying
+   * the body; absent for every other URI, which is a GET.
+   */
+  post?: { body: string; type: string };
 }
 
 /** A URI's priority: its own when it is a finite number, else 0. */

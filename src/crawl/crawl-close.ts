@@ -46,6 +46,7 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
       return null;
     }
   };
+  if (p.browser !== null) await attempt(() => p.browser!.close());
   const runWarcFiles = (await attempt(() => p.writer.close())) ?? [];
   await attempt(() => p.journal.close());
   await attempt(() => p.digestIndex.flush());
@@ -101,6 +102,7 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
     dedupAgainst: p.earlier?.jobs.map((j) => j.dir) ?? [],
   });
   if (share !== undefined) summary.node = share;
+  if (p.browser !== null) summary.browser = { ...p.browser.counts };
   const overrides = { describeHost: (host: string) => p.overrides.describeHost(host), budgets: p.budgets.report() };
   if (packages) await attempt(() => writeReports(p.dirs.reports, stats, summary, p.frontier.stats(), p.frontier.queues(), overrides));
   if (nodes !== null) await attempt(() => writeNodesReport(p.dirs.reports, nodes));

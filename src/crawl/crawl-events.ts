@@ -18,6 +18,8 @@ export interface CaptureEvent {
   hopPath: string;
   via: string | null;
   duplicate: boolean;
+  /** Rendered in the browser after its fetch (src/browser/); absent otherwise. */
+  rendered?: true;
 }
 
 /** A URI given up on: a negative status (robots, transport, runtime error). */

@@ -64,7 +64,8 @@ export class CrawlLedger {
     if (capped > 0) this.#stats.outlinksCapped(capped);
     if (uri.seed) this.#stats.seeds.set(uri.url, { url: uri.url, status: e.status, redirect: e.redirect });
     if (this.#events.has('capture')) {
-      this.#events.emit('capture', { url: uri.url, status: e.status, mime: e.mime, size: e.size, time, hopPath: uri.hopPath, via: uri.via, duplicate: e.duplicate });
+      const rendered = e.annotations.some((a) => a.startsWith('rendered:'));
+      this.#events.emit('capture', { url: uri.url, status: e.status, mime: e.mime, size: e.size, time, hopPath: uri.hopPath, via: uri.via, duplicate: e.duplicate, ...(rendered ? { rendered: true as const } : {}) });
     }
   }
 

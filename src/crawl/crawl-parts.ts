@@ -49,6 +49,7 @@ import { Scope } from './scope.js';
 import { UriProcessor } from './uri-processor.js';
 import { asFatal, isDiskFull } from './crawl-failure.js';
 import type { FocusCrawl } from '../focus/focus-crawl.js';
+import type { BrowserCapture } from '../browser/browser-capture.js';
 
 export const SOFTWARE = `archiver/${packageVersion()}`;
 
@@ -102,6 +103,8 @@ export interface CrawlParts {
   priorCrawlMs: number;
   /** The topic-focused crawl (profile `focus`), or null. */
   focus: FocusCrawl | null;
+  /** Browser capture (profile `browser`), Chromium running; null when nothing is rendered. */
+  browser: BrowserCapture | null;
 }
 
 /** Opens the state and builds the parts; on failure, whatever was opened is closed again. */
@@ -269,6 +272,26 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   const pages = new PageThread({ maxLinks: profile.limits.maxOutlinks, focusTerms: focus !== null });
   // Shared crawls: a host's failure counts are the crawl's, whichever node last held its queue.
   const shareHealth = backend.shared ? { catchUpHost: (host: string) => healthJournal.catchUp(health, host) } : {};
+  // Chromium is started now: a crawl that cannot render stops before it fetches anything. Its modules load only then.
+  const browser = !browserWanted(profile) ? null : await (await import('../browser/browser-capture.js')).BrowserCapture.open({
+    profile,
+    overrides,
+    scope,
+    links,
+    seen,
+    frontier,
+    warcsDir: dirs.warcs,
+    shared: backend.shared,
+    resumedJournal: resuming ? captureJournalPath(dirs.root, dirs.node) : null,
+    unsupported: (uri, status, annotation) => ledger.failed(uri, status, null, [annotation]),
+    ...(o.start.quiet === true ? {} : { notice: (line: string) => void o.start.log.write(`${line}\n`) }),
+  });
+  // Stopping, no worker claims a render's subrequests any more: renders end then, not at their timeout.
+  if (browser !== null) {
+    events.on('state', (e) => {
+      if (e.state === 'stopping') browser.stopRendering();
+    });
+  }
   const processor = new UriProcessor({
     ...shareHealth,
     profile,
@@ -297,6 +320,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     dedup: new PayloadDedup(digestIndex, earlier),
     exclusions,
     ...(focus !== null ? { focus } : {}),
+    ...(browser !== null ? { browser } : {}),
     abortSignal: o.abortSignal,
     ...(o.start.quiet === true ? {} : { notice: (line: string) => void o.start.log.write(`${line}\n`) }),
   });
@@ -304,8 +328,13 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   return {
     dirs, resuming, backend, clock, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal,
     ledger, overrides, budgets, health, healthJournal, digestIndex, earlier, pages, processor, job, exclusions, robotsStore, robotsJournal, robotsPolicies: policies,
-    addedSeeds, priorCrawlMs, focus,
+    addedSeeds, priorCrawlMs, focus, browser,
   };
+}
+
+/** Whether any part of the profile renders pages (the top `browser` block or an override's). */
+function browserWanted(profile: Profile): boolean {
+  return profile.browser?.enabled === true || profile.overrides.some((o) => o.browser?.enabled === true);
 }
 
 /** The profile as a hash: every node of a shared crawl must run the same one. */

@@ -20,6 +20,14 @@ export interface QueueCounts {
   exhausted: number;
 }
 
+/** Browser capture under way (src/browser/): its tabs and what it rendered so far this run. */
+export interface BrowserStatus {
+  tabs: number;
+  busyTabs: number;
+  pagesRendered: number;
+  subrequests: number;
+}
+
 export interface CrawlStatus {
   job: string;
   state: CrawlState;
@@ -49,6 +57,8 @@ export interface CrawlStatus {
   runElapsedSec: number;
   /** Hosts waiting out a failure, soonest first. */
   waiting: WaitingHost[];
+  /** Present when the crawl renders pages. */
+  browser?: BrowserStatus;
 }
 
 /** Where this run started: its time and the job's counts then. */
@@ -69,6 +79,7 @@ export interface StatusInputs {
   waiting: WaitingHost[];
   run: RunStart;
   now: number;
+  browser?: BrowserStatus | null;
 }
 
 export function buildStatus(i: StatusInputs): CrawlStatus {
@@ -93,6 +104,7 @@ export function buildStatus(i: StatusInputs): CrawlStatus {
     elapsedSec: round3((i.run.priorMs + runMs) / 1000),
     runElapsedSec: round3(runMs / 1000),
     waiting: i.waiting,
+    ...(i.browser ? { browser: i.browser } : {}),
   };
 }
 

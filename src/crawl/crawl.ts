@@ -97,6 +97,7 @@ export class Crawl {
       waiting: this.#p.health.waiting(this.#clock.now()),
       run: this.#run,
       now: this.#clock.now(),
+      browser: this.#p.browser?.status() ?? null,
     });
   }
 

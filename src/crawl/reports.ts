@@ -3,6 +3,7 @@
  * response-code and frontier summaries, each as text (Heritrix's layout) and
  * JSON. Also the summary printed to the operator.
  */
+import type { BrowserCounts } from '../browser/browser-capture.js';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FrontierStats, QueueReport } from '../frontier/frontier.js';
@@ -58,6 +59,8 @@ export interface CrawlSummary {
   dedupAgainst: string[];
   /** A node of a crawl of several processes: what its figures cover. Absent for a crawl of one process. */
   node?: NodeShare;
+  /** Browser capture's figures for this run (src/browser/); absent when nothing was rendered. */
+  browser?: BrowserCounts;
 }
 
 /**
@@ -116,6 +119,7 @@ export function formatSummary(s: CrawlSummary): string {
     `  bytes     ${s.bytes}  (average ${s.averageUriBytes} B)`,
     `  rate      ${s.urisPerSec} URIs/s, ${s.kbPerSec} KB/s${run ? ' this run' : ''}`,
     `  queue     waiting ${s.queue.waiting}, running ${s.queue.running}, error ${s.queue.error}, complete ${s.queue.complete}, out of scope ${s.queue.disregarded}`,
+    ...(s.browser ? [`  browser   ${s.browser.pagesRendered} pages rendered (${s.browser.renderFailures} failed), ${s.browser.subrequests} subrequests (${s.browser.subrequestsRefused} refused), ${s.browser.browserRestarts} Chromium restarts`] : []),
     ...s.closedHosts.map((h) => `  closed    ${h.host}: ${h.cause} (its URIs logged ${h.status} ${h.annotation})`),
     `  WARCs     ${s.warcDir} (${s.warcFiles.length} file${s.warcFiles.length === 1 ? '' : 's'}, ${s.runWarcFiles.length} this run)`,
     ...(s.cdxj ? [`  index     ${s.cdxj}`] : []),
@@ -165,6 +169,7 @@ export async function writeReports(dir: string, stats: CrawlStats, summary: Craw
         `Duplicate-by-hash URIs: ${stats.dupUrls} (${stats.dupBytes} bytes)`,
         `Links Not Followed (limits.maxOutlinks): ${stats.outlinksDropped} from ${stats.pagesCapped} page(s)`,
         ...overrides.budgets.map(budgetText),
+        ...(summary.browser ? [`Pages Rendered in the Browser: ${summary.browser.pagesRendered} (${summary.browser.renderFailures} failed)`, `Browser Subrequests: ${summary.browser.subrequests} (${summary.browser.subrequestsRefused} refused)`] : []),
       ].join('\n'),
       json: {
         ...summary,

@@ -32,6 +32,7 @@ import type { LinkScheduler } from './link-scheduler.js';
 import type { PayloadDedup } from '../dedup/payload-dedup.js';
 import { DELETED_BY_OPERATOR, DELETED_BY_OPERATOR_STATUS, type OperatorExclusions } from './operator-exclusions.js';
 import type { FocusCrawl } from '../focus/focus-crawl.js';
+import type { BrowserCapture } from '../browser/browser-capture.js';
 
 /** Transport failures worth retrying: DNS, connect, connection lost, timeout. */
 const RETRYABLE = new Set([-1, -2, -3, -4]);
@@ -68,6 +69,8 @@ export interface UriProcessorDeps {
   notice?: (line: string) => void;
   /** A topic-focused crawl: URIs wait while its topic is learnt, pages are scored, links placed. */
   focus?: FocusCrawl;
+  /** Browser capture (src/browser/): pages rendered after their fetch, renders served what is archived. */
+  browser?: BrowserCapture;
 }
 
 export class UriProcessor {
@@ -85,6 +88,19 @@ export class UriProcessor {
    * them need their rules recorded first.
    */
   async process(claim: Claim, worker: number, release: (delayMs: number) => Promise<void> = async () => {}): Promise<Outcome> {
+    const browser = this.#d.browser;
+    if (browser === undefined) return this.#focused(claim, worker, release);
+    let outcome: Outcome | null = null;
+    try {
+      outcome = await this.#focused(claim, worker, release);
+      return outcome;
+    } finally {
+      // A render waiting for this URI is told it will get nothing (its capture, if any, was handed over already).
+      if (outcome === null || outcome.kind === 'done') browser.settledWithout(claim.uri);
+    }
+  }
+
+  async #focused(claim: Claim, worker: number, release: (delayMs: number) => Promise<void>): Promise<Outcome> {
     const focus = this.#d.focus;
     if (focus === undefined) return this.#claimed(claim, worker, release);
     // A copy queued again by a better path (src/focus/better-paths.ts) whose page was fetched meanwhile.
@@ -120,10 +136,17 @@ export class UriProcessor {
     }
     // Only fetches under way fill the budget: one may fail and free its place.
     if (budget?.kind === 'wait') return { kind: 'defer', delayMs: BUDGET_WAIT_MS };
+    // A page that may be rendered starts only while a worker stays free for its subrequests (browser-capture.ts).
+    const rendering = d.browser?.admit(uri) ?? null;
+    if (rendering === 'wait') {
+      if (budget?.kind === 'go') budget.release();
+      return { kind: 'defer', delayMs: d.browser!.admissionWaitMs };
+    }
     try {
       return await this.#process(claim, worker, prerequisite, release);
     } finally {
       if (budget?.kind === 'go') budget.release();
+      rendering?.release();
     }
   }
 
@@ -154,7 +177,8 @@ export class UriProcessor {
 
     let exchange: HttpExchange;
     try {
-      exchange = await d.fetcher.fetch(uri.url, { signal: d.abortSignal, limits, ...(userAgent ? { userAgent } : {}) });
+      const post = uri.post === undefined ? {} : { post: { body: Buffer.from(uri.post.body, 'base64'), type: uri.post.type } };
+      exchange = await d.fetcher.fetch(uri.url, { signal: d.abortSignal, limits, ...(userAgent ? { userAgent } : {}), ...post });
     } catch (err) {
       return this.#fetchFailed(claim, err, worker, prerequisite, origin, limits.maxRetries);
     }
@@ -222,9 +246,11 @@ export class UriProcessor {
       ...(found.page?.title ? { title: found.page.title } : {}),
       ...(found.page?.text ? { text: found.page.text } : {}),
       ...(focused?.relevance != null ? { relevance: focused.relevance } : {}),
+      ...(uri.post !== undefined ? d.browser?.journalFields(uri.url, uri.post) : {}),
     };
     await d.journal.append(journaled);
-    const annotations = [...found.annotations, ...(focused?.annotations ?? [])];
+    const rendered = d.browser !== undefined && !prerequisite ? await d.browser.captured(uri, ex, { mime, place: written, nofollow: found.annotations.includes('nofollow'), signal: d.abortSignal }) : [];
+    const annotations = [...found.annotations, ...(focused?.annotations ?? []), ...rendered];
     if (uri.retries > 0) annotations.push(`${uri.retries + 1}t`);
     if (ex.truncated) annotations.push(`truncated:${ex.truncated}`);
     if (revisitOf) annotations.push('duplicate:digest');

@@ -49,6 +49,8 @@ export interface FetchCallOptions {
   userAgent?: string;
   /** This URL's own limits (a profile override); the fetcher's options otherwise. */
   limits?: FetchLimits;
+  /** A POST with this body and Content-Type instead of a GET (a rendered page's request); the exchange's requestHead then ends with the body. */
+  post?: { body: Buffer; type: string };
 }
 
 /** Limits of one fetch, as FetcherOptions names them. */
@@ -111,6 +113,8 @@ export class Fetcher {
     const target = parseFetchable(url);
     if (call.signal?.aborted) throw fetchError('aborted', `fetch of ${url} aborted`, call.signal.reason);
     const headers = this.#requestHeaders(call.userAgent);
+    const post = call.post;
+    if (post !== undefined) headers.push(['Content-Type', post.type]);
     const sink = new BodySink({ tempDir: this.#opts.tempDir, memoryLimitBytes: this.#opts.memoryBodyLimitBytes });
     const limits = call.limits;
     const timeoutMs = limits?.fetchTimeoutMs ?? this.#opts.fetchTimeoutMs;
@@ -127,13 +131,14 @@ export class Fetcher {
     const startedAt = new Date();
     const t0 = performance.now();
     agent.dispatch(
-      { origin: target.origin, path: handler.path, method: 'GET', headers: headers.flat() },
+      { origin: target.origin, path: handler.path, method: post === undefined ? 'GET' : 'POST', headers: headers.flat(), ...(post !== undefined ? { body: post.body } : {}) },
       handler,
     );
     const r = await handler.result;
+    const head = r.requestHead ?? reconstructRequestHead(target, headers, post === undefined ? 'GET' : 'POST');
     return {
       url,
-      requestHead: r.requestHead ?? reconstructRequestHead(target, headers),
+      requestHead: post === undefined ? head : Buffer.concat([head, post.body]),
       status: r.status,
       statusText: r.statusText,
       httpVersion: '1.1',

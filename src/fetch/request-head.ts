@@ -65,8 +65,8 @@ export class RequestHeadRecorder {
  * The head as undici would write it on a fresh keep-alive socket; used only
  * if the diagnostics message never arrived, so the WARC still gets a request.
  */
-export function reconstructRequestHead(url: URL, headers: ReadonlyArray<readonly [string, string]>): Buffer {
-  let head = `GET ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\nconnection: keep-alive\r\n`;
+export function reconstructRequestHead(url: URL, headers: ReadonlyArray<readonly [string, string]>, method = 'GET'): Buffer {
+  let head = `${method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\nconnection: keep-alive\r\n`;
   for (const [k, v] of headers) head += `${k}: ${v}\r\n`;
   return Buffer.from(`${head}\r\n`, 'latin1');
 }

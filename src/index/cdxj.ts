@@ -28,6 +28,9 @@ export interface CdxjEntry {
   offset: number;
   /** WARC file name, no directory. */
   filename: string;
+  /** A POST's method and its body as query parameters (the key then carries them, as warcio.js indexes it). */
+  method?: string;
+  requestBody?: string;
 }
 
 /** A CDXJ line could not be read back. */
@@ -52,13 +55,21 @@ export function isoFromTimestamp14(ts: string): string {
 
 export function entryFor(fields: Omit<CdxjEntry, 'key' | 'timestamp'> & { warcDate: string }): CdxjEntry {
   const { warcDate, ...rest } = fields;
-  return { key: surt(fields.url), timestamp: timestamp14(warcDate), ...rest };
+  return { key: surt(lookupUrl(fields)), timestamp: timestamp14(warcDate), ...rest };
+}
+
+/** The URL a capture is looked up by: a POST's carries its method and body (warcio.js's appendRequestQuery). */
+export function lookupUrl(e: Pick<CdxjEntry, 'url' | 'method' | 'requestBody'>): string {
+  if (e.method === undefined || e.method === 'GET') return e.url;
+  return `${e.url}${e.url.indexOf('?') > 0 ? '&' : '?'}__wb_method=${e.method}&${e.requestBody ?? ''}`;
 }
 
 export function formatCdxjLine(e: CdxjEntry): string {
   const json: Record<string, string> = { url: e.url, mime: e.mime };
   if (e.status !== null) json['status'] = String(e.status);
   if (e.digest !== null) json['digest'] = e.digest;
+  if (e.method !== undefined) json['method'] = e.method;
+  if (e.requestBody !== undefined) json['requestBody'] = e.requestBody;
   json['length'] = String(e.length);
   json['offset'] = String(e.offset);
   json['filename'] = e.filename;
@@ -87,6 +98,8 @@ export function parseCdxjLine(line: string): CdxjEntry {
   if (url === null || filename === null || offset === null || length === null) {
     throw new CdxjFormatError(`CDXJ line lacks url, filename, offset or length: ${line.slice(0, 120)}`);
   }
+  const method = str('method');
+  const requestBody = str('requestBody');
   return {
     key: line.slice(0, firstSpace),
     timestamp: line.slice(firstSpace + 1, secondSpace),
@@ -97,6 +110,8 @@ export function parseCdxjLine(line: string): CdxjEntry {
     length,
     offset,
     filename,
+    ...(method !== null ? { method } : {}),
+    ...(requestBody !== null ? { requestBody } : {}),
   };
 }
 

@@ -76,6 +76,13 @@ export interface JournaledCapture {
   text?: string;
   /** A focused crawl's relevance of the page to its topic (3 decimals), for pages.jsonl. */
   relevance?: number;
+  /**
+   * A POST a rendered page made (src/browser/): its method and its body as
+   * query parameters, the form wabac looks a replayed POST up by; the
+   * index key carries them (warcio's `__wb_method=POST&…`).
+   */
+  method?: 'POST';
+  requestBody?: string;
 }
 
 /** The journal could not be written or read. */

@@ -226,5 +226,6 @@ export function cdxjEntryOf(c: JournaledCapture): CdxjEntry {
     length: c.length,
     offset: c.offset,
     filename: c.filename,
+    ...(c.method !== undefined ? { method: c.method, requestBody: c.requestBody ?? '' } : {}),
   });
 }

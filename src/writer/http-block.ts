@@ -71,6 +71,12 @@ export function fixResponseHeaders(headers: ReadonlyArray<HeaderPair>, storedLen
   return out;
 }
 
+/** What follows the request head's blank line: a POST's body, empty for a GET. */
+export function requestBody(raw: Buffer): Buffer {
+  const end = raw.indexOf('\r\n\r\n');
+  return end < 0 ? Buffer.alloc(0) : raw.subarray(end + 4);
+}
+
 /**
  * Parse the request head exactly as sent ("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
  * into a status line and ordered pairs, so warcio writes the same bytes back.

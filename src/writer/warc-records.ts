@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { BaseSerializerBuffer, WARCRecord, WARCSerializer, type StatusAndHeaders, type WARCSerializerOpts } from 'warcio';
 import { ArchiverError } from '../core/errors.js';
 import type { BodyStore, HttpExchange } from '../core/exchange.js';
-import { requestHead, responseHead } from './http-block.js';
+import { requestBody, requestHead, responseHead } from './http-block.js';
 import { DigestTap, finishDigests, PENDING_DIGEST } from './record-digest.js';
 import { warcDate } from './warc-naming.js';
 
@@ -138,8 +138,10 @@ export async function buildCaptureRecords(c: CaptureRecordInput, version: WarcVe
   const mainSize = await finishDigests(mainSer, mainTap, revisit ? 'keep' : 'computed');
 
   const reqHead = requestHead(ex.requestHead);
+  // A POST's body follows its head (fetcher.ts): replay matches a POST by it (wabac's __wb_method=post key).
+  const reqBody = requestBody(ex.requestHead);
   const reqTap = new DigestTap(headBytes(reqHead), false);
-  const request = WARCRecord.create({ type: 'request', date, warcVersion, warcHeaders: concurrentHeaders('request') }, reqTap.wrap(() => []));
+  const request = WARCRecord.create({ type: 'request', date, warcVersion, warcHeaders: concurrentHeaders('request') }, reqTap.wrap(() => (reqBody.length > 0 ? [reqBody] : [])));
   request.httpHeaders = reqHead;
   const reqSer = new WARCSerializer(request, SERIALIZER_OPTS);
   const reqSize = await finishDigests(reqSer, reqTap, 'none');

@@ -14,10 +14,13 @@ export interface RunCrawlOptions {
   lookup?: LookupFunction;
   /** Aborted: the crawl stops as on Ctrl-C (no new URIs, in-flight fetches finish). */
   stopSignal?: AbortSignal;
+  /** Given the handle once the crawl has started. */
+  onStart?: (crawl: Crawl) => void;
 }
 
 export async function runCrawl(o: RunCrawlOptions): Promise<CrawlSummary> {
   const crawl = await Crawl.start(o.profile, { log: o.stderr, ...(o.quiet !== undefined ? { quiet: o.quiet } : {}), ...(o.lookup ? { lookup: o.lookup } : {}) });
+  o.onStart?.(crawl);
   const stop = (): void => void crawl.stop({ thisNodeOnly: true });
   o.stopSignal?.addEventListener('abort', stop, { once: true });
   if (o.stopSignal?.aborted) stop();

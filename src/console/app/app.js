@@ -162,6 +162,9 @@ function renderStatus(status, fallbackState = '…') {
   v('c-rate', rate(status?.urisPerSec));
   v('c-kbps', rate(status?.kbPerSec));
   v('c-elapsed', duration(status?.elapsedSec));
+  // Browser capture: shown only for a crawl that renders pages.
+  $('c-tabs-box').hidden = !status?.browser;
+  if (status?.browser) v('c-tabs', `${status.browser.busyTabs}/${status.browser.tabs} · ${count(status.browser.pagesRendered)}`);
   $('btn-pause').disabled = state !== 'running';
   $('btn-resume').disabled = state !== 'paused';
   $('btn-stop').disabled = state !== 'running' && state !== 'paused';
@@ -300,8 +303,11 @@ async function loadHosts() {
 
 function logRow(line, fresh) {
   const notes = line.annotations ? line.annotations.join(', ') : line.duplicate ? 'duplicate:digest' : '';
+  // Rendered in the browser (browser capture): from a streamed capture, or its crawl.log annotation.
+  const rendered = line.rendered === true || (line.annotations ?? []).some((a) => a.startsWith('rendered:'));
   return el('tr', { class: fresh ? 'fresh' : '', 'data-key': `${line.time}|${line.url}` }, el('td', { text: time(line.time) }), el('td', { class: `num ${statusClass(line.status)}`, text: String(line.status) }),
-    el('td', { class: 'num', text: line.size === null || line.size === undefined ? '–' : bytes(line.size) }), el('td', { class: 'url', text: line.url }),
+    el('td', { class: 'num', text: line.size === null || line.size === undefined ? '–' : bytes(line.size) }),
+    el('td', { class: 'url', text: rendered ? `◧ ${line.url}` : line.url, ...(rendered ? { title: 'rendered in the browser' } : {}) }),
     el('td', { text: line.hopPath || '–' }), el('td', { text: line.mime || '–' }), el('td', { text: notes }));
 }
 
