@@ -6,12 +6,12 @@
  * revisit is followed to the record it refers to, once.
  */
 import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { WARCParser } from 'warcio';
 import { parseJournalLine } from '../job/capture-journal.js';
 import { fileLines } from '../core/file-lines.js';
 import { requestKey, type ArchivedResponse } from './archived-responses.js';
+import { fileExists } from '../core/file-exists.js';
 
 export interface RecordPlace {
   filename: string;
@@ -66,9 +66,9 @@ export class ArchivedRecords {
   async #readAt(place: RecordPlace): Promise<{ response: ArchivedResponse; refersTo: string | null } | undefined> {
     if (path.basename(place.filename) !== place.filename) return undefined;
     let file = path.join(this.#dir, place.filename);
-    if (!(await exists(file))) {
+    if (!(await fileExists(file))) {
       file = `${file}.open`;
-      if (!(await exists(file))) return undefined;
+      if (!(await fileExists(file))) return undefined;
     }
     const stream = createReadStream(file, { start: place.offset });
     try {
@@ -86,14 +86,5 @@ export class ArchivedRecords {
     } finally {
       stream.destroy();
     }
-  }
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -7,9 +7,9 @@
  * record.
  */
 import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { WARCParser } from 'warcio';
+import { fileExists } from '../core/file-exists.js';
 
 export interface Outlink {
   url: string;
@@ -37,9 +37,9 @@ const MAX_FOLLOWING_RECORDS = 4;
 export async function readCaptureRecords(warcsDir: string, filename: string, offset: number, maxOutlinks: number): Promise<CaptureRecordsInfo | null> {
   if (path.basename(filename) !== filename) return null;
   let file = path.join(warcsDir, filename);
-  if (!(await exists(file))) {
+  if (!(await fileExists(file))) {
     file = `${file}.open`;
-    if (!(await exists(file))) return null;
+    if (!(await fileExists(file))) return null;
   }
   const stream = createReadStream(file, { start: offset });
   try {
@@ -77,13 +77,4 @@ export function parseOutlinks(fields: string, max: number): { outlinks: Outlink[
     if (outlinks.length < max) outlinks.push({ url, hop: hop ?? '', context: context.join(' ') === '-' ? '' : context.join(' ') });
   }
   return { outlinks, count };
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
 }
