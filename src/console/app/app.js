@@ -2,43 +2,12 @@
 // speed chart, queues, hosts, crawl.log) and the archive (captures, search,
 // a capture's details and its replay). Everything it shows comes from the
 // console's API; the live parts from its event stream.
-import { Api, ApiError } from './api.js';
+import { ApiError } from './api.js';
+import { closeDetail, loadCaptures, search } from './archive.js';
 import { drawChart, smoothRates } from './chart.js';
-import { bytes, count, duration, el, rate, statusClass, time } from './format.js';
-
-const api = new Api();
-const $ = (id) => document.getElementById(id);
-const CHART_WINDOW_MS = 5 * 60 * 1000;
-const LOG_ROWS = 40;
-const HOSTS_PAGE = 25;
-const CAPTURES_PAGE = 30;
-const HITS_PAGE = 10;
-
-const s = {
-  info: null,
-  jobs: [],
-  job: null,
-  status: null,
-  samples: [],
-  events: null,
-  tab: 'crawl',
-  hosts: { sort: 'fetched', order: 'desc', offset: 0 },
-  captures: { offset: 0, total: 0 },
-  search: { q: '', offset: 0, total: 0 },
-  selected: null,
-  replaySource: null,
-};
-
-function notice(text, error = false) {
-  const box = $('notice');
-  box.textContent = text;
-  box.classList.toggle('error', error);
-  box.hidden = !text;
-}
-
-function live() {
-  return s.status !== null && s.status.state !== 'finished';
-}
+import { bytes, count, duration, el, rate, time } from './format.js';
+import { $, CAPTURES_PAGE, CHART_WINDOW_MS, HITS_PAGE, HOSTS_PAGE, api, live, notice, report, s } from './state.js';
+import { addLogRow, loadHosts, loadLog } from './tables.js';
 
 // ——— tabs and jobs ———
 
@@ -276,197 +245,11 @@ async function control(action) {
   }
 }
 
-async function loadHosts() {
-  if (!s.job) return;
-  let hosts;
-  try {
-    hosts = await api.get('/api/hosts', { job: s.job, sort: s.hosts.sort, order: s.hosts.order, offset: s.hosts.offset, limit: HOSTS_PAGE + 1 });
-  } catch (err) {
-    return report(err);
-  }
-  const more = hosts.length > HOSTS_PAGE;
-  const rows = hosts.slice(0, HOSTS_PAGE).map((h) => {
-    const wait = h.closed ? `closed: ${h.closed.cause} (${h.closed.status})` : h.waiting ? `${h.waiting.reason}, until ${time(h.waiting.until)}` : '';
-    return el('tr', {}, el('td', { text: h.host }), el('td', { class: 'num', text: count(h.fetched) }), el('td', { class: 'num', text: bytes(h.bytes) }),
-      el('td', { class: 'num', text: count(h.errors) }), el('td', { class: 'num', text: h.delayMs === null ? '–' : `${h.delayMs} ms` }),
-      el('td', { text: h.robots ?? '–' }), el('td', { class: h.closed ? 'status-bad' : h.waiting ? 'status-client' : '', text: wait }));
-  });
-  $('hosts-table').tBodies[0].replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: 7, class: 'empty', text: 'No hosts yet.' }))]));
-  for (const th of $('hosts-table').tHead.rows[0].cells) {
-    th.classList.toggle('sorted-asc', th.dataset.sort === s.hosts.sort && s.hosts.order === 'asc');
-    th.classList.toggle('sorted-desc', th.dataset.sort === s.hosts.sort && s.hosts.order === 'desc');
-  }
-  $('hosts-prev').disabled = s.hosts.offset === 0;
-  $('hosts-next').disabled = !more;
-  $('hosts-page').textContent = rows.length ? `${s.hosts.offset + 1}–${s.hosts.offset + rows.length}` : '';
-}
-
-function logRow(line, fresh) {
-  const notes = line.annotations ? line.annotations.join(', ') : line.duplicate ? 'duplicate:digest' : '';
-  // Rendered in the browser (browser capture): from a streamed capture, or its crawl.log annotation.
-  const rendered = line.rendered === true || (line.annotations ?? []).some((a) => a.startsWith('rendered:'));
-  return el('tr', { class: fresh ? 'fresh' : '', 'data-key': `${line.time}|${line.url}` }, el('td', { text: time(line.time) }), el('td', { class: `num ${statusClass(line.status)}`, text: String(line.status) }),
-    el('td', { class: 'num', text: line.size === null || line.size === undefined ? '–' : bytes(line.size) }),
-    el('td', { class: 'url', text: rendered ? `◧ ${line.url}` : line.url, ...(rendered ? { title: 'rendered in the browser' } : {}) }),
-    el('td', { text: line.hopPath || '–' }), el('td', { text: line.mime || '–' }), el('td', { text: notes }));
-}
-
-function addLogRow(line, fresh) {
-  const body = $('log-table').tBodies[0];
-  // A line may come both from the stream and from the last tail read.
-  const key = `${line.time}|${line.url}`;
-  for (const row of body.rows) if (row.dataset.key === key) return;
-  body.prepend(logRow(line, fresh));
-  while (body.rows.length > LOG_ROWS) body.deleteRow(body.rows.length - 1);
-}
-
-async function loadLog() {
-  try {
-    const lines = await api.get('/api/log', { job: s.job, tail: LOG_ROWS });
-    $('log-table').tBodies[0].replaceChildren(...lines.reverse().map((l) => logRow(l, false)));
-  } catch (err) {
-    report(err);
-  }
-}
 
 // ——— the archive ———
 
-async function loadCaptures() {
-  if (!s.job) return;
-  let page;
-  try {
-    page = await api.get('/api/captures', { job: s.job, offset: s.captures.offset, limit: CAPTURES_PAGE, pages: $('pages-only').checked ? 1 : 0, order: $('captures-order').value });
-  } catch (err) {
-    return report(err);
-  }
-  s.captures.total = page.total;
-  const rows = page.rows.map((c) => {
-    const tr = el('tr', { class: 'selectable' },
-      el('td', { class: 'title-cell' }, el('span', { class: 't', text: c.title || '(no title)', title: c.title || '' }), el('span', { class: 'u', text: c.url, title: c.url })),
-      el('td', { class: `num ${statusClass(c.status)}`, text: String(c.status) }), el('td', { text: c.mime || '–', title: c.revisit ? 'a revisit: the payload was archived earlier' : null }, c.revisit ? el('span', { class: 'tag', text: 'revisit' }) : null),
-      el('td', { class: 'num', text: bytes(c.size) }), el('td', { text: time(c.timestamp) }));
-    tr.addEventListener('click', () => {
-      for (const r of $('captures-table').tBodies[0].rows) r.classList.remove('selected');
-      tr.classList.add('selected');
-      openCapture(c.url, ts14(c.timestamp), c.title);
-    });
-    return tr;
-  });
-  $('captures-table').tBodies[0].replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: 5, class: 'empty', text: 'No captures yet.' }))]));
-  const from = page.total === 0 ? 0 : s.captures.offset + 1;
-  $('captures-page').textContent = `${count(from)}–${count(s.captures.offset + page.rows.length)} of ${count(page.total)}`;
-  $('captures-prev').disabled = s.captures.offset === 0;
-  $('captures-next').disabled = s.captures.offset + CAPTURES_PAGE >= page.total;
-}
-
-function ts14(iso) {
-  return iso ? iso.replace(/[-:T]/g, '').slice(0, 14) : '';
-}
-
-async function search(offset = 0) {
-  const q = $('search-input').value.trim();
-  if (!q) return;
-  s.search.q = q;
-  s.search.offset = offset;
-  const info = $('search-info');
-  info.textContent = 'Searching…';
-  let result;
-  try {
-    result = await api.get('/api/search', { job: s.job, q, limit: HITS_PAGE, offset });
-  } catch (err) {
-    $('hits').replaceChildren();
-    $('hits-pager').hidden = true;
-    info.textContent = err instanceof ApiError && err.status === 503 ? 'Search is not available in this console: no search engine is wired in.' : `Search failed: ${err.message}`;
-    return;
-  }
-  s.search.total = result.total;
-  info.textContent = `${count(result.total)} result${result.total === 1 ? '' : 's'} (${result.tookMs} ms)`;
-  $('hits').replaceChildren(
-    ...result.hits.map((h) => {
-      const snippet = el('div', { class: 'hit-snippet' });
-      // The engine escapes everything but its <mark> elements.
-      snippet.innerHTML = h.snippet;
-      const li = el('li', {}, el('div', { class: 'hit-title', text: h.title || h.url }), el('div', { class: 'hit-url', text: h.url }), snippet,
-        el('div', { class: 'hit-meta', text: `${time(h.timestamp)} · ${h.status} · ${h.mime}` }));
-      li.addEventListener('click', () => openCapture(h.url, ts14(h.timestamp), h.title));
-      return li;
-    }),
-  );
-  $('hits-pager').hidden = result.total <= HITS_PAGE;
-  $('hits-page').textContent = `${count(offset + 1)}–${count(offset + result.hits.length)} of ${count(result.total)}`;
-  $('hits-prev').disabled = offset === 0;
-  $('hits-next').disabled = offset + HITS_PAGE >= result.total;
-}
-
-function closeDetail() {
-  $('detail').hidden = true;
-  $('replay-frame').removeAttribute('src');
-  s.selected = null;
-}
-
-async function openCapture(url, ts, title = null) {
-  s.selected = { url, ts };
-  let page;
-  try {
-    page = await api.get('/api/page', { job: s.job, url, ts });
-  } catch (err) {
-    return report(err);
-  }
-  $('detail').hidden = false;
-  $('detail-title').textContent = page.title || title || url;
-  const facts = [
-    ['URL', url],
-    ['Status', String(page.status ?? '–')],
-    ['Type', page.revisit ? 'revisit (payload archived earlier)' : page.mime || '–'],
-    ['Size', bytes(page.size)],
-    ['Digest', page.digest ?? '–'],
-    ['Captured', `${time(page.timestamp)} (${page.timestamp})`],
-    ['PageRank', page.pagerank ? `#${page.pagerank.rank} (${page.pagerank.score.toExponential(3)})` : 'not analysed (archiver analyze <job> --out <job>/analysis)'],
-  ];
-  $('detail-facts').replaceChildren(...facts.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })]));
-  const linkItem = (l) => {
-    const a = el('a', { href: '#', text: l.url });
-    a.addEventListener('click', (e) => {
-      e.preventDefault();
-      openCapture(l.url, '');
-    });
-    return el('li', {}, el('span', { class: 'hop', text: l.hop }), ' ', a);
-  };
-  $('out-count').textContent = `(${count(page.outlinkCount)})`;
-  $('outlinks').replaceChildren(...(page.outlinks.length ? page.outlinks.map(linkItem) : [el('li', { class: 'empty', text: 'none' })]));
-  if (page.inlinks) {
-    $('in-count').textContent = `(${count(page.inlinkCount)})`;
-    $('inlinks').replaceChildren(...(page.inlinks.length ? page.inlinks.map(linkItem) : [el('li', { class: 'empty', text: 'none' })]));
-  } else {
-    $('in-count').textContent = '';
-    const why = page.inlinksState === 'building' ? 'Indexing the links of the job…' : page.inlinksState === 'failed' ? 'The links index could not be built.' : 'Known once the crawl has finished.';
-    $('inlinks').replaceChildren(el('li', { class: 'empty', text: why }));
-    if (page.inlinksState === 'building') setTimeout(() => s.selected?.url === url && openCapture(url, ts, title), 2000);
-  }
-  await showReplay(url, page.ts);
-}
-
-async function showReplay(url, ts) {
-  if (s.replaySource === null || live()) {
-    try {
-      s.replaySource = (await api.get('/api/replay', { job: s.job })).source;
-    } catch (err) {
-      return report(err);
-    }
-  }
-  const params = new URLSearchParams({ source: s.replaySource, url, ts });
-  const frame = $('replay-frame');
-  const src = `/embed/replay.html?${params}`;
-  if (frame.getAttribute('src') !== src) frame.setAttribute('src', src);
-}
-
 // ——— wiring ———
 
-function report(err) {
-  if (err instanceof ApiError && err.status === 401) notice('The console token is missing or wrong: open the console with the address archiver printed (it ends in #token=…).', true);
-  else if (err instanceof TypeError) notice('The console is not reachable (has the crawl ended?).', true);
-  else notice(err.message, true);
-}
 
 function wire() {
   for (const button of $('tabs').querySelectorAll('button')) button.addEventListener('click', () => showTab(button.dataset.tab));
