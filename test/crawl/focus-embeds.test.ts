@@ -93,3 +93,16 @@ describe('a focused crawl with a budget', () => {
     for (const p of ['/site.css', '/seed.png', '/a.png', '/o1.png', '/o2.png', '/o3.png']) assert.equal(order.filter((a) => a === p).length, 1, `${p}: ${order.join(' ')}`);
   });
 });
+
+describe('a focused crawl without a budget', () => {
+  it('keeps the frontier\'s order: an off-topic page\'s embeds are not held back (patience and deferral are for budgets)', async () => {
+    // README: links wait for pages in flight or better links, and off-topic pages' embeds wait,
+    // only in a crawl with a page or byte budget. Without one, the seed's embeds go before its
+    // links, as in any crawl (the frontier serves a page's embeds first).
+    const order = await crawl('unbudgeted', 0);
+    const at = (p: string): number => order.indexOf(p);
+    assert.ok(at('/seed.png') > 0 && at('/seed.png') < at('/a/tomato.html'), `the seed's image before its links: ${order.join(' ')}`);
+    assert.ok(at('/site.css') > 0 && at('/site.css') < at('/a/tomato.html'), `the seed's stylesheet before its links: ${order.join(' ')}`);
+    for (const p of ['/o1.html', '/o2.html', '/o3.html', '/b.html']) assert.ok(at(p) > 0, `${p} crawled: ${order.join(' ')}`);
+  });
+});
