@@ -4,13 +4,12 @@
  */
 import { FatalCrawlError } from '../core/errors.js';
 import { LevelQueueStore } from '../frontier/level-queue-store.js';
-import { WorkQueueFrontier } from '../frontier/work-queue-frontier.js';
 import { Keyspace } from '../store/keyspace.js';
 import { keyspaceMap } from '../store/keyspace-map.js';
 import { levelDatabase } from '../store/level-database.js';
 import { keyspaceRecords } from '../store/record-store.js';
 import { LevelUriUniqFilter } from '../uniq/level-uniq-filter.js';
-import { soleCoordination } from './crawl-coordination.js';
+import { oneProcessBackend } from './one-process-backend.js';
 import type { BackendRow, StateBackend } from './state-backend.js';
 
 export const LEVEL_ROW: BackendRow = {
@@ -31,23 +30,13 @@ async function openLevelBackend(spec: string, target: { stateDir: string }): Pro
   } catch (err) {
     throw new FatalCrawlError('ARCHIVER_STATE_LOCKED', `${target.stateDir}: cannot open crawl state (is another crawl running on this job?)`, { cause: err });
   }
-  const coordination = soleCoordination();
   // Keyspaces hold the same bytes as sublevels of these names (earlier versions wrote sublevels).
-  return {
-    name: spec,
-    shared: false,
-    coordination,
-    joined: await coordination.join(''),
-    clock: null,
-    async frontier(init, resuming) {
-      const full = { ...init, store: new LevelQueueStore(new Keyspace(db, 'frontier')) };
-      return resuming ? WorkQueueFrontier.open(full) : new WorkQueueFrontier(full);
-    },
+  return oneProcessBackend(spec, {
+    queues: new LevelQueueStore(new Keyspace(db, 'frontier')),
     seenFilter: (which, memoryKeys) => new LevelUriUniqFilter(new Keyspace(db, which), { memoryKeys }),
     records: (name) => keyspaceRecords(new Keyspace(db, name)),
     digests: () => keyspaceMap(new Keyspace(db, 'digests')),
     earlier: () => keyspaceMap(new Keyspace(db, 'earlier')),
-    crawlReport: async () => null,
     close: () => db.close(),
-  };
+  });
 }

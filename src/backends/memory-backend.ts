@@ -5,11 +5,10 @@
  * whole crawl.
  */
 import { MemoryQueueStore } from '../frontier/memory-queue-store.js';
-import { WorkQueueFrontier } from '../frontier/work-queue-frontier.js';
 import { memoryByteMap, type ClearableByteMap } from '../store/byte-map.js';
 import { memoryRecords, type RecordStore } from '../store/record-store.js';
 import { MemoryUriUniqFilter } from '../uniq/memory-uniq-filter.js';
-import { soleCoordination } from './crawl-coordination.js';
+import { oneProcessBackend } from './one-process-backend.js';
 import type { BackendRow, RecordsName, StateBackend } from './state-backend.js';
 
 export const MEMORY_ROW: BackendRow = {
@@ -23,27 +22,16 @@ export const MEMORY_ROW: BackendRow = {
 };
 
 async function openMemoryBackend(spec: string): Promise<StateBackend> {
-  const coordination = soleCoordination();
-  const queues = new MemoryQueueStore();
   const records = new Map<RecordsName, RecordStore>();
   const maps = new Map<'digests' | 'earlier', ClearableByteMap>();
   const map = (name: 'digests' | 'earlier'): ClearableByteMap => maps.get(name) ?? maps.set(name, memoryByteMap()).get(name)!;
-  return {
-    name: spec,
-    shared: false,
-    coordination,
-    joined: await coordination.join(''),
-    clock: null,
-    async frontier(init, resuming) {
-      const full = { ...init, store: queues };
-      return resuming ? WorkQueueFrontier.open(full) : new WorkQueueFrontier(full);
-    },
+  return oneProcessBackend(spec, {
+    queues: new MemoryQueueStore(),
     // Every key is held in memory anyway: the cap of a filter that spills to a store means nothing here.
     seenFilter: () => new MemoryUriUniqFilter(),
     records: (name) => records.get(name) ?? records.set(name, memoryRecords()).get(name)!,
     digests: () => map('digests'),
     earlier: () => map('earlier'),
-    crawlReport: async () => null,
     close: async () => {},
-  };
+  });
 }
