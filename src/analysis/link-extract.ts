@@ -1,9 +1,9 @@
 /**
- * From a page's raw links (html-link-scan.ts) to the URLs of the graph:
+ * From a page's raw links (html-links.ts) to the URLs of the graph:
  * resolved against the document's base, fragments removed, http(s) only;
  * and the key a captured URL is known by.
  */
-import type { PageLinks } from './html-link-scan.js';
+import type { PageLinks } from './html-links.js';
 
 /**
  * Resolve raw hrefs into absolute http(s) URLs without fragments, in the

