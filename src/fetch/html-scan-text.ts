@@ -68,6 +68,13 @@ export class VisibleText {
 /** Whitespace left to collapse: a \s character other than the plain space, two spaces, or one at either end. */
 const OTHER_SPACE = /[^\S ]|  |^ | $/;
 
+/**
+ * A whitespace run that is not already one plain space: two or more
+ * characters (greedy, so the whole run), or one that is not U+0020.
+ * Single spaces, one between every two words, are not matched at all.
+ */
+const COLLAPSIBLE = /\s{2,}|[^\S ]/g;
+
 function collapse(s: string): string {
-  return s.replace(/\s+/g, ' ');
+  return s.replace(COLLAPSIBLE, ' ');
 }
