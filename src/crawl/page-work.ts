@@ -16,6 +16,7 @@ import { captureMembers, type CaptureMembers } from '../writer/capture-members.j
 import { syncGzip, type MemberCompressor } from '../writer/gzip-member.js';
 import type { CaptureRecordInput, WarcVersion } from '../writer/warc-records.js';
 import { extractOutlinks, type Outlinks } from './outlinks.js';
+import { journalText } from '../job/capture-journal.js';
 
 /** How a capture's outlinks are read: the response's media type and the crawl's limits. */
 export interface PageExtraction extends ExtractOptions {
@@ -38,9 +39,14 @@ export interface PageRequest {
   outlinks?: Outlinks;
 }
 
-/** Its answer: the outlinks as UTF-8 JSON, the three gzip members (response or revisit, request, metadata). */
+/**
+ * Its answer: the outlinks as UTF-8 JSON, the three gzip members (response
+ * or revisit, request, metadata), and the page's visible text apart, as the
+ * UTF-8 bytes of its JSON string (null when the text stays in the outlinks).
+ */
 export interface PageReply {
   outlinks: ArrayBuffer;
+  textJson: ArrayBuffer | null;
   members: [ArrayBuffer, ArrayBuffer, ArrayBuffer];
   mainId: string;
   revisit: boolean;
@@ -50,6 +56,13 @@ export interface PageReply {
 export interface PageResult {
   found: Outlinks;
   members: CaptureMembers;
+  /**
+   * The page's visible text as the bytes of a JSON string, capped for the
+   * capture journal, when the page thread kept it out of `found` (whose
+   * `page.text` is then ''): the main thread only copies it into the
+   * journal line, never parses or re-encodes it. Absent when `found` holds it.
+   */
+  textJson?: Buffer;
 }
 
 const NO_OUTLINKS: Outlinks = Object.freeze({ links: [], annotations: [], linksBeyondCap: 0 }) as Outlinks;
@@ -82,12 +95,20 @@ export async function pageWork(req: PageRequest, compressor: MemberCompressor = 
   return { found, members };
 }
 
-/** The worker's side: the work, its answer packed as buffers to move. */
+/**
+ * The worker's side: the work, its answer packed as buffers to move. A
+ * page's text goes apart, already encoded for the journal, unless a focused
+ * crawl reads it on the main thread.
+ */
 export async function pageReply(req: PageRequest): Promise<PageReply> {
   const { found, members } = await pageWork(req);
-  const json = Buffer.from(JSON.stringify(found), 'utf8');
+  const page = found.page;
+  const apart = page !== undefined && page.text !== '' && req.extraction?.focusTerms !== true;
+  const sent: Outlinks = apart ? { ...found, page: { ...page, text: '' } } : found;
+  const json = Buffer.from(JSON.stringify(sent), 'utf8');
   return {
     outlinks: ownBuffer(json),
+    textJson: apart ? ownBuffer(Buffer.from(JSON.stringify(journalText(page.text)), 'utf8')) : null,
     members: [members.main, members.request, members.metadata].map((member) => {
       if (!Buffer.isBuffer(member)) throw new Error('record too large for the page thread');
       return ownBuffer(member);
@@ -101,7 +122,11 @@ export async function pageReply(req: PageRequest): Promise<PageReply> {
 export function pageResultOf(reply: PageReply): PageResult {
   const found = JSON.parse(Buffer.from(reply.outlinks).toString('utf8')) as Outlinks;
   const [main, request, metadata] = reply.members.map((m) => Buffer.from(m)) as [Buffer, Buffer, Buffer];
-  return { found, members: { main, request, metadata, mainId: reply.mainId, revisit: reply.revisit } };
+  return {
+    found,
+    members: { main, request, metadata, mainId: reply.mainId, revisit: reply.revisit },
+    ...(reply.textJson !== null ? { textJson: Buffer.from(reply.textJson) } : {}),
+  };
 }
 
 /** A buffer of its own, exactly the bytes' size: a small Buffer is a view of node's shared pool, and moving it would move the pool. */

@@ -14,5 +14,5 @@ export type PageThreadReply = PageReply | HtmlExtraction;
 serveBatches<PageThreadRequest, PageThreadReply>(
   'arch-page',
   (req) => (req.op === 'page' ? pageReply(req.page) : extractFor(req.html, req.url, req)),
-  (reply) => ('members' in reply ? [reply.outlinks, ...reply.members] : []),
+  (reply) => ('members' in reply ? [reply.outlinks, ...reply.members, ...(reply.textJson !== null ? [reply.textJson] : [])] : []),
 );

@@ -213,7 +213,7 @@ export class UriProcessor {
     if (ex.status >= 200 && ex.status < 300 && ex.body.size > 0) {
       revisitOf = (await d.dedup.originalOf(ex.payloadDigest, ex.url, date)) ?? undefined;
     }
-    const { found, members } = await this.#read(uri, ex, mime, origin, answered, revisitOf);
+    const { found, members, textJson } = await this.#read(uri, ex, mime, origin, answered, revisitOf);
     if (found.notice !== undefined) d.notice?.(found.notice);
     const focused = d.focus?.page(uri, { status: ex.status, mime, ...(found.page ? { page: found.page } : {}) });
     // The URI is finished (deleted from the frontier) once its records are
@@ -248,7 +248,7 @@ export class UriProcessor {
       ...(focused?.relevance != null ? { relevance: focused.relevance } : {}),
       ...(uri.post !== undefined ? d.browser?.journalFields(uri.url, uri.post) : {}),
     };
-    await d.journal.append(journaled);
+    await d.journal.append(journaled, textJson);
     const rendered = d.browser !== undefined && !prerequisite ? await d.browser.captured(uri, ex, { mime, place: written, nofollow: found.annotations.includes('nofollow'), signal: d.abortSignal }) : [];
     const annotations = [...found.annotations, ...(focused?.annotations ?? []), ...rendered];
     if (uri.retries > 0) annotations.push(`${uri.retries + 1}t`);
@@ -280,7 +280,7 @@ export class UriProcessor {
    * answers feed this thread's state), their records built there; a body
    * spilled to disk is read here and its records streamed by the writer.
    */
-  async #read(uri: CrawlUri, ex: HttpExchange, mime: string, origin: string, answered: RobotsAnswered | null, revisitOf: { url: string; date: string } | undefined): Promise<{ found: Outlinks; members: CaptureMembers | null }> {
+  async #read(uri: CrawlUri, ex: HttpExchange, mime: string, origin: string, answered: RobotsAnswered | null, revisitOf: { url: string; date: string } | undefined): Promise<{ found: Outlinks; members: CaptureMembers | null; textJson?: Buffer }> {
     const d = this.#d;
     const sitemap = answered === null ? sitemapRole(uri, mime, d.profile.scope.sitemaps) : null;
     const obeyMetaRobots = d.robots.policyFor(origin).obeysMetaRobots;
@@ -304,7 +304,7 @@ export class UriProcessor {
       extraction: found === null ? { mime, obeyMetaRobots, maxOutlinks, ...d.pages!.extractOptions } : null,
       ...(found !== null ? { outlinks: found } : {}),
     });
-    return { found: found ?? built.found, members: built.members };
+    return { found: found ?? built.found, members: built.members, ...(built.textJson !== undefined ? { textJson: built.textJson } : {}) };
   }
 
   /** A robots prerequisite is done: its host waits out the politeness delay, or a hold if robots.txt was unavailable. */

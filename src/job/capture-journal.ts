@@ -31,6 +31,13 @@ import { AppendFile } from '../writer/append-file.js';
 /** Cap on the text kept per page, in characters (the same cap as the WARC-read path). */
 export const JOURNAL_MAX_TEXT_CHARS = 100_000;
 
+/** A page's text as the journal keeps it: its first JOURNAL_MAX_TEXT_CHARS characters. */
+export function journalText(text: string): string {
+  return text.length > JOURNAL_MAX_TEXT_CHARS ? text.slice(0, JOURNAL_MAX_TEXT_CHARS) : text;
+}
+
+const CLOSING_BRACE_NEWLINE = Buffer.from('}\n', 'utf8');
+
 /**
  * How many trailing lines of an unclosed journal are suspected of having
  * missed captures: a capture reaches the WARC before its line, and at most
@@ -138,14 +145,22 @@ export class CaptureJournal {
     return this.#file;
   }
 
-  /** Append one capture, in the OS before this settles; rejects if it could not be written, and once the file failed. */
-  async append(c: JournaledCapture): Promise<void> {
+  /**
+   * Append one capture, in the OS before this settles; rejects if it could
+   * not be written, and once the file failed. `textJson`: the capture's text
+   * already encoded as a JSON string (journalText's, as UTF-8 bytes) by the
+   * page thread, taken as is instead of `c.text`.
+   */
+  async append(c: JournaledCapture, textJson?: Uint8Array): Promise<void> {
     if (this.#closing) throw new CaptureJournalError('ARCHIVER_JOURNAL_WRITE', `${this.#file}: journal is closed`);
     const line: JournaledCapture = { ...c };
-    if (line.text !== undefined && line.text.length > JOURNAL_MAX_TEXT_CHARS) line.text = line.text.slice(0, JOURNAL_MAX_TEXT_CHARS);
-    if (line.text === '') delete line.text;
+    if (line.text !== undefined) line.text = journalText(line.text);
+    if (line.text === '' || textJson !== undefined) delete line.text;
     if (line.title === '') delete line.title;
-    this.#writeLine(JSON.stringify(line));
+    const json = JSON.stringify(line);
+    // '""' is the empty text, which the journal leaves out.
+    if (textJson === undefined || textJson.length <= 2) this.#writeLine(json);
+    else this.#out.append([Buffer.from(json.slice(0, -1) + ',"text":', 'utf8'), textJson, CLOSING_BRACE_NEWLINE]);
   }
 
   /** Mark the run as cleanly ended and close. Idempotent; rejects with the write failure if one happened. */
