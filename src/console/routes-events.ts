@@ -3,7 +3,9 @@
  * once at the start, then `progress` every tick (the status and the speed
  * sample for the chart), `capture`, `failure`, `state`, and `host` when a
  * host starts waiting or is closed. A finished job sends its status and
- * nothing more (the stream stays open, as EventSource expects).
+ * nothing more (the stream stays open, as EventSource expects). A crawl of
+ * other processes seen through its store (`serve --store`) sends its
+ * status, progress and state as serve reads them.
  */
 import { apiStatus } from './api-shapes.js';
 import type { ConsoleDeps } from './console-deps.js';
@@ -27,6 +29,19 @@ export function eventRoutes(d: ConsoleDeps, onServerClose: (fn: () => void) => v
         const stream = new EventStream(ctx.res);
         open.add(stream);
         stream.onClose(() => open.delete(stream));
+        if (ref.store !== undefined) {
+          // A crawl of other processes: its status each time serve reads the store (once a second); no captures (they are in each node's log).
+          const store = ref.store;
+          const first = store.lastStatus() ?? (await store.status());
+          stream.send('status', { ...first });
+          let state = first.state;
+          const off = store.onReport((status, sample) => {
+            if (sample !== null) stream.send('progress', { status, sample });
+            if (status.state !== state) stream.send('state', { state: (state = status.state), endReason: status.endReason, status });
+          });
+          stream.onClose(off);
+          return;
+        }
         const live = ref.live;
         if (live === null) {
           const report = await reportStatus(ref.name, ref.dir);
