@@ -24,8 +24,11 @@ import { inspectStore } from '../../src/backends/state-backends.js';
 import { fileLines, sleep, startCli, waitFor, type CliChild } from '../helpers/cli-child.js';
 import { startHeldPage, type HeldPage } from '../helpers/held-page.js';
 import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { needs } from '../helpers/programs.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { captureIo } from '../analysis/cli-io.js';
+import { chromium } from 'playwright-core';
+import { CHROMIUM } from '../replay/browser.js';
 
 interface WideStatus {
   state: string;
@@ -33,7 +36,9 @@ interface WideStatus {
   crawl: { nodes: { node: string; alive: boolean; pages: number }[]; totals: { pages: number; liveNodes: number; inFlight: number }; queues: { queuedUris: number } };
 }
 
-describe('archiver serve --store: the console of a crawl run by other processes', needsRedis(), () => {
+const needsBoth = (): { skip?: string } => needsRedis().skip !== undefined ? needsRedis() : needs('chromium', 'chromium');
+
+describe('archiver serve --store: the console of a crawl run by other processes', needsBoth(), () => {
   let tmp: string;
   let redis: TestRedis;
   let web: FixtureWeb;
@@ -127,6 +132,30 @@ describe('archiver serve --store: the console of a crawl run by other processes'
     const hosts = (await api('/api/hosts?limit=1000')) as { host: string; fetched: number }[];
     assert.ok(hosts.some((h) => h.host === new URL(web.origins[0]!).host), JSON.stringify(hosts));
     assert.ok(await waitFor(async () => ((await api('/api/crawl/history')) as unknown[]).length >= 2, 10_000), 'a speed sample a second');
+
+    // The page (Chromium): the Nodes card lists both nodes, alive, and the log table has both nodes' lines.
+    const browserDir = await mkdtemp(path.join(os.tmpdir(), 'archiver-chromium-'));
+    const context = await chromium.launchPersistentContext(browserDir, { executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    try {
+      const outside: string[] = [];
+      await context.route('**/*', async (route) => {
+        const url = new URL(route.request().url());
+        if (url.origin === m[1] || url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
+        outside.push(url.href);
+        return route.abort('blockedbyclient');
+      });
+      const page = await context.newPage();
+      await page.goto(`${m[1]}/#token=${m[2]}`);
+      await page.locator('#nodes tr').nth(1).waitFor({ timeout: 30_000 });
+      const cells = async (n: number) => page.locator(`#nodes tr td:nth-child(${n})`).allTextContents();
+      assert.deepEqual([await cells(1), await cells(2)], [['n1', 'n2'], ['yes', 'yes']]);
+      assert.match((await page.textContent('#nodes-totals')) ?? '', /^2 alive/);
+      for (const node of ['n1', 'n2']) await page.locator('#log-table td', { hasText: `node ${node}` }).first().waitFor({ timeout: 30_000 });
+      assert.deepEqual(outside, [], 'the page asked only the console');
+    } finally {
+      await context.close();
+      await rm(browserDir, { recursive: true, force: true });
+    }
 
     // A seed added through serve is fetched by whichever node holds its host.
     const seed = `${web.origins[1]}/added-through-serve`;
