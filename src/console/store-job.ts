@@ -18,6 +18,7 @@ import { JobRecords } from '../crawl/job-records.js';
 import { compileExclusion } from '../crawl/operator-exclusions.js';
 import { hostOfQueueKey } from '../crawl/reports.js';
 import type { StoredQueueView } from '../frontier/redis-queue-listing.js';
+import type { HostRecord } from '../politeness/host-health.js';
 import { isHttpUrl } from '../url/http-url.js';
 import { apiStoreStatus, type ApiCrawlStatus, type ApiHost, type ApiQueue, type ApiQueueState } from './api-shapes.js';
 import { conflict } from './console-errors.js';
@@ -138,14 +139,24 @@ export class StoreJob {
     return (await this.#store.queues(this.crawl, QUEUES_PER_SHARD)).map((q) => ({ key: q.key, state: storedQueueState(q, now), queued: q.queued, fetched: q.finished, errors: null, wakeAt: q.wakeAt > now ? iso(q.wakeAt) : null, node: q.node }));
   }
 
-  /** The hosts of the crawl's host queues with what the store counts of them (URIs finished); the rest lives in each node's memory. */
+  /**
+   * The crawl's hosts with what the store holds of them: the URIs finished
+   * in their queues, and whether a node closed them (the hosts' health
+   * records every node shares); bytes, errors, delays and robots.txt
+   * verdicts live in each node's memory.
+   */
   async hosts(): Promise<ApiHost[]> {
-    const byHost = new Map<string, number>();
+    const byHost = new Map<string, ApiHost>();
+    const host = (name: string): ApiHost => byHost.get(name) ?? byHost.set(name, { host: name, fetched: 0, bytes: 0, errors: 0, delayMs: null, robots: null, waiting: null, closed: null }).get(name)!;
     for (const q of await this.#store.queues(this.crawl, QUEUES_PER_SHARD)) {
-      const host = hostOfQueueKey(q.key);
-      if (host !== null) byHost.set(host, (byHost.get(host) ?? 0) + q.finished);
+      const name = hostOfQueueKey(q.key);
+      if (name !== null) host(name).fetched += q.finished;
     }
-    return [...byHost].map(([host, fetched]) => ({ host, fetched, bytes: 0, errors: 0, delayMs: null, robots: null, waiting: null, closed: null }));
+    for await (const [name, raw] of this.#store.records(this.crawl, 'health').entries()) {
+      const r = JSON.parse(raw.toString('utf8')) as HostRecord;
+      if (r.closed !== null) host(name).closed = { status: r.closed.status, cause: r.cause };
+    }
+    return [...byHost.values()];
   }
 
   async close(): Promise<void> {

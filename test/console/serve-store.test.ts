@@ -25,6 +25,7 @@ import { fileLines, sleep, startCli, waitFor, type CliChild } from '../helpers/c
 import { startHeldPage, type HeldPage } from '../helpers/held-page.js';
 import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { needs } from '../helpers/programs.js';
+import { closedPort } from '../helpers/closed-port.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { captureIo } from '../analysis/cli-io.js';
 import { chromium } from 'playwright-core';
@@ -72,10 +73,12 @@ describe('archiver serve --store: the console of a crawl run by other processes'
     const dir = path.join(tmp, name);
     const file = path.join(tmp, `${name}.json`);
     const spec = redis.spec(0);
+    // A seed nobody answers: its host is closed after its transport failures.
+    const dead = `127.0.0.1:${await closedPort()}`;
     await writeFile(
       file,
       JSON.stringify(
-        testProfileJson(name, [held.url, ...web.seeds], dir, {
+        testProfileJson(name, [held.url, ...web.seeds, `http://${dead}/`], dir, {
           politeness: { delayFactor: 0, minDelayMs: 300, maxDelayMs: 300 },
           limits: { fetchTimeoutMs: 300_000, maxRetries: 1, retryDelayMs: 10 },
           workers: 3,
@@ -129,8 +132,9 @@ describe('archiver serve --store: the console of a crawl run by other processes'
     assert.ok(heldQueue !== undefined && (heldQueue.node === 'n1' || heldQueue.node === 'n2'), `the held host's queue, held by a node: ${JSON.stringify(queues)}`);
     const holders = new Set(queues.map((q) => q.node).filter((n) => n !== null));
     assert.deepEqual([...holders].sort(), ['n1', 'n2'], `queues of both nodes: ${JSON.stringify(queues)}`);
-    const hosts = (await api('/api/hosts?limit=1000')) as { host: string; fetched: number }[];
-    assert.ok(hosts.some((h) => h.host === new URL(web.origins[0]!).host), JSON.stringify(hosts));
+    const hosts = async () => (await api('/api/hosts?limit=1000')) as { host: string; fetched: number; closed: { status: number } | null }[];
+    assert.ok((await hosts()).some((h) => h.host === new URL(web.origins[0]!).host), JSON.stringify(await hosts()));
+    assert.ok(await waitFor(async () => (await hosts()).find((h) => h.host === dead)?.closed?.status === -2, 30_000), `the dead host closed: ${JSON.stringify(await hosts())}`);
     assert.ok(await waitFor(async () => ((await api('/api/crawl/history')) as unknown[]).length >= 2, 10_000), 'a speed sample a second');
 
     // The page (Chromium): the Nodes card lists both nodes, alive, and the log table has both nodes' lines.
