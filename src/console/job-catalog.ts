@@ -2,8 +2,8 @@
  * The jobs a console serves: the job directories under one directory
  * (`archiver serve DIR`), or a single job (`archiver run --console`), and
  * the crawls running in this process, or a crawl run by other processes
- * and watched through its store (`archiver serve --store`). Every job name from a request is
- * checked here before any file is opened: a plain name (letters, digits,
+ * and watched through its store (`archiver serve --store`). Every job name
+ * from a request is checked here before any file is opened: a plain name (letters, digits,
  * `._-`, not starting with a dot), a directory right under the jobs
  * directory once symlinks are resolved, that holds a job.
  */
