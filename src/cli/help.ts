@@ -17,8 +17,8 @@ Usage:
   archiver demo [options]                  start the bundled demo web on loopback, crawl it, analyse it
                                            (--serve-only: serve the demo web alone, for your own profile)
   archiver status redis://HOST:PORT/DB     a crawl of several processes: nodes, queues, rates (--crawl, --json;
-                                           redis+cluster://HOST:PORT for a Redis Cluster)
-  archiver stop redis://HOST:PORT/DB       ask every node of such a crawl to stop cleanly (--crawl)
+                                           redis+cluster://HOST:PORT for a Redis Cluster; or --store SPEC)
+  archiver stop redis://HOST:PORT/DB       ask every node of such a crawl to stop cleanly (--crawl; or --store SPEC)
   archiver <command> --help                options of one command (also: archiver help <command>)
   archiver --version
 

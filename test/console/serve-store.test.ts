@@ -122,6 +122,10 @@ describe('archiver serve --store: the console of a crawl run by other processes'
     assert.equal(wide.pages, wide.crawl.totals.pages, 'the status is the whole crawl\'s');
     assert.ok(wide.crawl.totals.inFlight >= 1, 'the held fetch is in flight');
     assert.ok(wide.crawl.queues.queuedUris > 0, 'URIs queued');
+    // status takes the store as --store too, as serve does: the same crawl.
+    const statusIo = captureIo();
+    assert.equal(await main(['status', '--store', spec, '--crawl', name, '--json'], statusIo), 0, statusIo.stderr.text);
+    assert.deepEqual((JSON.parse(statusIo.stdout.text) as WideStatus['crawl']).nodes.map((n) => n.node), ['n1', 'n2']);
     const jobs = (await api('/api/jobs')) as { name: string; state: string }[];
     assert.deepEqual(jobs.map((j) => [j.name, j.state]), [[name, 'running']]);
     const tail = (await api('/api/log?tail=500')) as { node?: string }[];
@@ -214,6 +218,8 @@ describe('archiver serve --store: the console of a crawl run by other processes'
       [['serve', '--store', spec, '--profiles', tmp], /--profiles .* --store/],
       [['serve', '--store', spec, '--crawl', 'none-such'], /--crawl: .* holds no crawl "none-such"/],
       [['serve', '--store', spec], /--crawl: .* holds no crawl/],
+      [['status', spec, '--store', spec], /status takes one store, .* as its argument or as --store/],
+      [['stop'], /stop takes one store/],
     ];
     for (const [argv, said] of cases) {
       const io = captureIo();
