@@ -11,6 +11,7 @@
  */
 import { UsageError } from '../core/errors.js';
 import { RedisFrontier } from '../frontier/redis-frontier.js';
+import { crawlQueueListing } from '../frontier/redis-queue-listing.js';
 import { machineLoadSlack } from '../politeness/load-slack.js';
 import { CrawlKeys, crawlKeyPattern } from '../store/redis/crawl-keys.js';
 import { RedisLink } from '../store/redis/redis-link.js';
@@ -20,6 +21,7 @@ import { RedisUriUniqFilter } from '../uniq/redis-uniq-filter.js';
 import { checkNodeId, defaultNodeId } from './node-id.js';
 import { RedisCoordination } from './redis-coordination.js';
 import { crawlReport, liveNodeCount, pickCrawl } from './redis-inspect.js';
+import type { RunFlags } from './crawl-coordination.js';
 import type { BackendRow, BackendTarget, StateBackend, StoreInspector } from './state-backend.js';
 
 export const REDIS_ROW: BackendRow = {
@@ -92,19 +94,23 @@ async function resetRedisCrawl(spec: string, crawl: string): Promise<void> {
   }
 }
 
-/** Who sets a flag from outside the crawl (`archiver stop`): no node joins under it. */
+/** Who sets a flag from outside the crawl (`archiver stop`, `archiver serve --store`): no node joins under it. */
 const OUTSIDE_NODE = 'archiver-stop';
 
 async function inspectRedis(spec: string): Promise<StoreInspector> {
   const link = await RedisLink.open(parseRedisSpec(spec), { log: null, connectWaitMs: 5000 });
+  const setFlag = async (crawl: string, flag: keyof RunFlags, on: boolean): Promise<number> => {
+    // The handle's way: the crawl's coordination sets the flag every node hears with its next heartbeat (nothing is joined to set it).
+    await new RedisCoordination(link, new CrawlKeys(crawl), OUTSIDE_NODE).setFlag(flag, on);
+    return liveNodeCount(link, crawl);
+  };
   return {
     pick: (crawl) => pickCrawl(link, crawl),
     report: (crawl) => crawlReport(link, crawl),
-    async stop(crawl) {
-      // The handle's way: the crawl's coordination sets the flag every node hears with its next heartbeat (nothing is joined to set it).
-      await new RedisCoordination(link, new CrawlKeys(crawl), OUTSIDE_NODE).setFlag('stopped', true);
-      return liveNodeCount(link, crawl);
-    },
+    stop: (crawl) => setFlag(crawl, 'stopped', true),
+    setFlag,
+    records: (crawl, name) => redisRecords(link, new CrawlKeys(crawl), name),
+    queues: (crawl, limitPerShard) => crawlQueueListing(link, new CrawlKeys(crawl), limitPerShard),
     close: () => link.close(),
   };
 }

@@ -11,7 +11,8 @@ import type { FrontierInitOptions } from '../frontier/frontier-init.js';
 import type { ByteMap, ClearableByteMap } from '../store/byte-map.js';
 import type { RecordStore, SharedRecordStore } from '../store/record-store.js';
 import type { UriUniqFilter } from '../uniq/uniq-filter.js';
-import type { CrawlCoordination, JoinResult } from './crawl-coordination.js';
+import type { StoredQueueView } from '../frontier/redis-queue-listing.js';
+import type { CrawlCoordination, JoinResult, RunFlags } from './crawl-coordination.js';
 import type { CrawlReport } from './redis-inspect.js';
 
 /** Names of the record stores a crawl keeps. */
@@ -56,13 +57,23 @@ export interface BackendTarget {
   log: NodeJS.WritableStream | null;
 }
 
-/** What `archiver status` and `archiver stop` see of an inspectable store's crawls, from outside (no crawl is joined). */
+/**
+ * What `archiver status`, `archiver stop` and `archiver serve --store` see
+ * of an inspectable store's crawls, and do to them, from outside (no crawl
+ * is joined).
+ */
 export interface StoreInspector {
   /** The crawl named, or the store's only one (a usage error lists the names otherwise). */
   pick(crawl: string | undefined): Promise<string>;
   report(crawl: string): Promise<CrawlReport>;
   /** Set the crawl's stop flag, as its handle does: every node stops; resolves with the number of live nodes asked. */
   stop(crawl: string): Promise<number>;
+  /** Set or clear a run flag for every node, as the handle does (pause, resume, stop); resolves with the number of live nodes asked. */
+  setFlag(crawl: string, flag: keyof RunFlags, on: boolean): Promise<number>;
+  /** The crawl's shared records: what is put in `job` (seeds, exclusions) every node takes in within a second. */
+  records(crawl: string, name: RecordsName): SharedRecordStore;
+  /** The queues of every node as the store holds them, at most `limitPerShard` from each of its shards. */
+  queues(crawl: string, limitPerShard: number): Promise<StoredQueueView[]>;
   close(): Promise<void>;
 }
 

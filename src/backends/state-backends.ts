@@ -47,7 +47,7 @@ export async function inspectStore(spec: string): Promise<StoreInspector> {
   const row = backendRow(spec);
   if (row.inspect === null) {
     const can = BACKENDS.filter((b) => b.inspect !== null).map((b) => b.specs);
-    throw new UsageError(`${JSON.stringify(spec)}: status and stop take a store shared by several processes, ${can.join(', ')}`);
+    throw new UsageError(`${JSON.stringify(spec)}: status, stop and serve --store take a store shared by several processes, ${can.join(', ')}`);
   }
   return row.inspect(spec);
 }

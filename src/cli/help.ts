@@ -11,11 +11,14 @@ Usage:
   archiver wacz <job>                      (re)build the job's WACZ package for ReplayWeb.page
   archiver replay <job|file.wacz|warcs...> serve the archive in ReplayWeb.page on 127.0.0.1
   archiver serve [DIR]                     the web console for the jobs under DIR (default jobs/)
+  archiver serve --store redis://… [--crawl NAME] [--job DIR]
+                                           the console of a crawl of several processes, run elsewhere:
+                                           every node, totals, queues, merged log tail, crawl-wide controls
   archiver demo [options]                  start the bundled demo web on loopback, crawl it, analyse it
                                            (--serve-only: serve the demo web alone, for your own profile)
   archiver status redis://HOST:PORT/DB     a crawl of several processes: nodes, queues, rates (--crawl, --json;
-                                           redis+cluster://HOST:PORT for a Redis Cluster)
-  archiver stop redis://HOST:PORT/DB       ask every node of such a crawl to stop cleanly (--crawl)
+                                           redis+cluster://HOST:PORT for a Redis Cluster; or --store SPEC)
+  archiver stop redis://HOST:PORT/DB       ask every node of such a crawl to stop cleanly (--crawl; or --store SPEC)
   archiver <command> --help                options of one command (also: archiver help <command>)
   archiver --version
 

@@ -46,3 +46,13 @@ export function portOption(value: string | undefined, fallback: number, min = 0)
   if (!Number.isInteger(port) || port < min || port > 65535) throw new UsageError(`--port must be a port number, got ${value}`);
   return port;
 }
+
+/**
+ * The store `status` and `stop` look at: their one argument, or `--store`
+ * (the name `run` and `serve` give it); one of them, not both.
+ */
+export function storeArgument(command: string, option: string | undefined, positionals: readonly string[]): string {
+  const given = [...positionals, ...(option === undefined ? [] : [option])];
+  if (given.length !== 1) throw new UsageError(`${command} takes one store, redis://HOST:PORT/DB, as its argument or as --store (see archiver ${command} --help)`);
+  return given[0]!;
+}

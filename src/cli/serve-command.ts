@@ -2,9 +2,10 @@
  * `archiver serve [DIR] [--port P] [--host H]`: the web console for the jobs
  * under DIR (default jobs/): finished jobs to browse and search, and a form
  * to start a job from a profile under profiles/, crawled inside this
- * process with the same live views. Prints the console's address with its
- * token and runs until Ctrl-C/SIGTERM, which stops running crawls cleanly
- * first.
+ * process with the same live views. With `--store SPEC [--crawl NAME]`,
+ * instead, the console of a crawl run by other processes, through its store
+ * (serve-store.ts). Prints the console's address with its token and runs
+ * until Ctrl-C/SIGTERM, which stops running crawls cleanly first.
  */
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
@@ -16,6 +17,7 @@ import type { CrawlStartOptions } from '../crawl/crawl.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { parseCommandArgs, portOption } from './parse-options.js';
+import { openStoreJob } from './serve-store.js';
 
 export const serveHelp = `archiver serve [DIR] [options]
 
@@ -26,11 +28,27 @@ live status, charts, queues, hosts and crawl.log). Prints one line
   console  http://127.0.0.1:<port>/#token=<token>
 to open in a browser; every API call needs that token.
 
+With --store, the console of a crawl run by other processes (archiver run
+<profile> --store … --node X, on this machine or others) and no crawl of its
+own: every node (alive, pages, pages/s, in flight), the totals, the queues of
+every node, the hosts of its queues, and a log tail that merges every node's
+logs/crawl-<node>.log from the crawl's job directory (--job). Pause, resume,
+stop, seeds and exclusions act on every node through the store (each node
+follows within a second; seeds and exclusions are kept for a resume).
+Ctrl-C stops serve only, never the crawl.
+
 Options:
   --port N         port to listen on (default ${DEFAULT_CONSOLE_PORT}; 0 = any free port)
   --host H         address to listen on (default 127.0.0.1; anything else
                    must be given explicitly and prints a warning)
   --profiles DIR   where the profiles are (default profiles/)
+  --store SPEC     show the crawl held in this store: redis://HOST:PORT/DB or
+                   redis+cluster://HOST:PORT[,HOST:PORT…]
+  --crawl NAME     with --store: the crawl (the profile's name); may be left
+                   out when the store holds one crawl
+  --job DIR        with --store: the crawl's job directory, where its nodes
+                   write their crawl logs (default DIR/<crawl>, i.e.
+                   jobs/<crawl>, the profile's default output.dir)
   -h, --help       this text
 
 Stop with Ctrl-C: running crawls stop cleanly first (their state is kept; a
@@ -47,7 +65,11 @@ export interface ServeMainOptions {
 }
 
 export async function serveMain(argv: string[], io: CliIo, opts: ServeMainOptions = {}): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { port: { type: 'string' }, host: { type: 'string' }, profiles: { type: 'string' } }, 'serve');
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { port: { type: 'string' }, host: { type: 'string' }, profiles: { type: 'string' }, store: { type: 'string' }, crawl: { type: 'string' }, job: { type: 'string' } },
+    'serve',
+  );
   if (values.help) {
     io.stdout.write(serveHelp);
     return ExitCode.ok;
@@ -55,6 +77,22 @@ export async function serveMain(argv: string[], io: CliIo, opts: ServeMainOption
   if (positionals.length > 1) throw new UsageError('serve takes at most one jobs directory (see archiver serve --help)');
   const port = portOption(values.port, DEFAULT_CONSOLE_PORT);
   const host = consoleHost(values.host, io);
+  if (values.store !== undefined) {
+    if (values.profiles !== undefined) throw new UsageError('--profiles starts crawls in serve; with --store serve shows a crawl run elsewhere: give one of them');
+    const { catalog, job } = await openStoreJob({ store: values.store, crawl: values.crawl, job: values.job, jobsDir: positionals[0] }, io);
+    try {
+      const server = await ConsoleServer.start({ catalog, host, port, log: io.stderr, search: consoleSearch() });
+      io.stderr.write(`archiver serve: crawl ${JSON.stringify(job.crawl)} in ${values.store}\n`);
+      io.stdout.write(`console  ${server.url}\n`);
+      opts.onListening?.(server);
+      await (opts.until ?? untilSignal());
+      await server.close();
+    } finally {
+      await job.close();
+    }
+    return ExitCode.ok;
+  }
+  for (const only of ['crawl', 'job'] as const) if (values[only] !== undefined) throw new UsageError(`--${only} goes with --store (see archiver serve --help)`);
   const catalog = new JobCatalog({ root: path.resolve(positionals[0] ?? 'jobs') });
   const starter = new ProfileStarter({ profilesDir: path.resolve(values.profiles ?? 'profiles'), catalog, log: io.stderr, ...(opts.crawl ? { crawl: opts.crawl } : {}) });
   const search = consoleSearch();

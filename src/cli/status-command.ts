@@ -3,11 +3,10 @@
  * several processes seen from outside — its nodes (alive, last heartbeat,
  * pages, pages/s, in flight), its queues by state, totals and rates.
  */
-import { UsageError } from '../core/errors.js';
 import { inspectStore } from '../backends/state-backends.js';
 import type { CrawlReport } from '../backends/redis-inspect.js';
 import type { CliIo } from './io.js';
-import { parseCommandArgs } from './parse-options.js';
+import { parseCommandArgs, storeArgument } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';
 
 export const statusHelp = `archiver status redis://HOST:PORT/DB [options]
@@ -20,18 +19,19 @@ queues waiting for a node), totals and rates.
 Options:
   --crawl NAME   the crawl (the profile's name); may be left out when the
                  database holds one crawl
+  --store SPEC   the store, instead of the first argument (as run and
+                 serve name it)
   --json         one JSON document instead of text
   -h, --help     this text
 `;
 
 export async function statusMain(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { crawl: { type: 'string' }, json: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs(argv, { crawl: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } });
   if (values.help) {
     io.stdout.write(statusHelp);
     return ExitCode.ok;
   }
-  if (positionals.length !== 1) throw new UsageError('status takes one store, redis://HOST:PORT/DB (see archiver status --help)');
-  const store = await inspectStore(positionals[0]!);
+  const store = await inspectStore(storeArgument('status', values.store, positionals));
   try {
     const report = await store.report(await store.pick(values.crawl));
     io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));

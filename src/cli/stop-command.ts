@@ -4,10 +4,9 @@
  * URIs, in-flight fetches finish, WARCs closed; each node exits 130. The same
  * `archiver run` commands resume the crawl.
  */
-import { UsageError } from '../core/errors.js';
 import { inspectStore } from '../backends/state-backends.js';
 import type { CliIo } from './io.js';
-import { parseCommandArgs } from './parse-options.js';
+import { parseCommandArgs, storeArgument } from './parse-options.js';
 import { ExitCode } from './exit-codes.js';
 
 export const stopHelp = `archiver stop redis://HOST:PORT/DB [options]
@@ -19,17 +18,18 @@ cleanly (each finishes its fetches in flight, closes its WARCs and exits
 Options:
   --crawl NAME   the crawl (the profile's name); may be left out when the
                  database holds one crawl
+  --store SPEC   the store, instead of the first argument (as run and
+                 serve name it)
   -h, --help     this text
 `;
 
 export async function stopMain(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { crawl: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs(argv, { crawl: { type: 'string' }, store: { type: 'string' } });
   if (values.help) {
     io.stdout.write(stopHelp);
     return ExitCode.ok;
   }
-  if (positionals.length !== 1) throw new UsageError('stop takes one store, redis://HOST:PORT/DB (see archiver stop --help)');
-  const store = await inspectStore(positionals[0]!);
+  const store = await inspectStore(storeArgument('stop', values.store, positionals));
   try {
     const crawl = await store.pick(values.crawl);
     const live = await store.stop(crawl);

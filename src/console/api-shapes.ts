@@ -66,6 +66,39 @@ export function apiCrawlWide(r: CrawlReport): ApiCrawlWide {
   };
 }
 
+/**
+ * A crawl run by other processes, as `archiver serve --store` shows it:
+ * the whole crawl's figures in the shape of a node's status (captures are
+ * what the nodes count as pages; errors, refusals and waiting hosts stay in
+ * each node's memory, so they read 0 and none), with the crawl itself in
+ * `crawl`. Its state follows the crawl's flags.
+ */
+export function apiStoreStatus(name: string, r: CrawlReport): ApiCrawlStatus {
+  const by = r.queues.byState;
+  const count = (k: keyof QueueCounts): number => by[k] ?? 0;
+  const state: CrawlState = r.finished !== null ? 'finished' : r.stopped ? 'stopping' : r.paused ? 'paused' : 'running';
+  const elapsedSec = Math.max(0, ...r.nodes.map((n) => n.elapsedMs / 1000));
+  return {
+    job: name,
+    state,
+    endReason: r.finished !== null ? 'FINISHED' : null,
+    uris: r.totals.pages,
+    pages: r.totals.pages,
+    bytes: r.totals.bytes,
+    errors: 0,
+    queued: r.queues.queuedUris,
+    inProcess: r.totals.inFlight,
+    disregarded: 0,
+    queues: { ready: count('ready'), inProcess: count('inProcess'), snoozed: count('snoozed'), inactive: count('inactive'), retired: count('retired'), exhausted: count('exhausted') },
+    urisPerSec: r.totals.pagesPerSec,
+    kbPerSec: 0,
+    elapsedSec,
+    runElapsedSec: elapsedSec,
+    waiting: [],
+    crawl: apiCrawlWide(r),
+  };
+}
+
 export type ApiQueueState = 'ready' | 'inProcess' | 'snoozed' | 'inactive' | 'retired' | 'exhausted';
 export const API_QUEUE_STATES: readonly ApiQueueState[] = ['ready', 'inProcess', 'snoozed', 'inactive', 'retired', 'exhausted'];
 
@@ -77,6 +110,8 @@ export interface ApiQueue {
   /** Failures of the queue's host (hostname queues); null when the key is not a host. */
   errors: number | null;
   wakeAt: string | null;
+  /** `archiver serve --store`: the node holding the queue (null: none; the store knows no more of its state there). */
+  node?: string | null;
 }
 
 export interface ApiHost {

@@ -1,8 +1,9 @@
 /**
  * The jobs a console serves: the job directories under one directory
  * (`archiver serve DIR`), or a single job (`archiver run --console`), and
- * the crawls running in this process. Every job name from a request is
- * checked here before any file is opened: a plain name (letters, digits,
+ * the crawls running in this process, or a crawl run by other processes
+ * and watched through its store (`archiver serve --store`). Every job name
+ * from a request is checked here before any file is opened: a plain name (letters, digits,
  * `._-`, not starting with a dot), a directory right under the jobs
  * directory once symlinks are resolved, that holds a job.
  */
@@ -13,6 +14,7 @@ import { ConsoleError, notFound } from './console-errors.js';
 import { jobEnding, resumable, type JobEnding } from './job-ending.js';
 import { crawlReportPath, reportJson, reportStatus } from './job-reports.js';
 import type { LiveJob } from './live-job.js';
+import type { StoreJob } from './store-job.js';
 import { iso } from './http-io.js';
 
 const JOB_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
@@ -40,6 +42,8 @@ export interface JobRef {
   /** Absolute. */
   dir: string;
   live: LiveJob | null;
+  /** A crawl run by other processes, seen through its store (serve --store). */
+  store?: StoreJob;
 }
 
 export class BadJobNameError extends ConsoleError {
@@ -58,6 +62,7 @@ export class JobCatalog {
   readonly root: string;
   readonly #only: string | null;
   readonly #live = new Map<string, LiveJob>();
+  #store: StoreJob | null = null;
 
   /** `only`: serve that job (a directory under `root`) and no other. */
   constructor(opts: { root: string; only?: string }) {
@@ -73,6 +78,12 @@ export class JobCatalog {
   /** Whether new jobs may be started here (serve). */
   get acceptsNewJobs(): boolean {
     return this.#only === null;
+  }
+
+  /** Serve a crawl run by other processes (its name must be the one job this catalog serves). */
+  attachStore(job: StoreJob): void {
+    if (job.name !== this.#only) throw new Error(`store job ${job.name} is not the catalog's job`);
+    this.#store = job;
   }
 
   attach(job: LiveJob): void {
@@ -105,6 +116,8 @@ export class JobCatalog {
     if (this.#only !== null && wanted !== this.#only) throw notFound(`no job ${wanted}`);
     const live = this.#live.get(wanted);
     if (live !== undefined) return { name: wanted, dir: live.dir, live };
+    // Its nodes may write their files on other machines: the job needs no directory here.
+    if (this.#store !== null && wanted === this.#store.name) return { name: wanted, dir: this.#store.dir, live: null, store: this.#store };
     const dir = this.dirFor(wanted);
     if (!(await this.#isJobDir(dir))) throw notFound(`no job ${wanted}`);
     return { name: wanted, dir, live: null };
@@ -134,6 +147,12 @@ export class JobCatalog {
     const ref = await this.resolve(name);
     const wacz = await jobWaczName(ref.dir);
     const started = await jobStartTime(ref.dir);
+    if (ref.store !== undefined) {
+      const r = await ref.store.report();
+      const state: JobState = r.finished !== null ? 'finished' : r.totals.liveNodes === 0 ? 'interrupted' : r.stopped ? 'stopping' : r.paused ? 'paused' : 'running';
+      const ending = r.finished !== null ? jobEnding({ status: 'FINISHED', seeds: null }) : null;
+      return { name, state, endReason: r.finished !== null ? 'FINISHED' : null, pages: r.totals.pages, started, ended: r.finished, wacz, ending, resumable: state === 'interrupted' };
+    }
     if (ref.live !== null) {
       const s = ref.live.crawl.status();
       const ending = s.state === 'finished' ? jobEnding({ status: s.endReason, seeds: null }) : null;

@@ -2,7 +2,9 @@
  * The crawl's status and controls: GET /api/crawl, its speed history, the
  * queues, the hosts and the tail of crawl.log; POST pause, resume, stop,
  * seeds and exclude. A finished job answers the reads from its reports; the
- * controls need the crawl to be running in this process (409 otherwise).
+ * controls need the crawl to be running in this process (409 otherwise), or
+ * a crawl of other processes watched through its store (`serve --store`,
+ * store-job.ts), whose controls act on every node through the store.
  */
 import path from 'node:path';
 import type { Crawl } from '../crawl/crawl.js';
@@ -18,6 +20,7 @@ import { readJsonBody, sendJson } from './http-io.js';
 import type { JobRef } from './job-catalog.js';
 import { reportHosts, reportQueues, reportStatus } from './job-reports.js';
 import type { LiveJob } from './live-job.js';
+import type { StoreJob } from './store-job.js';
 import type { RequestContext, Route } from './router.js';
 import { historyFromLogs } from './log-history.js';
 
@@ -33,13 +36,15 @@ export function crawlRoutes(d: ConsoleDeps): Route[] {
     if (ref.live === null) throw conflict(`job ${ref.name} is not running in this console`);
     return ref.live;
   };
-  const control = (path: string, act: (crawl: Crawl, body: Record<string, unknown>) => string): Route => ({
+  const control = (path: string, act: (crawl: Crawl, body: Record<string, unknown>) => string, acrossStore: (store: StoreJob) => Promise<string>): Route => ({
     method: 'POST',
     path,
     access: 'token',
     handler: async (ctx) => {
-      const live = await running(ctx);
+      const ref = await job(ctx);
       const body = await readJsonBody(ctx.req);
+      if (ref.store !== undefined) return sendJson(ctx.res, 200, { state: await acrossStore(ref.store) });
+      const live = await running(ctx);
       sendJson(ctx.res, 200, { state: act(live.crawl, body) });
     },
   });
@@ -50,6 +55,7 @@ export function crawlRoutes(d: ConsoleDeps): Route[] {
       access: 'token',
       handler: async (ctx) => {
         const ref = await job(ctx);
+        if (ref.store !== undefined) return sendJson(ctx.res, 200, await ref.store.status());
         if (ref.live !== null) {
           const wide = await ref.live.crawl.crawlWide();
           return sendJson(ctx.res, 200, { ...apiStatus(ref.name, ref.live.crawl.status()), ...(wide !== null ? { crawl: apiCrawlWide(wide) } : {}) });
@@ -65,22 +71,25 @@ export function crawlRoutes(d: ConsoleDeps): Route[] {
       access: 'token',
       handler: async (ctx) => {
         const ref = await job(ctx);
+        if (ref.store !== undefined) return sendJson(ctx.res, 200, ref.store.history.samples());
         sendJson(ctx.res, 200, ref.live === null ? await historyFromLogs(ref.dir) : ref.live.history.samples());
       },
     },
-    control('/api/crawl/pause', (crawl) => crawl.pause()),
-    control('/api/crawl/resume', (crawl) => crawl.resume()),
-    control('/api/crawl/stop', (crawl, body) => crawl.stop({ abandonInFlight: body['abandonInFlight'] === true })),
+    control('/api/crawl/pause', (crawl) => crawl.pause(), (store) => store.pause()),
+    control('/api/crawl/resume', (crawl) => crawl.resume(), (store) => store.resume()),
+    control('/api/crawl/stop', (crawl, body) => crawl.stop({ abandonInFlight: body['abandonInFlight'] === true }), (store) => store.stop()),
     {
       method: 'POST',
       path: '/api/crawl/seeds',
       access: 'token',
       handler: async (ctx) => {
-        const live = await running(ctx);
+        const ref = await job(ctx);
         const urls = (await readJsonBody(ctx.req))['urls'];
         if (!Array.isArray(urls) || !urls.every((u): u is string => typeof u === 'string')) throw badRequest('urls must be a list of strings');
         if (urls.length === 0 || urls.length > MAX_SEEDS) throw badRequest(`give 1 to ${MAX_SEEDS} urls`);
-        sendJson(ctx.res, 200, await live.crawl.addSeeds(urls.map((u) => u.trim())));
+        const trimmed = urls.map((u) => u.trim());
+        if (ref.store !== undefined) return sendJson(ctx.res, 200, await ref.store.addSeeds(trimmed));
+        sendJson(ctx.res, 200, await (await running(ctx)).crawl.addSeeds(trimmed));
       },
     },
     {
@@ -88,11 +97,11 @@ export function crawlRoutes(d: ConsoleDeps): Route[] {
       path: '/api/crawl/exclude',
       access: 'token',
       handler: async (ctx) => {
-        const live = await running(ctx);
+        const ref = await job(ctx);
         const regex = (await readJsonBody(ctx.req))['regex'];
         if (typeof regex !== 'string') throw badRequest('regex must be a string');
         try {
-          const result = await live.crawl.exclude(regex);
+          const result = ref.store !== undefined ? await ref.store.exclude(regex) : await (await running(ctx)).crawl.exclude(regex);
           sendJson(ctx.res, 200, { regex, ...result });
         } catch (err) {
           if (err instanceof ExclusionError) throw badRequest(err.message);
@@ -110,6 +119,10 @@ export function crawlRoutes(d: ConsoleDeps): Route[] {
         const state = ctx.query.oneOf('state', API_QUEUE_STATES, null);
         const limit = ctx.query.int('limit', 100, 1, MAX_PAGE);
         const after = ctx.query.string('after');
+        if (ref.store !== undefined) {
+          const all = (await ref.store.queues()).filter((q) => state === null || q.state === state);
+          return sendJson(ctx.res, 200, pageAfter(all, (q: ApiQueue) => q.key, after, limit));
+        }
         if (ref.live !== null) {
           const crawl = ref.live.crawl;
           const errors = hostErrors(allHosts(crawl));
@@ -131,7 +144,7 @@ export function crawlRoutes(d: ConsoleDeps): Route[] {
         const sort = ctx.query.oneOf('sort', HOST_SORTS, 'host');
         const descending = ctx.query.oneOf('order', ['asc', 'desc'] as const, sort === 'host' ? 'asc' : 'desc') === 'desc';
         const offset = ctx.query.int('offset', 0, 0, Number.MAX_SAFE_INTEGER);
-        const hosts = ref.live !== null ? allHosts(ref.live.crawl).map(apiHost) : await reportHosts(ref.dir);
+        const hosts = ref.store !== undefined ? await ref.store.hosts() : ref.live !== null ? allHosts(ref.live.crawl).map(apiHost) : await reportHosts(ref.dir);
         if (after !== null) {
           if (sort !== 'host') throw badRequest('after pages by host name: use offset with another sort');
           return sendJson(ctx.res, 200, pageAfter(hosts.sort(byHost), (h: ApiHost) => h.host, after, limit));

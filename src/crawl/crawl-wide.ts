@@ -3,9 +3,11 @@
  * once a second, so that the crawl acts as one: robots.txt results
  * (fetched once for the whole crawl), hosts' health (a host closed on one
  * node — robots.txt unavailable, transport failures — is closed on every
- * node), and the operator's exclusions (added on any node, they refuse
- * links and drop queued URIs on every node, and the store keeps them for a
- * resume). Each change list is read from where the last call left off.
+ * node), and the operator's exclusions and seeds (added on any node or by
+ * `archiver serve --store`: exclusions refuse links and drop queued URIs on
+ * every node, seeds join every node's scope and go through the shared seen
+ * filter, which queues each once; the store keeps both for a resume). Each
+ * change list is read from where the last call left off.
  */
 import type { HostHealth } from '../politeness/host-health.js';
 import type { HostHealthJournal } from '../politeness/host-health-journal.js';
@@ -23,6 +25,8 @@ export interface CrawlWideParts {
   job: JobRecords;
   exclusions: OperatorExclusions;
   scope: Scope;
+  /** Seeds another process recorded: into this node's scope and the shared frontier (already seen ones are dropped there). */
+  seedsAdded: (urls: readonly string[]) => Promise<void>;
 }
 
 /** One step of following the others; a step still running when the next is due makes that one a no-op. */
@@ -32,13 +36,14 @@ export function crawlWideFollower(p: CrawlWideParts): () => Promise<void> {
     await Promise.all([
       p.robotsJournal.follow(p.robotsStore),
       p.healthJournal.follow(p.health),
-      p.job.followExclusions().then((added) => {
-        for (const regex of added) {
+      p.job.followAdded().then(async (added) => {
+        for (const regex of added.exclusions) {
           if (p.exclusions.has(regex)) continue;
           const compiled = compileExclusion(regex);
           p.exclusions.add(regex);
           p.scope.addExclude(compiled);
         }
+        if (added.seeds.length > 0) await p.seedsAdded(added.seeds);
       }),
     ]);
   };

@@ -227,6 +227,13 @@ export class Crawl {
     return { added: true, dropped: 0 };
   }
 
+  /** Seeds another process of the crawl recorded (a node's addSeeds, `archiver serve --store`): their hosts join the scope here too; the shared seen filter queues each once. */
+  async #seedsFromOthers(urls: readonly string[]): Promise<void> {
+    if (this.#state === 'stopping' || this.#state === 'finished') return;
+    if (this.#p.scope.hostsFromSeeds) for (const url of urls) this.#p.scope.addHost(new URL(url).host);
+    await this.#scheduleSeeds(urls);
+  }
+
   async #scheduleSeeds(urls: readonly string[]): Promise<CrawlUri[]> {
     for (const url of urls) if (!this.#p.stats.seeds.has(url)) this.#p.stats.seeds.set(url, { url, status: null, redirect: null });
     return this.#p.links.scheduleSeeds(urls.map(seedUri));
@@ -258,8 +265,8 @@ export class Crawl {
     }
     const { backend } = this.#p;
     if (backend.shared) {
-      // What other nodes recorded (robots.txt results, closed hosts, exclusions), taken in each second; this node's figures and the crawl's flags with each heartbeat.
-      const follow = crawlWideFollower(this.#p);
+      // What other nodes recorded (robots.txt results, closed hosts, exclusions, seeds), taken in each second; this node's figures and the crawl's flags with each heartbeat.
+      const follow = crawlWideFollower({ ...this.#p, seedsAdded: (urls) => this.#seedsFromOthers(urls) });
       every(1000, () => void follow().catch(() => undefined));
       backend.coordination.start(() => this.#nodeFigures(), (flags) => this.#onFlags(flags));
     }

@@ -13,7 +13,7 @@ const CRAWL_TIME = 'crawlTimeMs';
 
 export class JobRecords {
   readonly #records: RecordStore;
-  /** Where followExclusions() reads on in a shared store's change list. */
+  /** Where followAdded() reads on in a shared store's change list. */
   #cursor = 0;
 
   constructor(records: RecordStore) {
@@ -38,12 +38,20 @@ export class JobRecords {
     await this.#records.put(EXCLUDE + regex, Buffer.from(JSON.stringify({ at })));
   }
 
-  /** Exclusions recorded since the last call, by any process of the crawl (a shared store; none otherwise). */
-  async followExclusions(): Promise<string[]> {
-    if (!('changedSince' in this.#records)) return [];
+  /**
+   * Seeds and exclusions recorded since the last call, by any process of
+   * the crawl — a node, or `archiver serve --store` — in a shared store;
+   * none otherwise.
+   */
+  async followAdded(): Promise<{ seeds: string[]; exclusions: string[] }> {
+    if (!('changedSince' in this.#records)) return { seeds: [], exclusions: [] };
     const { entries, cursor } = await (this.#records as SharedRecordStore).changedSince(this.#cursor);
     this.#cursor = cursor;
-    return entries.filter(([key]) => key.startsWith(EXCLUDE)).map(([key]) => key.slice(EXCLUDE.length));
+    const keys = entries.map(([key]) => key);
+    return {
+      seeds: keys.filter((key) => key.startsWith(SEED)).map((key) => key.slice(SEED.length)),
+      exclusions: keys.filter((key) => key.startsWith(EXCLUDE)).map((key) => key.slice(EXCLUDE.length)),
+    };
   }
 
   /** Crawl time of every run saved so far, in ms (0 for a new job). */

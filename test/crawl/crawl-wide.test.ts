@@ -5,7 +5,8 @@
  * without a restart (the follower runs each second in crawl.ts; here two
  * nodes' parts over one Redis, and over a 3-master Redis Cluster). Before,
  * another node learned of a closed host only at its own first failure
- * there, and of an exclusion only when it restarted.
+ * there, and of an exclusion only when it restarted; a seed recorded by a
+ * process that runs no crawl (`archiver serve --store`) reached no node.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -41,8 +42,10 @@ for (const variant of REDIS_VARIANTS) describe(`crawl-wide records (${variant.na
       job: new JobRecords(redisRecords(suite.link, keys, 'job')),
       exclusions: new OperatorExclusions(),
       scope: new Scope(SCOPE),
+      /** Seeds the follower handed on, in order. */
+      seeds: [] as string[],
     };
-    return { ...parts, follow: crawlWideFollower(parts) };
+    return { ...parts, follow: crawlWideFollower({ ...parts, seedsAdded: async (urls) => void parts.seeds.push(...urls) }) };
   }
 
   /** Runs `follow` each second, as a crawl does, until `seen()`; the time that took. */
@@ -87,5 +90,24 @@ for (const variant of REDIS_VARIANTS) describe(`crawl-wide records (${variant.na
     assert.equal(b.scope.decide(uri('http://a.test/public/x.html', 'L')).accept, true);
     // A node started later (a resume) reads it with the job's records.
     assert.deepEqual(await nodeParts(keys).job.exclusions(), ['/private/']);
+  });
+
+  it('a seed recorded from outside the crawl (serve --store) reaches every node within a second, once each', async () => {
+    const keys = new CrawlKeys(`wide${++crawls}`);
+    const a = nodeParts(keys);
+    const b = nodeParts(keys);
+    await Promise.all([a.follow(), b.follow()]);
+    const outside = new JobRecords(redisRecords(suite.link, keys, 'job'));
+    await outside.addSeed('http://c.test/', Date.now());
+    await outside.addExclusion('/nope/', Date.now());
+    for (const node of [a, b]) {
+      const ms = await within(node.follow, () => node.seeds.length > 0);
+      assert.ok(ms <= 1000, `taken in after ${ms} ms`);
+      assert.deepEqual(node.seeds, ['http://c.test/'], 'the seed, and not the exclusion');
+      assert.ok(node.exclusions.has('/nope/'));
+    }
+    await a.follow();
+    assert.deepEqual(a.seeds, ['http://c.test/'], 'handed on once');
+    assert.deepEqual(await outside.addedSeeds(), ['http://c.test/'], 'kept for a resume');
   });
 });

@@ -29,7 +29,9 @@ export async function loadHosts() {
 }
 
 function logRow(line, fresh) {
-  const notes = line.annotations ? line.annotations.join(', ') : line.duplicate ? 'duplicate:digest' : '';
+  const said = line.annotations ? line.annotations.join(', ') : line.duplicate ? 'duplicate:digest' : '';
+  // A crawl of several processes: which node's crawl-<node>.log the line is from.
+  const notes = line.node ? [`node ${line.node}`, said].filter(Boolean).join(' · ') : said;
   // Rendered in the browser (browser capture): from a streamed capture, or its crawl.log annotation.
   const rendered = line.rendered === true || (line.annotations ?? []).some((a) => a.startsWith('rendered:'));
   return el('tr', { class: fresh ? 'fresh' : '', 'data-key': `${line.time}|${line.url}` }, el('td', { text: time(line.time) }), el('td', { class: `num ${statusClass(line.status)}`, text: String(line.status) }),
