@@ -285,9 +285,10 @@ export interface JournalReader {
  * `warcSizes`: file name → size in bytes of the job's WARCs now; a capture
  * in a file not listed, or whose member ends past the file's end, is
  * dropped. A journal still open (the crawl was killed and never resumed)
- * asks for a rescan of its tail's files, like a reopen would.
+ * asks for a rescan of its tail's files, like a reopen would. `onCapture`
+ * sees each capture that pass keeps, in journal order.
  */
-export async function openCaptureJournal(file: string, warcSizes: ReadonlyMap<string, number>): Promise<JournalReader | null> {
+export async function openCaptureJournal(file: string, warcSizes: ReadonlyMap<string, number>, onCapture?: (c: JournaledCapture) => void): Promise<JournalReader | null> {
   try {
     await stat(file);
   } catch {
@@ -315,8 +316,10 @@ export async function openCaptureJournal(file: string, warcSizes: ReadonlyMap<st
     const c = parsed.capture;
     recent.push(c.filename);
     if (recent.length > RESCAN_WINDOW_LINES) recent.shift();
-    if (inFile(c, warcSizes)) covered.add(c.filename);
-    else dropped++;
+    if (inFile(c, warcSizes)) {
+      covered.add(c.filename);
+      onCapture?.(c);
+    } else dropped++;
   }
   if (!closed) for (const f of recent) rescan.add(f);
   return {
@@ -337,10 +340,10 @@ export async function openCaptureJournal(file: string, warcSizes: ReadonlyMap<st
  * to rescan, their captures one journal after the other. Null when there is
  * none.
  */
-export async function openCaptureJournals(files: readonly string[], warcSizes: ReadonlyMap<string, number>): Promise<JournalReader | null> {
+export async function openCaptureJournals(files: readonly string[], warcSizes: ReadonlyMap<string, number>, onCapture?: (c: JournaledCapture) => void): Promise<JournalReader | null> {
   const readers: JournalReader[] = [];
   for (const file of files) {
-    const reader = await openCaptureJournal(file, warcSizes);
+    const reader = await openCaptureJournal(file, warcSizes, onCapture);
     if (reader !== null) readers.push(reader);
   }
   if (readers.length <= 1) return readers[0] ?? null;

@@ -31,7 +31,8 @@ import { captureJournalFiles, jobIndexPath, jobWarcs } from '../job/job-dir.js';
 import { DEFAULT_SORT_BUFFER_BYTES, LineSorter } from '../index/line-sorter.js';
 import { indexWarcFile } from '../index/warc-index.js';
 import { BlockedIndexBuilder, DEFAULT_BLOCK_LINES, plainIndex, type IndexFiles } from './cdx-blocks.js';
-import { PageCollector } from './pages.js';
+import { JournalPageOrder, writeOrderedPages } from './journal-pages.js';
+import { PageCollector, type WrittenPages } from './pages.js';
 import { writeWacz } from './wacz-writer.js';
 
 export interface FinalizeJobOptions {
@@ -95,11 +96,11 @@ export async function finalizeJob(opts: FinalizeJobOptions): Promise<FinalizedJo
   const pages = new PageCollector({ files: warcs.map((w) => path.basename(w)), tmpDir: work, sortBufferBytes });
   try {
     const gate = damageGate(opts);
-    const warcsRead = await collect(opts.jobDir, warcs, opts.ignoreJournal ?? false, sorter, pages, gate.onDamage);
+    const pagesFile = path.join(work, 'pages.jsonl');
+    const { warcsRead, written } = await collect(opts, warcs, sorter, pages, pagesFile, gate.onDamage);
     gate.check();
     const { index, lines } = await writeIndexes(sorter, cdxj, work, opts);
-    const pagesFile = path.join(work, 'pages.jsonl');
-    const { pages: pageCount, main } = await pages.writeJsonl(pagesFile, opts.seeds);
+    const { pages: pageCount, main } = written ?? (await pages.writeJsonl(pagesFile, opts.seeds));
     const wacz = path.join(opts.jobDir, waczFileName(opts.name));
     await writeWacz(wacz, {
       warcs,
@@ -165,20 +166,23 @@ async function writeIndexes(sorter: LineSorter, cdxj: string, work: string, opts
 /**
  * Index lines (into `sorter`) and page candidates (into `pages`) of every
  * WARC: from the journal where it covers a file, else from the file's
- * bytes. Returns how many files were read from their bytes.
+ * bytes. Returns how many files were read from their bytes, and the page
+ * list when it was written on the way: a journal covering every WARC in
+ * package order needs no sort of its pages (journal-pages.ts).
  */
 async function collect(
-  jobDir: string,
+  opts: FinalizeJobOptions,
   warcs: readonly string[],
-  ignoreJournal: boolean,
   sorter: LineSorter,
   pages: PageCollector,
+  pagesFile: string,
   onDamage: (damage: WarcDamage) => void,
-): Promise<number> {
+): Promise<{ warcsRead: number; written: WrittenPages | null }> {
   const sizes = new Map<string, number>();
   for (const w of warcs) sizes.set(path.basename(w), (await stat(w)).size);
+  const order = new JournalPageOrder(warcs.map((w) => path.basename(w)), pages.maxTextChars);
   // The job's journal, or every node's of a crawl of several processes.
-  const journal = ignoreJournal ? null : await openCaptureJournals(await captureJournalFiles(jobDir), sizes);
+  const journal = opts.ignoreJournal === true ? null : await openCaptureJournals(await captureJournalFiles(opts.jobDir), sizes, order.onCapture);
   /** Files whose captures come from the journal. */
   const fromJournal = new Set<string>();
   let warcsRead = 0;
@@ -193,11 +197,24 @@ async function collect(
       if (!sorter.add(formatCdxjLine(e))) await sorter.spill();
     }
   }
-  if (journal === null || fromJournal.size === 0) return warcsRead;
+  if (journal === null || fromJournal.size === 0) return { warcsRead, written: null };
+  const indexLine = async (c: JournaledCapture): Promise<void> => {
+    if (!sorter.add(formatCdxjLine(cdxjEntryOf(c)))) await sorter.spill();
+  };
+  if (warcsRead === 0 && order.ordered) {
+    // One pass: index lines into their sort, pages straight into pages.jsonl.
+    const written = await writeOrderedPages(pagesFile, order, opts.seeds ?? [], async (take) => {
+      for await (const c of journal.captures()) {
+        await indexLine(c);
+        await take(c);
+      }
+    });
+    return { warcsRead, written };
+  }
   // Second pass over the journal, after the WARCs read from bytes: both sorts put everything in order.
   for await (const c of journal.captures()) {
     if (!fromJournal.has(c.filename)) continue;
-    if (!sorter.add(formatCdxjLine(cdxjEntryOf(c)))) await sorter.spill();
+    await indexLine(c);
     if (c.seed) pages.addSeed(c.url);
     if (!c.page) continue;
     await pages.add({
@@ -212,7 +229,7 @@ async function collect(
       ...(typeof c.relevance === 'number' ? { relevance: c.relevance } : {}),
     });
   }
-  return warcsRead;
+  return { warcsRead, written: null };
 }
 
 /** The CDXJ entry of a journaled capture: what indexWarcFile reads from the record. */

@@ -90,6 +90,11 @@ export class PageCollector {
     for (const f of opts.files ?? []) this.#rank(f);
   }
 
+  /** The cap on a page's text. */
+  get maxTextChars(): number {
+    return this.#maxTextChars;
+  }
+
   /** Sorted runs spilled to disk so far. */
   get runs(): number {
     return this.#sorter.runs;

@@ -111,6 +111,26 @@ describe('index and pages from the capture journal', () => {
     assert.deepEqual((await readdir(path.join(dir, 'indexes'))).filter((n) => n.startsWith('.')), [], 'work directory removed');
   });
 
+  test('a journal in package order gives its pages straight, one out of order goes through the sort: the same pages.jsonl bytes', async () => {
+    const pagesJsonl = async (): Promise<Buffer> => {
+      const job = await finalizeJob({ jobDir: dir, name: 'order', software: 'archiver-test', seeds: web.seeds });
+      assert.equal(job.warcsRead, 0);
+      return new Map(readZip(await readFile(job.wacz)).map((e) => [e.name, e.data])).get('pages/pages.jsonl')!;
+    };
+    await writeFile(captureJournalPath(dir), journalText);
+    const straight = await pagesJsonl();
+    // The same lines, the captures reversed: nothing in the journal's order matches the package's any more.
+    const lines = journalText.trimEnd().split('\n');
+    await writeFile(captureJournalPath(dir), [...lines.slice(0, -1).reverse(), lines.at(-1)].join('\n') + '\n');
+    try {
+      const sorted = await pagesJsonl();
+      assert.ok(straight.toString('utf8').split('\n').length > 5, 'the job has pages');
+      assert.ok(sorted.equals(straight), 'same pages.jsonl');
+    } finally {
+      await writeFile(captureJournalPath(dir), journalText);
+    }
+  });
+
   test('a WARC with no journal lines (older version) is read from its bytes', async () => {
     const warcs = await jobWarcs(dir);
     const second = path.basename(warcs[1]!);
