@@ -5,8 +5,8 @@
  * surrounding text, URL), cut where the page is parsed so the main thread
  * never runs ICU's segmenter (src/focus/page-terms.ts).
  */
-import { extractHtml, type HtmlExtraction } from '../fetch/link-extractor.js';
-import { withFocusTerms } from '../focus/page-terms.js';
+import type { HtmlExtraction } from '../fetch/link-extractor.js';
+import { linkExtractor } from '../fetch/link-extractor-lazy.js';
 
 export interface ExtractOptions {
   /** Distinct links taken from the page; the rest are counted (linksBeyondCap). */
@@ -15,7 +15,9 @@ export interface ExtractOptions {
   focusTerms?: boolean;
 }
 
-export function extractFor(html: string, url: string, o: ExtractOptions): HtmlExtraction {
+/** The extraction; the extractor (parse5) and a focused crawl's term cutting are loaded by the first page. */
+export async function extractFor(html: string, url: string, o: ExtractOptions): Promise<HtmlExtraction> {
+  const { extractHtml } = await linkExtractor();
   const page = extractHtml(html, url, { ...(o.maxLinks !== undefined ? { maxLinks: o.maxLinks } : {}), ...(o.focusTerms === true ? { linkText: true } : {}) });
-  return o.focusTerms === true ? withFocusTerms(page) : page;
+  return o.focusTerms === true ? (await import('../focus/page-terms.js')).withFocusTerms(page) : page;
 }

@@ -10,7 +10,10 @@
 import type { Hop } from '../core/crawl-uri.js';
 import type { HttpExchange } from '../core/exchange.js';
 import { bodyText } from '../fetch/content-decoding.js';
-import { extractCss, extractHtml, robotsDirectivesFromHeaders, type HtmlExtraction } from '../fetch/link-extractor.js';
+import { extractCss } from '../fetch/css-links.js';
+import type { HtmlExtraction } from '../fetch/link-extractor.js';
+import { linkExtractor } from '../fetch/link-extractor-lazy.js';
+import { robotsDirectivesFromHeaders } from '../fetch/robots-directives.js';
 import { redirectTarget } from '../fetch/link-resolution.js';
 import type { DiscoveredLink } from './link-scheduler.js';
 import { sitemapOutlinks, type SitemapRole } from './sitemap-outlinks.js';
@@ -35,7 +38,7 @@ export interface Outlinks {
 export type HtmlExtractFn = (html: string, url: string) => Promise<HtmlExtraction>;
 
 /** Extraction in this thread, for callers without a PageThread. */
-const extractHere: HtmlExtractFn = async (html, url) => extractHtml(html, url);
+const extractHere: HtmlExtractFn = async (html, url) => (await linkExtractor()).extractHtml(html, url);
 
 /** Annotation prefix of a page whose links were cut at limits.maxOutlinks: `maxOutlinks:<links dropped>`. */
 export const MAX_OUTLINKS_ANNOTATION = 'maxOutlinks';

@@ -11,7 +11,8 @@
 import { ArchiverError } from '../core/errors.js';
 import { payloadIsCompressed } from './compressed-payload.js';
 import { DEFLATE_LEVEL, fitsInMemory, gatherRecord, gzipWhole, STORE_LEVEL, type MemberCompressor } from './gzip-member.js';
-import { buildCaptureRecords, type CaptureRecordInput, type PreparedRecord, type WarcVersion } from './warc-records.js';
+import type { CaptureRecordInput, PreparedRecord, WarcVersion } from './warc-records.js';
+import { warcRecords } from './warc-records-lazy.js';
 
 /** A finished gzip member, or a record too large for memory, to be streamed through zlib when written. */
 export type Member = Buffer | PreparedRecord;
@@ -33,7 +34,7 @@ export interface CaptureMembers {
  */
 export async function captureMembers(c: CaptureRecordInput, version: WarcVersion, compressor: MemberCompressor): Promise<CaptureMembers> {
   // Reads the body (one pass, for Content-Length and digests) before a byte is compressed.
-  const records = await buildCaptureRecords(c, version);
+  const records = await (await warcRecords()).buildCaptureRecords(c, version);
   if (!records.revisit && records.payloadDigest !== c.exchange.payloadDigest) {
     throw new ArchiverError(
       'ARCHIVER_WARC_DIGEST_MISMATCH',

@@ -8,7 +8,6 @@ import { createReadStream } from 'node:fs';
 import { open, readdir, rename, truncate, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { WARCParser } from 'warcio';
 import { nodeWarcPattern, OPEN_SUFFIX, WARC_FILE_NAME_PATTERN } from './warc-naming.js';
 
 export interface RepairedWarc {
@@ -68,6 +67,8 @@ export async function nextWarcSerial(dir: string, node?: string): Promise<number
 
 async function recordEnds(file: string): Promise<number[]> {
   const ends: number[] = [];
+  // warcio is loaded by the first repair only: a crawl that needs none starts without it.
+  const { WARCParser } = await import('warcio');
   const parser = new WARCParser(createReadStream(file));
   try {
     for await (const record of parser) {

@@ -25,7 +25,8 @@ import { warcFileName } from './warc-naming.js';
 import { compressed, type CaptureMembers } from './capture-members.js';
 import { CaptureThread } from './capture-thread.js';
 import { FifoSlots } from './fifo-slots.js';
-import { buildWarcInfo, type WarcVersion } from './warc-records.js';
+import type { WarcVersion } from './warc-records.js';
+import { warcRecords } from './warc-records-lazy.js';
 
 /** Default of WarcWriterOptions.compressAheadCaptures: enough to keep the capture thread (or libuv's 4-thread pool) busy. */
 export const COMPRESS_AHEAD_CAPTURES = 8;
@@ -256,7 +257,7 @@ export class WarcWriter {
     const file = await WarcFile.create(o.dir, name);
     this.#nextSerial++;
     try {
-      const info = await buildWarcInfo({ filename: name, openedAt, version: o.warcVersion, software: o.software, hostname: this.#hostname, info: o.info });
+      const info = await (await warcRecords()).buildWarcInfo({ filename: name, openedAt, version: o.warcVersion, software: o.software, hostname: this.#hostname, info: o.info });
       await file.writeMembers([await compressed(info)]);
       await file.flushed();
     } catch (err) {

@@ -48,7 +48,7 @@ test('a focused crawl\'s terms are cut on the worker, small pages too, as they w
   const small = '<title>绿茶</title><p>我们喜欢乌龙茶</p><a href="/tea/green">龙井</a>';
   const pages = [small, ...Array.from({ length: 5 }, (_, n) => page(n))];
   const results = await Promise.all(pages.map((html, n) => thread.extract(html, `http://site.test/page/${n}`)));
-  results.forEach((result, n) => assert.deepEqual(result, extractFor(pages[n] as string, `http://site.test/page/${n}`, { focusTerms: true })));
+  for (const [n, result] of results.entries()) assert.deepEqual(result, await extractFor(pages[n] as string, `http://site.test/page/${n}`, { focusTerms: true }));
   assert.equal(results[0]?.terms, '绿茶 绿茶 我们 喜欢 乌龙茶 龙井');
   assert.equal(results[0]?.links[0]?.anchorTerms, '龙井');
   const compiled = import.meta.url.endsWith('.js');

@@ -15,8 +15,8 @@ import { termsOf, urlTerms } from '../../src/focus/terms.js';
 const HTML = `<html><head><title>绿茶指南</title></head><body><h1>乌龙茶</h1><p>我们喜欢喝茶。看看 <a href="/tea/green-tea.html">龙井绿茶的冲泡</a> 还有更多茶叶知识。</p><img src="/x.png"></body></html>`;
 
 describe('page terms', () => {
-  it('come cut, one string per field', () => {
-    const page = extractFor(HTML, 'http://h.test/', { focusTerms: true });
+  it('come cut, one string per field', async () => {
+    const page = await extractFor(HTML, 'http://h.test/', { focusTerms: true });
     const raw = extractHtml(HTML, 'http://h.test/', { linkText: true });
     assert.deepEqual(splitTerms(page.terms!), documentTerms(raw.title, raw.text));
     assert.deepEqual(documentTerms('Tea', 'green tea'), ['tea', 'tea', 'green', 'tea']);
@@ -31,8 +31,8 @@ describe('page terms', () => {
     assert.equal(page.links.find((l) => l.hop === 'E')!.urlTerms, undefined, 'embeds are not scored');
   });
 
-  it('are absent unless asked', () => {
-    const page = extractFor(HTML, 'http://h.test/', {});
+  it('are absent unless asked', async () => {
+    const page = await extractFor(HTML, 'http://h.test/', {});
     assert.equal(page.terms, undefined);
     assert.ok(page.links.every((l) => l.anchorTerms === undefined && l.urlTerms === undefined));
     assert.deepEqual(splitTerms(''), []);
