@@ -68,6 +68,27 @@ export function listingConformance(make: Make): void {
     });
   }
 
+  /**
+   * Issue 29: a new host's queue (inactive) whose next URI outranks the ready
+   * queue's goes first under `priority`, in every backend, and after a
+   * reopen (the Redis store reads the rank back from the queue's URIs).
+   */
+  for (const [precedence, reopened, expected] of [
+    ['priority', false, ['http://b.test/top', 'http://a.test/1', 'http://a.test/2', 'http://a.test/3']],
+    ['priority', true, ['http://b.test/top', 'http://a.test/1', 'http://a.test/2', 'http://a.test/3']],
+    ['fifo', false, ['http://a.test/1', 'http://a.test/2', 'http://a.test/3', 'http://b.test/top']],
+  ] as const) {
+    it(`${precedence} precedence: a new host's high-priority URI and a ready host's low-priority ones${reopened ? ', across a reopen' : ''}`, async () => {
+      const made = await make({ precedence });
+      await made.frontier.schedule([0, 1, 2, 3].map((i) => at(uri(`http://a.test/${i}`, 'L'), 0.1)));
+      await made.frontier.finished(await take(made.frontier), { kind: 'done', delayMs: 0 });
+      await made.frontier.schedule([at(uri('http://b.test/top', 'L'), 0.9)]);
+      assert.equal(made.frontier.queues().find((q) => q.key === 'b.test')?.state, 'inactive');
+      const f = reopened ? await made.reopen() : made.frontier;
+      assert.deepEqual(await drain(f), expected);
+    });
+  }
+
   it('best-first order: prerequisite, embeds, then the highest priority inside a queue, kept by a reopen', async () => {
     const { frontier: f, reopen } = await make({ order: 'best-first', precedence: 'priority' });
     await f.schedule([
