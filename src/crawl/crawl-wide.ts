@@ -5,7 +5,10 @@
  * node — robots.txt unavailable, transport failures — is closed on every
  * node), and the operator's exclusions (added on any node, they refuse
  * links and drop queued URIs on every node, and the store keeps them for a
- * resume). Each change list is read from where the last call left off.
+ * resume) and seeds (added on any node, their hosts join every node's
+ * scope when the profile names no hosts: the node that fetches one of
+ * their pages is often another). Each change list is read from where the
+ * last call left off.
  */
 import type { HostHealth } from '../politeness/host-health.js';
 import type { HostHealthJournal } from '../politeness/host-health-journal.js';
@@ -32,13 +35,14 @@ export function crawlWideFollower(p: CrawlWideParts): () => Promise<void> {
     await Promise.all([
       p.robotsJournal.follow(p.robotsStore),
       p.healthJournal.follow(p.health),
-      p.job.followExclusions().then((added) => {
-        for (const regex of added) {
+      p.job.followAdded().then((added) => {
+        for (const regex of added.exclusions) {
           if (p.exclusions.has(regex)) continue;
           const compiled = compileExclusion(regex);
           p.exclusions.add(regex);
           p.scope.addExclude(compiled);
         }
+        if (p.scope.hostsFromSeeds) for (const seed of added.seeds) p.scope.addHost(new URL(seed).host);
       }),
     ]);
   };

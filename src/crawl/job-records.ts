@@ -13,7 +13,7 @@ const CRAWL_TIME = 'crawlTimeMs';
 
 export class JobRecords {
   readonly #records: RecordStore;
-  /** Where followExclusions() reads on in a shared store's change list. */
+  /** Where followAdded() reads on in a shared store's change list. */
   #cursor = 0;
 
   constructor(records: RecordStore) {
@@ -38,12 +38,13 @@ export class JobRecords {
     await this.#records.put(EXCLUDE + regex, Buffer.from(JSON.stringify({ at })));
   }
 
-  /** Exclusions recorded since the last call, by any process of the crawl (a shared store; none otherwise). */
-  async followExclusions(): Promise<string[]> {
-    if (!('changedSince' in this.#records)) return [];
+  /** Exclusions and seeds recorded since the last call, by any process of the crawl (a shared store; none otherwise). */
+  async followAdded(): Promise<{ exclusions: string[]; seeds: string[] }> {
+    if (!('changedSince' in this.#records)) return { exclusions: [], seeds: [] };
     const { entries, cursor } = await (this.#records as SharedRecordStore).changedSince(this.#cursor);
     this.#cursor = cursor;
-    return entries.filter(([key]) => key.startsWith(EXCLUDE)).map(([key]) => key.slice(EXCLUDE.length));
+    const withPrefix = (prefix: string): string[] => entries.filter(([key]) => key.startsWith(prefix)).map(([key]) => key.slice(prefix.length));
+    return { exclusions: withPrefix(EXCLUDE), seeds: withPrefix(SEED) };
   }
 
   /** Crawl time of every run saved so far, in ms (0 for a new job). */
