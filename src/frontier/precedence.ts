@@ -11,7 +11,9 @@
  *   AND inactive queues, as Heritrix's precedence tiers of inactive queues
  *   do: an inactive queue that ranks above the ready queue about to be
  *   served takes that queue's session (queue-heads.ts), so the number of
- *   active queues stays what the workers need.
+ *   active queues stays what the workers need. The session budget
+ *   (`balanceReplenishAmount`) then rotates queues of equal rank: one that
+ *   spent it and still ranks first is activated again at once.
  *
  * Lists tolerate stale entries, as the frontier's other lists do: an entry
  * whose queue changed state since (`WorkQueue.seq`) is skipped. A policy
