@@ -109,7 +109,7 @@ describe('a crawl of two processes on one Redis: seeds added while it runs, and 
     };
   }
 
-  it("seeds added through one node's console are crawled by the crawl as a whole, each URI once", { timeout: 240_000 }, async () => {
+  it("seeds added through one node's console are crawled by the crawl as a whole, each URI once", { timeout: 240_000 }, async (t) => {
     const held = await startHeldPage();
     // The added seeds' web: nothing of the crawl links to it (other addresses, other port).
     const added = await FixtureWeb.start({ hosts: 3, pagesPerHost: 6, port: 0, firstAddress: 40, latencyMs: 2 });
@@ -143,6 +143,7 @@ describe('a crawl of two processes on one Redis: seeds added while it runs, and 
       assert.deepEqual(expected.filter((u) => got.get(u) !== 1), [], 'each added seed\'s URI archived once');
       const byNode = await Promise.all(['n1', 'n2'].map(async (id) => (await fileLines(logOf(id))).filter((l) => expected.includes(l.split(/\s+/)[3]!)).length));
       assert.equal(byNode[0]! + byNode[1]!, expected.length, `crawl.log lines of the added web by node: ${byNode.join(', ')}`);
+      t.diagnostic(`the added web's URIs fetched by n1, n2: ${byNode.join(', ')}`);
     } finally {
       await added.close();
       await held.close();

@@ -54,6 +54,7 @@ class LevelFrontier {
   constructor(
     readonly precedence: QueuePrecedenceName,
     readonly order: QueueOrderName,
+    readonly sessionBudget = DEFAULT_TEST_OPTIONS.balanceReplenishAmount,
   ) {}
 
   async open(): Promise<WorkQueueFrontier> {
@@ -72,7 +73,7 @@ class LevelFrontier {
     };
     this.frontier = await WorkQueueFrontier.open({
       store,
-      options: { ...DEFAULT_TEST_OPTIONS, precedence: this.precedence, order: this.order },
+      options: { ...DEFAULT_TEST_OPTIONS, precedence: this.precedence, order: this.order, balanceReplenishAmount: this.sessionBudget },
       maxConnectionsPerHost: 1,
       clock: this.clock,
     });
@@ -158,6 +159,26 @@ for (const order of ['breadth-first', 'best-first'] as const) {
     });
   });
 }
+
+describe('the session budget under each precedence (balanceReplenishAmount 2, LevelDB)', () => {
+  /** Hosts a and b rank 0.5, c 0.2; four URIs each. */
+  async function served(precedence: QueuePrecedenceName): Promise<string> {
+    const state = new LevelFrontier(precedence, 'breadth-first', 2);
+    const f = await state.open();
+    await f.schedule(['a', 'b', 'c'].flatMap((h) => [1, 2, 3, 4].map((i) => at(uri(`http://${h}.test/${i}`, 'L'), h === 'c' ? 0.2 : 0.5))));
+    const order = (await drain(f)).map((u) => hostOf(u)[0]).join('');
+    await state.close();
+    return order;
+  }
+
+  it('priority: a queue that spent its session yields to those ranked as high, and comes back before lower ones', async () => {
+    assert.equal(await served('priority'), 'aabbaabbcccc');
+  });
+
+  it('fifo: every inactive queue gets its turn in rotation', async () => {
+    assert.equal(await served('fifo'), 'aabbccaabbcc');
+  });
+});
 
 describe('fifo precedence keeps its order (LevelDB)', () => {
   it("a new host's URI waits until the ready host's queue runs dry or spends its session", async () => {
