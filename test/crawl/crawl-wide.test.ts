@@ -31,7 +31,7 @@ for (const variant of REDIS_VARIANTS) describe(`crawl-wide records (${variant.na
   let crawls = 0;
 
   /** One node's parts that hear of the others, over the crawl's shared records. */
-  function nodeParts(keys: CrawlKeys) {
+  function nodeParts(keys: CrawlKeys, scope: ScopeOptions = SCOPE) {
     const healthJournal = new HostHealthJournal(redisRecords(suite.link, keys, 'health'));
     const parts = {
       robotsJournal: new RobotsJournal(redisRecords(suite.link, keys, 'robots')),
@@ -40,7 +40,7 @@ for (const variant of REDIS_VARIANTS) describe(`crawl-wide records (${variant.na
       health: new HostHealth(HEALTH, (host, record) => healthJournal.save(host, record)),
       job: new JobRecords(redisRecords(suite.link, keys, 'job')),
       exclusions: new OperatorExclusions(),
-      scope: new Scope(SCOPE),
+      scope: new Scope(scope),
     };
     return { ...parts, follow: crawlWideFollower(parts) };
   }
@@ -87,5 +87,23 @@ for (const variant of REDIS_VARIANTS) describe(`crawl-wide records (${variant.na
     assert.equal(b.scope.decide(uri('http://a.test/public/x.html', 'L')).accept, true);
     // A node started later (a resume) reads it with the job's records.
     assert.deepEqual(await nodeParts(keys).job.exclusions(), ['/private/']);
+  });
+
+  // Issue 29: the node that fetched an added seed's pages refused their links (-5000 outOfScope).
+  it("a seed added on one node brings its host into the other node's scope (scope from the seeds); the profile's own hosts stay put", async () => {
+    const keys = new CrawlKeys(`wide${++crawls}`);
+    const fromSeeds = { ...SCOPE, hosts: ['a.test'], hostsFromSeeds: true } as ScopeOptions;
+    const a = nodeParts(keys, fromSeeds);
+    const b = nodeParts(keys, fromSeeds);
+    const named = nodeParts(keys);
+    await b.follow();
+    await named.follow();
+    const link = uri('http://c.test:8080/page.html', 'L');
+    assert.equal(b.scope.decide(link).accept, false, 'out of scope before the seed');
+    await a.job.addSeed('http://c.test:8080/', Date.now());
+    assert.notEqual(await within(b.follow, () => b.scope.decide(link).accept), Infinity, 'the seed\'s host taken into scope');
+    assert.equal(b.scope.decide(uri('http://c.test:9090/page.html', 'L')).accept, false, 'that host and port only');
+    await named.follow();
+    assert.equal(named.scope.decide(link).accept, false, 'a profile that names its hosts keeps them');
   });
 });
