@@ -130,6 +130,9 @@ export class LinkScheduler {
 
   /** Schedules the links found in `parent`'s capture, placed by `focus` in a focused crawl; returns how many were new. */
   async schedule(parent: CrawlUri, links: readonly DiscoveredLink[], focus?: LinkFocus): Promise<number> {
+    // A seed's host is in scope when the seeds make the scope: one added on another node of a
+    // shared crawl may be fetched here before this node has taken in the seed's record (crawl-wide.ts).
+    if (parent.seed && this.#d.scope.hostsFromSeeds) this.#d.scope.addHost(new URL(parent.url).host);
     const candidates: CrawlUri[] = [];
     const refused: CrawlUri[] = [];
     const refusedStatus: number[] = [];

@@ -1,8 +1,10 @@
 /**
  * Which URI goes next, and what of a queue is read into memory for it.
  * `next()` wakes the queues whose snooze or holds ended, then walks the
- * ready list (and, when it runs dry, activates inactive queues in rotation)
- * to the first queue whose head may be fetched now by the host gate; a
+ * ready list (and, when it runs dry, activates inactive queues in the
+ * precedence's order) to the first queue whose head may be fetched now by
+ * the host gate; an inactive queue that the precedence puts before that
+ * ready queue takes the ready one's session instead (precedence.ts); a
  * queue whose host is full is parked on it, one whose host is inside a
  * delay snoozed until then. A head is read from the store (write-behind.ts)
  * only when the queue's buffer runs out, skipping URIs still arriving (their
@@ -25,6 +27,8 @@ export interface QueueHeadsDeps {
   gate: HostGate<Parked>;
   /** Null when each queue is one host (a held host's queue snoozes instead). */
   aside: SetAside | null;
+  /** Whether an inactive queue goes before a ready one (QueuePrecedence.preempts); null: never, nor are they ranked. */
+  preempts: ((waiting: WorkQueue, queue: WorkQueue) => boolean) | null;
   /** URIs kept in memory at the head of each active queue. */
   headSize: number;
   /** The queue's saved figures are out of date. */
@@ -67,19 +71,15 @@ export class QueueHeads {
       let queue = this.#d.states.ready.shift();
       if (queue !== undefined) queue.unlisted = true;
       else {
-        queue = this.#d.states.inactive.shift();
-        if (queue === undefined) return null;
-        this.#d.states.activate(queue);
-        this.#d.states.settle(queue, now);
+        const waiting = await this.#nextWaiting(null, now);
+        if (waiting === null) return null;
+        this.#d.states.activate(waiting);
+        this.#d.states.settle(waiting, now);
         continue;
       }
       const head = await this.#claimableHead(queue);
       if (head === undefined) {
-        if (queue.claimable > 0) {
-          // Counts said there was work but the store had none: trust the store.
-          this.#d.table.stored -= queue.claimable;
-          queue.count -= queue.claimable;
-        }
+        this.#storeHadNone(queue);
         this.#d.states.settle(queue, now);
         continue;
       }
@@ -87,6 +87,19 @@ export class QueueHeads {
         // Listed before its head was known (or before it changed): back in line at its rank.
         queue.unlisted = false;
         this.#d.states.ready.rerank(queue);
+        continue;
+      }
+      const waiting = await this.#nextWaiting(queue, now);
+      if (waiting !== null) {
+        // It takes this queue's session (Heritrix deactivates a ready queue when one of higher
+        // precedence waits), unless URIs of this one are in flight: then both stay active.
+        if (queue.inFlight === 0) this.#d.states.yieldSession(queue, now);
+        else {
+          queue.unlisted = false;
+          this.#d.states.ready.rerank(queue);
+        }
+        this.#d.states.activate(waiting);
+        this.#d.states.settle(waiting, now);
         continue;
       }
       const gate = this.#d.gate.check(head.host, now);
@@ -106,17 +119,58 @@ export class QueueHeads {
     }
   }
 
+  /**
+   * The inactive queue to activate next, taken off its list: the first
+   * listed (null when none), or with `before` a ready queue, the first only
+   * if it goes before that one. A queue whose rank is not known without a
+   * read (dropped with an empty head buffer, or saved without it) has its
+   * head read and is listed again at its rank, keeping its turn; its buffer
+   * is dropped again, the rank kept (WorkQueue.idleKey).
+   */
+  async #nextWaiting(before: WorkQueue | null, now: number): Promise<WorkQueue | null> {
+    const inactive = this.#d.states.inactive;
+    const preempts = this.#d.preempts;
+    if (preempts === null) return before === null ? (inactive.shift() ?? null) : null;
+    for (;;) {
+      const waiting = inactive.peek();
+      if (waiting === undefined || (before !== null && !preempts(waiting, before))) return null;
+      if (!Number.isNaN(waiting.nextRank) || waiting.claimable <= 0) return inactive.shift()!;
+      // Listed first for want of a rank: read its head, then list it at its rank.
+      await this.#refill(waiting);
+      if (waiting.head.length === 0) {
+        this.#storeHadNone(waiting);
+        this.#d.states.settle(waiting, now);
+        continue;
+      }
+      waiting.dropHead();
+      this.#d.touch(waiting);
+      inactive.rerank(waiting);
+    }
+  }
+
+  /** Counts said the queue had work but the store had none: trust the store. */
+  #storeHadNone(queue: WorkQueue): void {
+    if (queue.claimable <= 0) return;
+    this.#d.table.stored -= queue.claimable;
+    queue.count -= queue.claimable;
+  }
+
+  /** Read the queue's head from the store while its buffer is empty and URIs remain. */
+  async #refill(queue: WorkQueue): Promise<void> {
+    // Entries of this queue rewritten by finished() are read back only once written.
+    if (queue.needsRefill && queue.rewrites > 0) await this.#d.store.flush();
+    while (queue.needsRefill) {
+      const limit = this.#d.headSize + queue.inFlight + queue.asideKeys.size;
+      const read = await this.#d.store.readAfter(queue.key, queue.cursor, limit);
+      const entries = this.#arriving.size === 0 ? read.entries : read.entries.filter((e) => !this.#arriving.has(refId(queue.key, e.sortKey)));
+      queue.loaded(entries.map((e) => ({ key: e.sortKey, stored: e.value, host: hostPortOf(new URL(e.value.u.url)) })), read.last, read.complete);
+    }
+  }
+
   /** The queue's first URI that may be handed out, refilling the head buffer and setting aside held hosts' URIs. */
   async #claimableHead(queue: WorkQueue): Promise<HeadItem | undefined> {
     for (;;) {
-      // Entries of this queue rewritten by finished() are read back only once written.
-      if (queue.needsRefill && queue.rewrites > 0) await this.#d.store.flush();
-      while (queue.needsRefill) {
-        const limit = this.#d.headSize + queue.inFlight + queue.asideKeys.size;
-        const read = await this.#d.store.readAfter(queue.key, queue.cursor, limit);
-        const entries = this.#arriving.size === 0 ? read.entries : read.entries.filter((e) => !this.#arriving.has(refId(queue.key, e.sortKey)));
-        queue.loaded(entries.map((e) => ({ key: e.sortKey, stored: e.value, host: hostPortOf(new URL(e.value.u.url)) })), read.last, read.complete);
-      }
+      await this.#refill(queue);
       if (this.#d.aside === null || !this.#d.aside.setAsideHead(queue)) return queue.head[0];
     }
   }

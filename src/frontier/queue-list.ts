@@ -24,6 +24,17 @@ export class QueueList {
     return this.#head < this.#items.length;
   }
 
+  /** The oldest queue still listed, left listed; undefined when none. */
+  peek(): WorkQueue | undefined {
+    while (this.#head < this.#items.length) {
+      const entry = this.#items[this.#head]!;
+      if (entry.seq === entry.queue.seq) return entry.queue;
+      this.#head++;
+      this.#compact();
+    }
+    return undefined;
+  }
+
   /** The oldest queue still listed, or undefined. */
   shift(): WorkQueue | undefined {
     while (this.#head < this.#items.length) {

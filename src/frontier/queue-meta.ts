@@ -36,6 +36,14 @@ export interface QueueMeta {
   a: boolean;
   /** Its place in the inactive/ready rotation (frontier-wide counter when last listed inactive). */
   n: number;
+  /**
+   * Sort key (hex) of its next URI, saved while its head is not in memory
+   * (an idle queue): with `p`, that URI's priority, it ranks the queue under
+   * the `priority` precedence after a restart without reading its URIs.
+   * Absent when not known; a record saved before these fields reads so.
+   */
+  k?: string;
+  p?: number;
 }
 
 /** First key after every URI entry: host records start here. */
@@ -71,5 +79,6 @@ export function parseMeta(json: string): QueueMeta {
     w: num(raw.w),
     a: raw.a === true,
     n: num(raw.n),
+    ...(typeof raw.k === 'string' && /^(?:[0-9a-f]{2})+$/.test(raw.k) && typeof raw.p === 'number' && Number.isFinite(raw.p) ? { k: raw.k, p: raw.p } : {}),
   };
 }

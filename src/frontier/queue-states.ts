@@ -1,6 +1,6 @@
 /**
- * The lists a work queue stands on by its state: ready (in the precedence
- * policy's order), inactive (the rotation), snoozed (by wake time), parked
+ * The lists a work queue stands on by its state: ready and inactive (in the
+ * precedence policy's order), snoozed (by wake time), parked
  * on a host's free connection. `settle()` puts a queue where its counters
  * say it belongs (queue-placement.ts) and keeps the table's counts, the
  * rotation and the queue's saved figures in step.
@@ -9,8 +9,8 @@ import type { QueueState } from './frontier.js';
 import { DelayHeap } from './delay-heap.js';
 import type { HostGate } from './host-gate.js';
 import { placementOf, type PlacementLimits } from './queue-placement.js';
-import { QueueList } from './queue-list.js';
 import type { QueueTable } from './queue-table.js';
+import type { QueuePrecedence } from './precedence.js';
 import type { ReadyQueues } from './ready-queues.js';
 import type { WorkQueue } from './work-queue.js';
 
@@ -23,7 +23,7 @@ export interface Parked {
 export interface QueueStatesDeps {
   table: QueueTable;
   gate: HostGate<Parked>;
-  ready: ReadyQueues;
+  precedence: QueuePrecedence;
   limits: PlacementLimits;
   /** The queue's saved figures are out of date. */
   touch(queue: WorkQueue): void;
@@ -34,13 +34,15 @@ export interface QueueStatesDeps {
 export class QueueStates {
   /** Ready queues, in the order the precedence policy hands them out. */
   readonly ready: ReadyQueues;
-  readonly inactive = new QueueList();
+  /** Inactive queues, in the order the precedence policy activates them (the rotation, under `fifo`). */
+  readonly inactive: ReadyQueues;
   readonly snoozed = new DelayHeap<Parked>();
   readonly #d: QueueStatesDeps;
 
   constructor(deps: QueueStatesDeps) {
     this.#d = deps;
-    this.ready = deps.ready;
+    this.ready = deps.precedence.ready;
+    this.inactive = deps.precedence.inactive;
   }
 
   /** Queues are listed that may have work (ready, waiting their turn, or snoozed with a wake time). */
@@ -66,6 +68,16 @@ export class QueueStates {
   }
 
   /**
+   * End an active queue's session before its budget is spent: an inactive
+   * queue that goes before it takes its place (queue-heads.ts), as Heritrix
+   * deactivates a ready queue when one of higher precedence waits.
+   */
+  yieldSession(queue: WorkQueue, now: number): void {
+    this.#deactivate(queue);
+    this.settle(queue, now);
+  }
+
+  /**
    * Snoozed without a wake time: until `host` frees a connection (the host
    * gate hands it back), or with `host` null until holds end and give it
    * back URIs it may hand out (set-aside.ts).
@@ -83,8 +95,9 @@ export class QueueStates {
     queue.parked = false;
     queue.unlisted = false;
     if (queue.state === state && !relist) {
-      // Still listed ready, but a precedence that ranks queues by their head must see a new head.
+      // Still listed, but a precedence that ranks queues by their next URI must see a new one.
       if (state === 'ready' && !this.ready.inPlace(queue)) this.ready.rerank(queue);
+      else if (state === 'inactive' && !this.inactive.inPlace(queue)) this.inactive.rerank(queue);
       return;
     }
     this.#enter(queue, state);

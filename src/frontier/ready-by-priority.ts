@@ -1,12 +1,12 @@
 /**
- * The `priority` queue precedence (precedence.ts): the ready queue whose
- * head URI has the highest `CrawlUri.priority` goes first; among equals,
- * the one that became ready first. A queue is ranked by its head when
- * listed. One listed without a head in memory (its head is reloaded from the
- * store only when it is taken) ranks first, so that it is taken at once,
- * reloaded and then listed again at its true rank, keeping its turn.
+ * The lists of the `priority` queue precedence (precedence.ts), ready and
+ * inactive alike: the queue whose next URI has the highest
+ * `CrawlUri.priority` goes first; among equals, the one listed first. A
+ * queue is ranked when listed by its next URI (WorkQueue.nextRank: its head,
+ * or for an idle queue the rank kept for it). One whose next URI is not
+ * known without a read of the store ranks first, so that it is taken at
+ * once, read and then listed again at its true rank, keeping its turn.
  */
-import { priorityOf } from '../core/crawl-uri.js';
 import { BinaryHeap } from './binary-heap.js';
 import type { ReadyQueues } from './ready-queues.js';
 import type { WorkQueue } from './work-queue.js';
@@ -20,9 +20,10 @@ interface Entry {
   turn: number;
 }
 
-function rankOf(queue: WorkQueue): number {
-  const head = queue.head[0];
-  return head === undefined ? Infinity : priorityOf(head.stored.u);
+/** The queue's rank in a priority list: its next URI's priority, Infinity when not known. */
+export function rankOf(queue: WorkQueue): number {
+  const rank = queue.nextRank;
+  return Number.isNaN(rank) ? Infinity : rank;
 }
 
 export class ReadyByPriority implements ReadyQueues {
@@ -40,8 +41,15 @@ export class ReadyByPriority implements ReadyQueues {
   }
 
   shift(): WorkQueue | undefined {
-    for (let entry = this.#heap.pop(); entry !== undefined; entry = this.#heap.pop()) {
+    const queue = this.peek();
+    if (queue !== undefined) this.#heap.pop();
+    return queue;
+  }
+
+  peek(): WorkQueue | undefined {
+    for (let entry = this.#heap.peek(); entry !== undefined; entry = this.#heap.peek()) {
       if (entry.seq === entry.queue.seq && this.#latest.get(entry.queue) === entry) return entry.queue;
+      this.#heap.pop();
     }
     return undefined;
   }

@@ -9,6 +9,12 @@
  * checked for the end. next() resolves null only when the crawl is over
  * everywhere (or on abort or close).
  *
+ * Queue precedence (precedence.ts) orders the queues this node holds, ready
+ * and inactive, as in one process; there is no crawl-wide order: a queue
+ * waiting for a node is taken on by whichever node has room, in the pending
+ * set's order, whatever its rank, and a queue taken on has its rank read
+ * from its URIs (redis-queue-store.ts), not from its saved figures.
+ *
  * The conformance suite (test/frontier/conformance.ts) runs against it with
  * one node: its manual clock drives the state machine; leases run on Redis
  * TIME, untouched by that clock.

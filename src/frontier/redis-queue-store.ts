@@ -282,7 +282,16 @@ export async function crawlQueueFigures(link: RedisLink, keys: CrawlKeys, liveNo
   return f;
 }
 
+/**
+ * A queue's count and figures as Redis keeps them. The saved next URI
+ * (QueueMeta k, p) is left out: other nodes add URIs to a queue its holder
+ * never sees while the queue waits for a node or its holder is down, so a
+ * queue taken on has its rank read from its URIs when the `priority`
+ * precedence needs it (queue-heads.ts).
+ */
 function stored(count: Buffer | number, meta: Buffer | string): StoredQueue {
   const text = meta.toString();
-  return { count: Number(count.toString()), meta: text === '' ? null : parseMeta(text) };
+  if (text === '') return { count: Number(count.toString()), meta: null };
+  const { k: _key, p: _rank, ...figures } = parseMeta(text);
+  return { count: Number(count.toString()), meta: figures };
 }

@@ -32,7 +32,7 @@ import type { Claim, Frontier, FrontierStats, Outcome, QueueQuery, QueueReport }
 import type { WorkQueueFrontierInit } from './frontier-init.js';
 import { resumeQueues } from './frontier-resume.js';
 import { HostGate } from './host-gate.js';
-import { readyQueuesFor } from './precedence.js';
+import { precedenceFor } from './precedence.js';
 import { QueueItems } from './queue-items.js';
 import { queueOrderFor } from './queue-order.js';
 import { QueueStates, type Parked } from './queue-states.js';
@@ -94,15 +94,16 @@ export class WorkQueueFrontier implements Frontier {
     this.#gate = new HostGate(init.maxConnectionsOf ?? max);
     this.#aside = assign.oneHostPerQueue ? null : new SetAside();
     this.table = new QueueTable(init.onQueueState);
+    const precedence = precedenceFor(init.options.precedence);
     this.states = new QueueStates({
       table: this.table,
       gate: this.#gate,
-      ready: readyQueuesFor(init.options.precedence),
+      precedence,
       limits: { totalBudget: init.options.queueTotalBudget, sessionBudget: init.options.balanceReplenishAmount, maxPerQueue: max },
       touch: (queue) => this.#touch(queue),
       retired: (key) => this.queueRetired(key),
     });
-    this.#heads = new QueueHeads({ store: this.#store, table: this.table, states: this.states, gate: this.#gate, aside: this.#aside, headSize: this.#headSize, touch: (queue) => this.#touch(queue) });
+    this.#heads = new QueueHeads({ store: this.#store, table: this.table, states: this.states, gate: this.#gate, aside: this.#aside, headSize: this.#headSize, preempts: precedence.preempts, touch: (queue) => this.#touch(queue) });
   }
 
   /** Rebuild a frontier from a store left by an earlier run (frontier-resume.ts). */
@@ -370,7 +371,7 @@ export class WorkQueueFrontier implements Frontier {
   /** A stored URI joins its queue here. */
   protected add(queue: WorkQueue, item: HeadItem): void {
     this.table.add(queue);
-    queue.offer(item, this.#headSize);
+    if (queue.offer(item, this.#headSize)) this.#touch(queue);
   }
 
   /** Crawl over: nothing in process and nothing queued outside retired queues. */

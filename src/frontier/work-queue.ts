@@ -10,6 +10,7 @@
  * cursor, which also skips LevelDB's tombstones of already-finished URIs.
  * Keys are sort keys, unique within the queue.
  */
+import { priorityOf } from '../core/crawl-uri.js';
 import type { QueueReport, QueueState } from './frontier.js';
 import type { QueueMeta } from './queue-meta.js';
 import type { StoredUri } from './stored-uri.js';
@@ -53,6 +54,14 @@ export class WorkQueue {
   head: HeadItem[] = [];
   cursor: Buffer | null = null;
   allLoaded = true; // a new queue's range is empty
+  /**
+   * While the head buffer is dropped (an idle queue): the sort key and
+   * priority of the queue's next URI, kept as URIs join, so that a
+   * precedence ranking idle queues needs no read of the store. Null when
+   * not known (dropped with an empty buffer, or resumed without it).
+   */
+  idleKey: Buffer | null = null;
+  idleRank = 0;
   /** Keys (hex) of URIs handed out and not finished. */
   readonly inFlightKeys = new Set<string>();
   /** Of those, the ones still fetching (not yet released): what the per-queue connection limit counts. */
@@ -82,13 +91,38 @@ export class WorkQueue {
     return this.count - this.inFlightKeys.size - this.asideKeys.size;
   }
 
+  /** Whether the head buffer holds what the invariant says (false once dropped, until a refill). */
+  get headInMemory(): boolean {
+    return this.allLoaded || this.cursor !== null;
+  }
+
+  /**
+   * The priority of the URI this queue hands out next: its head's, or while
+   * the buffer is dropped the one kept for it; NaN when not known without a
+   * read (the queue ranks by it in the `priority` precedence).
+   */
+  get nextRank(): number {
+    const head = this.head[0];
+    if (head !== undefined) return priorityOf(head.stored.u);
+    if (this.headInMemory) return Number.NaN;
+    return this.idleKey === null ? Number.NaN : this.idleRank;
+  }
+
   get needsRefill(): boolean {
     return this.head.length === 0 && !this.allLoaded && this.claimable > 0;
   }
 
-  /** A stored, not-in-flight item appeared (new, retried or deferred); keep the invariant. */
-  offer(item: HeadItem, capacity: number): void {
-    if (!this.allLoaded && (this.cursor === null || Buffer.compare(item.key, this.cursor) > 0)) return;
+  /**
+   * A stored, not-in-flight item appeared (new, retried or deferred); keep
+   * the invariant. True when it became the next URI of an idle queue.
+   */
+  offer(item: HeadItem, capacity: number): boolean {
+    if (!this.headInMemory) {
+      if (this.idleKey === null || Buffer.compare(item.key, this.idleKey) >= 0) return false;
+      this.#idle(item);
+      return true;
+    }
+    if (!this.allLoaded && Buffer.compare(item.key, this.cursor!) > 0) return false;
     let i = this.head.length;
     while (i > 0 && Buffer.compare(this.head[i - 1]!.key, item.key) > 0) i--;
     this.head.splice(i, 0, item);
@@ -97,6 +131,7 @@ export class WorkQueue {
       this.allLoaded = false;
       this.cursor = this.head[this.head.length - 1]!.key;
     }
+    return false;
   }
 
   /**
@@ -142,9 +177,19 @@ export class WorkQueue {
 
   /** Forget the head buffer (queue going idle) so idle queues cost no URI memory. */
   dropHead(): void {
+    if (this.headInMemory) {
+      const next = this.head[0];
+      if (next !== undefined) this.#idle(next);
+      else this.idleKey = null;
+    }
     this.head = [];
     this.cursor = null;
     this.allLoaded = this.count === 0;
+  }
+
+  #idle(item: HeadItem): void {
+    this.idleKey = item.key;
+    this.idleRank = priorityOf(item.stored.u);
   }
 
   /**
@@ -160,6 +205,7 @@ export class WorkQueue {
       w: this.wakeAt,
       a: this.active,
       n: this.rotation,
+      ...(this.headInMemory || this.idleKey === null ? {} : { k: this.idleKey.toString('hex'), p: this.idleRank }),
     };
   }
 
@@ -185,5 +231,7 @@ export class WorkQueue {
     this.wakeAt = meta.w;
     this.active = meta.a;
     this.rotation = meta.n;
+    this.idleKey = meta.k === undefined ? null : Buffer.from(meta.k, 'hex');
+    this.idleRank = meta.p ?? 0;
   }
 }

@@ -49,7 +49,8 @@ describe('archiver serve --store: the console of a crawl run by other processes'
     tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-serve-store-'));
     redis = await startRedis();
     // Enough pages that, 300 ms apart per host, the crawl is far from done when it is paused.
-    web = await FixtureWeb.start({ hosts: 4, pagesPerHost: 40, port: 0, latencyMs: 2 });
+    // Pages enough, a second apart on each host, that the crawl is far from done when the test pauses it, however loaded the machine.
+    web = await FixtureWeb.start({ hosts: 4, pagesPerHost: 80, port: 0, latencyMs: 2 });
     held = await startHeldPage();
   });
   afterEach(() => {
@@ -79,7 +80,7 @@ describe('archiver serve --store: the console of a crawl run by other processes'
       file,
       JSON.stringify(
         testProfileJson(name, [held.url, ...web.seeds, `http://${dead}/`], dir, {
-          politeness: { delayFactor: 0, minDelayMs: 300, maxDelayMs: 300 },
+          politeness: { delayFactor: 0, minDelayMs: 1000, maxDelayMs: 1000 },
           limits: { fetchTimeoutMs: 300_000, maxRetries: 1, retryDelayMs: 10 },
           workers: 3,
         }),
@@ -168,7 +169,7 @@ describe('archiver serve --store: the console of a crawl run by other processes'
     // A seed added through serve is fetched by whichever node holds its host.
     const seed = `${web.origins[1]}/added-through-serve`;
     assert.deepEqual(await api('/api/crawl/seeds', 'POST', { urls: [seed, 'ftp://x/'] }), { added: [seed], rejected: [{ url: 'ftp://x/', reason: 'not an absolute http(s) URL' }] });
-    assert.ok(await waitFor(() => web.requests.some((r) => r.path === '/added-through-serve'), 60_000), 'the added seed was fetched');
+    assert.ok(await waitFor(() => web.requests.some((r) => r.path === "/added-through-serve"), 120_000), "the added seed was fetched");
     // An exclusion is kept with the crawl's records (every node follows them: crawl-wide.test.ts).
     assert.deepEqual(await api('/api/crawl/exclude', 'POST', { regex: '/never-linked/' }), { regex: '/never-linked/', added: true, dropped: 0 });
     assert.deepEqual((await api('/api/crawl/exclude', 'POST', { regex: '/never-linked/' })).added, false);

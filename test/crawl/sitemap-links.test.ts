@@ -33,9 +33,8 @@ test('lastmod is kept on the queued URI, with the priority it gives: ready queue
   const clock = new ManualClock();
   const frontier = new WorkQueueFrontier({ store: new MemoryQueueStore(), options: { ...DEFAULT_TEST_OPTIONS, precedence: 'priority' }, maxConnectionsPerHost: 1, clock });
   const links = new LinkScheduler({ scope: new Scope(scopeOpts), seen: new MemoryUriUniqFilter(), refusedSeen: new MemoryUriUniqFilter(), frontier, maxRedirects: 5, onRefused: () => {} });
-  // The precedence ranks READY queues (new queues are activated one at a time, in turn): each
-  // host's queue is made active by a fetch in flight while the sitemap's links are queued, then
-  // waits out its politeness delay, so that all three are ready at the same moment.
+  // Each host's queue is made active by a fetch in flight while the sitemap's links are queued,
+  // then waits out its politeness delay, so that all three are ready at the same moment.
   await frontier.schedule(['http://z.test/', 'http://x.test/', 'http://y.test/'].map(seedUri));
   const inFlight = [(await frontier.next())!, (await frontier.next())!, (await frontier.next())!];
   const parent = sitemapUri('http://x.test/sitemap.xml');

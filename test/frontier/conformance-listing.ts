@@ -28,7 +28,8 @@ export function listingConformance(make: Make): void {
       const claim = await take(f);
       first.set(new URL(claim.uri.url).hostname[0]!, claim);
     }
-    assert.deepEqual([...first.keys()].join(''), 'abcd', 'queues are activated in turn, whatever the precedence');
+    // fifo activates queues in turn; priority activates the best first (ties in turn), inactive or not.
+    assert.deepEqual([...first.keys()].join(''), precedence === 'fifo' ? 'abcd' : 'bdca', 'the order queues are activated in');
     for (const h of finishOrder) await f.finished(first.get(h)!, { kind: 'done', delayMs: 0 });
     return hostLetters(await drain(f));
   }
@@ -63,6 +64,27 @@ export function listingConformance(make: Make): void {
       await f.finished(a1, { kind: 'done', delayMs: 0 });
       // Both ready, b first (in turn and by priority); now a gets a new head, fewer hops away.
       await f.schedule([at(uri('http://a.test/top'), 9)]);
+      assert.deepEqual(await drain(f), expected);
+    });
+  }
+
+  /**
+   * Issue 29: a new host's queue (inactive) whose next URI outranks the ready
+   * queue's goes first under `priority`, in every backend, and after a
+   * reopen (the Redis store reads the rank back from the queue's URIs).
+   */
+  for (const [precedence, reopened, expected] of [
+    ['priority', false, ['http://b.test/top', 'http://a.test/1', 'http://a.test/2', 'http://a.test/3']],
+    ['priority', true, ['http://b.test/top', 'http://a.test/1', 'http://a.test/2', 'http://a.test/3']],
+    ['fifo', false, ['http://a.test/1', 'http://a.test/2', 'http://a.test/3', 'http://b.test/top']],
+  ] as const) {
+    it(`${precedence} precedence: a new host's high-priority URI and a ready host's low-priority ones${reopened ? ', across a reopen' : ''}`, async () => {
+      const made = await make({ precedence });
+      await made.frontier.schedule([0, 1, 2, 3].map((i) => at(uri(`http://a.test/${i}`, 'L'), 0.1)));
+      await made.frontier.finished(await take(made.frontier), { kind: 'done', delayMs: 0 });
+      await made.frontier.schedule([at(uri('http://b.test/top', 'L'), 0.9)]);
+      assert.equal(made.frontier.queues().find((q) => q.key === 'b.test')?.state, 'inactive');
+      const f = reopened ? await made.reopen() : made.frontier;
       assert.deepEqual(await drain(f), expected);
     });
   }
