@@ -14,6 +14,7 @@ import { captureIo } from '../helpers/capture.js';
 import { closedPort } from '../helpers/closed-port.js';
 import { startHeldPage } from '../helpers/held-page.js';
 import { testProfileJson } from '../helpers/test-profile.js';
+import { readWarcDir } from '../helpers/warc-read.js';
 
 let tmp: string;
 let web: FixtureWeb;
@@ -80,12 +81,26 @@ describe('archiver run, at the end', () => {
 
   it('--max-bytes stops the crawl once the bodies captured reach it (FINISHED_DATA_LIMIT)', async () => {
     const file = await profileFile('maxbytes', web.seeds, { workers: 1 });
+    web.takeRequests();
     const io = captureIo();
     assert.equal(await main(['run', file, '--quiet', '--max-bytes', '3000'], io), 0, io.stderr.text);
     const report = JSON.parse(await readFile(path.join(tmp, 'maxbytes', 'reports', 'crawl-report.json'), 'utf8')) as { status: string; bytes: number; uris: number };
     assert.equal(report.status, 'FINISHED_DATA_LIMIT');
     assert.ok(report.bytes >= 3000, `${report.bytes} bytes`);
     assert.ok(report.uris < web.expectedUrls().reachable.length, `${report.uris} URIs of ${web.expectedUrls().reachable.length}`);
+    // Judged from the WARCs too: the bodies they hold (a revisit's is its original's) reach 3000
+    // bytes, and the capture that reached it is the last but for the ones already in flight.
+    const records = (await readWarcDir(path.join(tmp, 'maxbytes', 'warcs'))).filter((r) => r.type === 'response' || r.type === 'revisit');
+    const byDigest = new Map(records.filter((r) => r.type === 'response').map((r) => [r.warc.get('warc-payload-digest'), r.payload.length]));
+    const sizes = records.map((r) => (r.type === 'response' ? r.payload.length : byDigest.get(r.warc.get('warc-payload-digest'))!));
+    let sum = 0;
+    const reachedAt = sizes.findIndex((n) => (sum += n) >= 3000);
+    assert.ok(reachedAt >= 0, `the WARCs' bodies reach 3000 bytes: ${sizes.join('+')}`);
+    assert.ok(records.length - 1 - reachedAt <= 1, `at most the one fetch in flight captured after 3000 bytes: ${sizes.join('+')}`);
+    // And the server saw the crawl stop: not every page of the web was asked for.
+    const asked = new Set(web.takeRequests().map((r) => r.path));
+    const unasked = web.expectedUrls().reachable.filter((u) => !asked.has(new URL(u).pathname + new URL(u).search));
+    assert.ok(unasked.length > 0, 'pages the server was never asked for');
   });
 
   it('--max-duration stops a crawl that could not end by itself (FINISHED_TIME_LIMIT)', { timeout: 120_000 }, async () => {
