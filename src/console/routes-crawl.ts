@@ -1,12 +1,12 @@
 /**
  * The crawl's status and controls: GET /api/crawl, its speed history, the
- * queues, the hosts and the tail of crawl.log (a node of a crawl of
- * several processes lists every node's queues and hosts, its own live:
- * node-wide-tables.ts); POST pause, resume, stop,
- * seeds and exclude. A finished job answers the reads from its reports; the
- * controls need the crawl to be running in this process (409 otherwise), or
- * a crawl of other processes watched through its store (`serve --store`,
- * store-job.ts), whose controls act on every node through the store.
+ * queues, the hosts and the tail of crawl.log (a node of a crawl of several
+ * processes lists every node's queues and hosts, its own live:
+ * node-wide-tables.ts); POST pause, resume, stop, seeds and exclude. A
+ * finished job answers the reads from its reports; the controls need the
+ * crawl to be running in this process (409 otherwise), or a crawl of other
+ * processes watched through its store (`serve --store`, store-job.ts),
+ * whose controls act on every node through the store.
  */
 import path from 'node:path';
 import type { Crawl } from '../crawl/crawl.js';
