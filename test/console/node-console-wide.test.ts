@@ -6,7 +6,8 @@
  * node's own: a queue held by the other node, and a host only the other
  * node fetched, were missing. Two real `archiver run` nodes crawl the
  * loopback fixture web through a real redis-server, held open by a page
- * answered only once the test lets go; node n1 has the console. Its
+ * answered only once the test lets go; n2 starts first, and n1, which has
+ * the console, joins once n2 has fetched from every host. n1's
  * /api/queues must list n2's queues with n2's id beside its own with their
  * live detail (a host's error count, which the store does not keep), its
  * /api/hosts the hosts only n2 fetched beside its own with their bytes
@@ -66,7 +67,7 @@ describe("a node's own console lists every node's queues and hosts", needsBoth()
   before(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-node-console-'));
     redis = await startRedis();
-    // Pages enough that, 300 ms apart per host, the crawl is far from done while the lists are read.
+    // Pages enough that, 400 ms apart per host, the crawl is far from done while the lists are read.
     web = await FixtureWeb.start({ hosts: 4, pagesPerHost: 40, port: 0, latencyMs: 2 });
     held = await startHeldPage();
   });
@@ -89,7 +90,7 @@ describe("a node's own console lists every node's queues and hosts", needsBoth()
       file,
       JSON.stringify(
         testProfileJson(name, [held.url, ...web.seeds], dir, {
-          politeness: { delayFactor: 0, minDelayMs: 300, maxDelayMs: 300 },
+          politeness: { delayFactor: 0, minDelayMs: 400, maxDelayMs: 400 },
           limits: { fetchTimeoutMs: 300_000, maxRetries: 1, retryDelayMs: 10 },
           workers: 3,
         }),
@@ -100,12 +101,23 @@ describe("a node's own console lists every node's queues and hosts", needsBoth()
       children.push(c);
       return c;
     };
-    const nodes = [start('n1', ['--console', '--console-port', '0']), start('n2')];
+    // n2 first, alone until it has fetched from every host; then n1, to which n2 hands on the queues
+    // beyond its share: the hosts n2 keeps are fetched by n2 only (started together, either node
+    // could take every queue first and fetch from every host before handing some on).
+    const logs = ['n1', 'n2'].map((id) => path.join(dir, 'logs', `crawl-${id}.log`));
+    const n2 = start('n2');
+    await held.arrival();
+    const webHosts = web.origins.map((o) => new URL(o).host);
+    let n2Hosts = new Set<string>();
+    const everyHost = async (): Promise<boolean> => {
+      n2Hosts = await loggedHosts(logs[1]!);
+      return webHosts.every((h) => n2Hosts.has(h));
+    };
+    assert.ok(await waitFor(async () => (await everyHost()) || n2.exited(), 60_000, 250) && !n2.exited(), `n2 fetched from every host: ${JSON.stringify([...n2Hosts])} ${n2.stderr()}`);
+    const nodes = [start('n1', ['--console', '--console-port', '0']), n2];
     let out = '';
     nodes[0]!.child.stdout!.removeAllListeners('data');
     nodes[0]!.child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    const logs = ['n1', 'n2'].map((id) => path.join(dir, 'logs', `crawl-${id}.log`));
-    await held.arrival();
     assert.ok(await waitFor(() => /console {2}http/.test(out) || nodes[0]!.exited(), 60_000), `n1 printed its console: ${nodes[0]!.stderr()}`);
     const m = /console {2}(http:\/\/\S+)\/#token=(\S+)/.exec(out);
     assert.ok(m !== null, `${out} ${nodes[0]!.stderr()}`);
