@@ -50,6 +50,8 @@ export async function crawlWithConsole(profile: Profile, io: CliIo, start: Crawl
     }
     return summary;
   } finally {
+    // A crawl that failed was never detached: what its job opened to read the store closes with it.
+    catalog.detach(name);
     await server.close();
   }
 }

@@ -110,7 +110,11 @@ export interface ApiQueue {
   /** Failures of the queue's host (hostname queues); null when the key is not a host. */
   errors: number | null;
   wakeAt: string | null;
-  /** `archiver serve --store`: the node holding the queue (null: none; the store knows no more of its state there). */
+  /**
+   * A crawl of several processes (`archiver serve --store`, a node's own
+   * console): the node holding the queue (null: none; of another node's
+   * queue the store knows no more than that of its state there).
+   */
   node?: string | null;
 }
 
@@ -123,6 +127,13 @@ export interface ApiHost {
   robots: string | null;
   waiting: { reason: string; until: string | null; retry: number; of: number } | null;
   closed: { status: number; cause: string } | null;
+  /**
+   * A crawl of several processes: the node whose figures these are — on a
+   * node's own console that node, for the hosts it fetched (live detail);
+   * else the node holding a queue of the host as the store says (null:
+   * none), with only what the store holds (store-tables.ts).
+   */
+  node?: string | null;
 }
 
 export function apiStatus(name: string, s: CrawlStatus): ApiCrawlStatus {

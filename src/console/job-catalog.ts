@@ -92,7 +92,9 @@ export class JobCatalog {
 
   /** The crawl ended: the job is served from its files from now on. */
   detach(name: string): void {
+    const job = this.#live.get(name);
     this.#live.delete(name);
+    void job?.close().catch(() => undefined);
   }
 
   live(name: string): LiveJob | null {

@@ -1,14 +1,17 @@
 /**
  * The crawl's status and controls: GET /api/crawl, its speed history, the
- * queues, the hosts and the tail of crawl.log; POST pause, resume, stop,
- * seeds and exclude. A finished job answers the reads from its reports; the
- * controls need the crawl to be running in this process (409 otherwise), or
- * a crawl of other processes watched through its store (`serve --store`,
- * store-job.ts), whose controls act on every node through the store.
+ * queues, the hosts and the tail of crawl.log (a node of a crawl of several
+ * processes lists every node's queues and hosts, its own live:
+ * node-wide-tables.ts); POST pause, resume, stop, seeds and exclude. A
+ * finished job answers the reads from its reports; the controls need the
+ * crawl to be running in this process (409 otherwise), or a crawl of other
+ * processes watched through its store (`serve --store`, store-job.ts),
+ * whose controls act on every node through the store.
  */
 import path from 'node:path';
 import type { Crawl } from '../crawl/crawl.js';
 import type { HostReport } from '../crawl/host-reports.js';
+import type { QueueReport } from '../frontier/frontier.js';
 import { ExclusionError } from '../crawl/operator-exclusions.js';
 import { hostOfQueueKey } from '../crawl/reports.js';
 import { ArchiverError } from '../core/errors.js';
@@ -126,6 +129,11 @@ export function crawlRoutes(d: ConsoleDeps): Route[] {
         if (ref.live !== null) {
           const crawl = ref.live.crawl;
           const errors = hostErrors(allHosts(crawl));
+          if (ref.live.wide !== null) {
+            // A node of a shared crawl: its own queues live, every other node's as the store holds them.
+            const all = (await ref.live.wide.queues(allQueues(crawl).map((q) => apiQueue(q, errors)))).filter((q) => state === null || q.state === state);
+            return sendJson(ctx.res, 200, pageAfter(all, (q: ApiQueue) => q.key, after, limit));
+          }
           const queues = crawl.queues({ ...(state !== null ? { state: frontierQueueState(state) } : {}), limit, ...(after !== null ? { after } : {}) });
           return sendJson(ctx.res, 200, queues.map((q) => apiQueue(q, errors)));
         }
@@ -144,7 +152,7 @@ export function crawlRoutes(d: ConsoleDeps): Route[] {
         const sort = ctx.query.oneOf('sort', HOST_SORTS, 'host');
         const descending = ctx.query.oneOf('order', ['asc', 'desc'] as const, sort === 'host' ? 'asc' : 'desc') === 'desc';
         const offset = ctx.query.int('offset', 0, 0, Number.MAX_SAFE_INTEGER);
-        const hosts = ref.store !== undefined ? await ref.store.hosts() : ref.live !== null ? allHosts(ref.live.crawl).map(apiHost) : await reportHosts(ref.dir);
+        const hosts = ref.store !== undefined ? await ref.store.hosts() : ref.live !== null ? await liveHosts(ref.live) : await reportHosts(ref.dir);
         if (after !== null) {
           if (sort !== 'host') throw badRequest('after pages by host name: use offset with another sort');
           return sendJson(ctx.res, 200, pageAfter(hosts.sort(byHost), (h: ApiHost) => h.host, after, limit));
@@ -176,6 +184,23 @@ function allHosts(crawl: Crawl): HostReport[] {
     out.push(...page);
     if (page.length < 10_000) return out;
   }
+}
+
+/** Every queue of a running crawl (crawl.queues() hands them out a page at a time). */
+function allQueues(crawl: Crawl): QueueReport[] {
+  const out: QueueReport[] = [];
+  for (;;) {
+    const last = out[out.length - 1];
+    const page = crawl.queues({ limit: 10_000, ...(last !== undefined ? { after: last.key } : {}) });
+    out.push(...page);
+    if (page.length < 10_000) return out;
+  }
+}
+
+/** A running crawl's hosts; a node of a shared crawl adds every other node's as the store holds them. */
+function liveHosts(live: LiveJob): Promise<ApiHost[]> | ApiHost[] {
+  const own = allHosts(live.crawl).map(apiHost);
+  return live.wide !== null ? live.wide.hosts(own) : own;
 }
 
 function hostErrors(hosts: HostReport[]): (key: string) => number | null {

@@ -16,19 +16,14 @@ import type { CrawlState } from '../crawl/crawl-status.js';
 import type { AddSeedsResult, ExcludeResult } from '../crawl/crawl-options.js';
 import { JobRecords } from '../crawl/job-records.js';
 import { compileExclusion } from '../crawl/operator-exclusions.js';
-import { hostOfQueueKey } from '../crawl/reports.js';
-import type { StoredQueueView } from '../frontier/redis-queue-listing.js';
-import type { HostRecord } from '../politeness/host-health.js';
 import { isHttpUrl } from '../url/http-url.js';
-import { apiStoreStatus, type ApiCrawlStatus, type ApiHost, type ApiQueue, type ApiQueueState } from './api-shapes.js';
+import { apiStoreStatus, type ApiCrawlStatus, type ApiHost, type ApiQueue } from './api-shapes.js';
 import { conflict } from './console-errors.js';
-import { iso } from './http-io.js';
 import { RateHistory, type RateSample } from './rate-history.js';
+import { storeHosts, storeQueues } from './store-tables.js';
 
 /** How often the store is read for the live view. */
 const POLL_MS = 1000;
-/** Queues read from each of the store's shards for the queue and host tables. */
-const QUEUES_PER_SHARD = 10_000;
 
 export class StoreJob {
   /** The job's name in the console (its directory's). */
@@ -133,30 +128,14 @@ export class StoreJob {
     return { added: true, dropped: 0 };
   }
 
-  /** Every node's queues, as the API shows them. */
-  async queues(): Promise<ApiQueue[]> {
-    const now = this.#now();
-    return (await this.#store.queues(this.crawl, QUEUES_PER_SHARD)).map((q) => ({ key: q.key, state: storedQueueState(q, now), queued: q.queued, fetched: q.finished, errors: null, wakeAt: q.wakeAt > now ? iso(q.wakeAt) : null, node: q.node }));
+  /** Every node's queues, as the API shows them (store-tables.ts). */
+  queues(): Promise<ApiQueue[]> {
+    return storeQueues(this.#store, this.crawl, this.#now());
   }
 
-  /**
-   * The crawl's hosts with what the store holds of them: the URIs finished
-   * in their queues, and whether a node closed them (the hosts' health
-   * records every node shares); bytes, errors, delays and robots.txt
-   * verdicts live in each node's memory.
-   */
-  async hosts(): Promise<ApiHost[]> {
-    const byHost = new Map<string, ApiHost>();
-    const host = (name: string): ApiHost => byHost.get(name) ?? byHost.set(name, { host: name, fetched: 0, bytes: 0, errors: 0, delayMs: null, robots: null, waiting: null, closed: null }).get(name)!;
-    for (const q of await this.#store.queues(this.crawl, QUEUES_PER_SHARD)) {
-      const name = hostOfQueueKey(q.key);
-      if (name !== null) host(name).fetched += q.finished;
-    }
-    for await (const [name, raw] of this.#store.records(this.crawl, 'health').entries()) {
-      const r = JSON.parse(raw.toString('utf8')) as HostRecord;
-      if (r.closed !== null) host(name).closed = { status: r.closed.status, cause: r.cause };
-    }
-    return [...byHost.values()];
+  /** The crawl's hosts with what the store holds of them (store-tables.ts). */
+  hosts(): Promise<ApiHost[]> {
+    return storeHosts(this.#store, this.crawl);
   }
 
   async close(): Promise<void> {
@@ -188,12 +167,4 @@ export class StoreJob {
     });
     return this.#polling;
   }
-}
-
-/** What the store tells of a queue's state: retired, empty, waiting for a node, or held (snoozed when its figures say so). */
-function storedQueueState(q: StoredQueueView, now: number): ApiQueueState {
-  if (q.retired) return 'retired';
-  if (q.queued === 0 && q.node === null) return 'exhausted';
-  if (q.node === null) return 'inactive';
-  return q.wakeAt > now ? 'snoozed' : 'ready';
 }

@@ -162,6 +162,11 @@ export class Crawl {
     return this.#state;
   }
 
+  /** Where the crawl keeps its state: the store's spec, the crawl's name there, this node's id (null: a crawl of one process). */
+  get store(): { spec: string; crawl: string; node: string | null } {
+    return { spec: this.#p.backend.name, crawl: this.#profile.name, node: this.#p.backend.coordination.node };
+  }
+
   /** The whole crawl of several processes as the store holds it (every node, totals, queues); null for a crawl of one process. */
   crawlWide(): Promise<CrawlReport | null> {
     return this.#p.backend.crawlReport();

@@ -12,13 +12,17 @@ export async function loadHosts() {
     return report(err);
   }
   const more = hosts.length > HOSTS_PAGE;
+  // A crawl of several processes: whose figures each row has (a node's own console shows its own hosts live, the others' from the store).
+  const byNode = hosts.some((h) => 'node' in h);
+  $('hosts-node').hidden = !byNode;
   const rows = hosts.slice(0, HOSTS_PAGE).map((h) => {
     const wait = h.closed ? `closed: ${h.closed.cause} (${h.closed.status})` : h.waiting ? `${h.waiting.reason}, until ${time(h.waiting.until)}` : '';
-    return el('tr', {}, el('td', { text: h.host }), el('td', { class: 'num', text: count(h.fetched) }), el('td', { class: 'num', text: bytes(h.bytes) }),
+    const node = byNode ? [el('td', { text: h.node ?? '–' })] : [];
+    return el('tr', {}, el('td', { text: h.host }), ...node, el('td', { class: 'num', text: count(h.fetched) }), el('td', { class: 'num', text: bytes(h.bytes) }),
       el('td', { class: 'num', text: count(h.errors) }), el('td', { class: 'num', text: h.delayMs === null ? '–' : `${h.delayMs} ms` }),
       el('td', { text: h.robots ?? '–' }), el('td', { class: h.closed ? 'status-bad' : h.waiting ? 'status-client' : '', text: wait }));
   });
-  $('hosts-table').tBodies[0].replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: 7, class: 'empty', text: 'No hosts yet.' }))]));
+  $('hosts-table').tBodies[0].replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: byNode ? 8 : 7, class: 'empty', text: 'No hosts yet.' }))]));
   for (const th of $('hosts-table').tHead.rows[0].cells) {
     th.classList.toggle('sorted-asc', th.dataset.sort === s.hosts.sort && s.hosts.order === 'asc');
     th.classList.toggle('sorted-desc', th.dataset.sort === s.hosts.sort && s.hosts.order === 'desc');
