@@ -361,11 +361,11 @@ class ScoredCapture implements FocusedCapture {
       }
       default: {
         // Counted whether followed or not: the share is of every page's links.
-        const repeated = this.#template?.isTemplate(link.anchorTerms, child.url) ?? false;
-        const template = repeated || link.context === HEAD_LINK;
+        const template = this.#template?.kind(link.anchorTerms, child.url) ?? null;
         if (this.#gap > this.#f.focus.restrictHops) return 'restricted';
-        // The template's links are on this page because they are on every page: they inherit of it only what a page off the topic passes on.
-        const score = linkScore(template ? DECAY * this.#inherited : this.#inherited, this.#neighbourhood(link));
+        // The template's links are on this page because they are on every page (template-links.ts).
+        const inherited = template === 'url' || link.context === HEAD_LINK ? 0 : template === 'anchor' ? DECAY * this.#inherited : this.#inherited;
+        const score = linkScore(inherited, this.#neighbourhood(link));
         child.priority = priorityOfScore(score);
         this.#setGap(child);
         return this.#f.placedAgain(child.url, score) ? 'forced' : 'follow';

@@ -15,16 +15,23 @@
  * on at least MIN_PAGES of them): "next" leads somewhere else on every
  * page, but its words repeat; a sidebar's "Core" keeps its URL. A
  * `<link rel=prev|next|up|index…>` in the head is the template's by what it
- * is (focus-crawl.ts). Such a link inherits of its page only what a page
- * off the topic passes on (link-priority.ts DECAY: half): ranked below the
- * links of the page's text, it still tunnels — a DocBook chapter's "Up"
- * leads to the chapter's contents, often on the topic (inheriting nothing,
- * PostgreSQL's harvest fell from 0.612 to 0.583; at half it is 0.633). Its
- * own words (anchor, URL, text around) count in full, so a sidebar entry
- * that names the topic ranks as high as ever. Learnt from the crawl
- * itself, without a word list or a look at the markup (Sphinx, DocBook,
- * Javadoc and hand-written sites lay out their navigation each their own
- * way).
+ * is (focus-crawl.ts). What such a link inherits of its page
+ * (link-priority.ts):
+ * - the same URL from every page (home, index, search, a sidebar's
+ *   sections), or a `<link>` (the document's relations: its sequence,
+ *   index, search, licence): nothing — it says nothing of this page;
+ * - the same words leading somewhere else from each page (Prev, Up, Next in
+ *   a DocBook book): what a page off the topic passes on (DECAY, half),
+ *   below the links of the page's text — it still tunnels: a chapter's "Up"
+ *   leads to the chapter's contents, often on the topic.
+ * Measured on the documentation sites of focus-real.ts (keywords, harvest):
+ * every template link inheriting nothing, PostgreSQL 0.583 and Berkeley DB
+ * 0.341; all at half, SQLAlchemy 0.571; as above, 0.633, 0.341, 0.612 (the
+ * `<link>`s at half instead: 0.633, 0.373, 0.571). Its own words (anchor,
+ * URL, text around) count in full, so a sidebar entry that names the topic
+ * ranks as high as ever. Learnt from the crawl itself, without a word list
+ * or a look at the markup (Sphinx, DocBook, Javadoc and hand-written sites
+ * lay out their navigation each their own way).
  *
  * Cheap: per link two map look-ups on strings the page thread already cut
  * (the anchor's terms, the URL). Bounded: at most MAX_KEYS anchors and
@@ -91,13 +98,18 @@ export class TemplatePage {
 
   /** A link of this page, by its anchor's terms ('' or undefined: none) and URL: whether it is the template's. */
   isTemplate(anchorTerms: string | undefined, url: string): boolean {
+    return this.kind(anchorTerms, url) !== null;
+  }
+
+  /** As isTemplate, and how: `url`, the same link on every page; `anchor`, the same words leading somewhere else from each (previous, next, up). */
+  kind(anchorTerms: string | undefined, url: string): 'url' | 'anchor' | null {
     if (!this.#counted) {
       this.#counted = true;
       this.#all.countPage();
     }
     const byUrl = this.#once(false, url, this.#urls);
     const byAnchor = anchorTerms === undefined || anchorTerms === '' ? 0 : this.#once(true, anchorTerms, this.#anchors);
-    return this.#all.repeated(byUrl) || this.#all.repeated(byAnchor);
+    return this.#all.repeated(byUrl) ? 'url' : this.#all.repeated(byAnchor) ? 'anchor' : null;
   }
 
   #once(anchor: boolean, key: string, mine: Set<string>): number {

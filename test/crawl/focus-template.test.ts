@@ -3,9 +3,9 @@
  * navigation — "previous" and "next", its neighbours in the book, off the
  * topic — inherited the page's relevance like the links of its text, and
  * came first, being first in the page. Template links (src/focus/
- * template-links.ts) inherit half as much, below the links of the page's
- * text: a `<link rel=prev|next>` at once, an `<a>` once its words recur on
- * half the pages placed (and three).
+ * template-links.ts) inherit less, below the links of the page's text: a
+ * `<link rel=prev|next>` nothing, at once; an `<a>` half, once its words
+ * recur on half the pages placed (and three).
  *
  * The hand-built book: an off-topic front page lists 20 off-topic chapters
  * and, under anchors that name the topic, three chapters about it, placed

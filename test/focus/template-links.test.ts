@@ -23,11 +23,15 @@ describe('template links', () => {
     assert.equal(MIN_PAGES, 3);
   });
 
-  it('tells a URL every page links to, whatever its anchor', () => {
+  it('tells a URL every page links to, whatever its anchor, from words that lead elsewhere from each page', () => {
     const t = new TemplateLinks();
-    let last = false;
-    for (let i = 0; i < 4; i++) last = t.page().isTemplate(i % 2 === 0 ? 'core' : undefined, 'http://d.test/core/index.html');
-    assert.equal(last, true);
+    const kinds: Array<string | null> = [];
+    for (let i = 0; i < 4; i++) {
+      const page = t.page();
+      kinds.push(page.kind(i % 2 === 0 ? 'core' : undefined, 'http://d.test/core/index.html'));
+      assert.equal(page.kind('up', `http://d.test/part${i}/index.html`), i < 2 ? null : 'anchor');
+    }
+    assert.deepEqual(kinds, [null, null, 'url', 'url']);
   });
 
   it('counts a link once per page, and a share of the pages placed', () => {
