@@ -56,13 +56,6 @@ export const TRAINING_WAIT_MS = 250;
  */
 export const TRAINING_INHERITED = 0.5;
 
-
-/**
- * A <link rel=next|prev|up|index|search|alternate…>: the page's place in
- * its site (template-links.ts), the same on every page of the template.
- */
-const HEAD_LINK = 'link/@href';
-
 /** What the crawl tells of a capture. */
 export interface FocusCapture {
   status: number;
@@ -361,10 +354,10 @@ class ScoredCapture implements FocusedCapture {
       }
       default: {
         // Counted whether followed or not: the share is of every page's links.
-        const template = this.#template?.kind(link.anchorTerms, child.url) ?? null;
+        const template = this.#template?.kind(link.anchorTerms, child.url, link.context) ?? null;
         if (this.#gap > this.#f.focus.restrictHops) return 'restricted';
         // The template's links are on this page because they are on every page (template-links.ts).
-        const inherited = template === 'url' || link.context === HEAD_LINK ? 0 : template === 'anchor' ? DECAY * this.#inherited : this.#inherited;
+        const inherited = template === null ? this.#inherited : template === 'anchor' ? DECAY * this.#inherited : 0;
         const score = linkScore(inherited, this.#neighbourhood(link));
         child.priority = priorityOfScore(score);
         this.#setGap(child);

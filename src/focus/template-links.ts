@@ -15,7 +15,7 @@
  * on at least MIN_PAGES of them): "next" leads somewhere else on every
  * page, but its words repeat; a sidebar's "Core" keeps its URL. A
  * `<link rel=prev|next|up|index…>` in the head is the template's by what it
- * is (focus-crawl.ts). What such a link inherits of its page
+ * is. What such a link inherits of its page
  * (link-priority.ts):
  * - the same URL from every page (home, index, search, a sidebar's
  *   sections), or a `<link>` (the document's relations: its sequence,
@@ -38,6 +38,16 @@
  * URLs are counted; past it new ones are not (the template's are among the
  * first seen, on the first pages).
  */
+
+/** Where the link extraction says a link came from a <link rel=next|prev|up|index|search|alternate…>. */
+export const HEAD_LINK_CONTEXT = 'link/@href';
+
+/**
+ * How a link is the template's: `head`, a <link>; `url`, the same link on
+ * every page; `anchor`, the same words leading somewhere else from each
+ * (previous, next, up).
+ */
+export type TemplateKind = 'head' | 'url' | 'anchor';
 
 /** The share of pages a link's anchor or URL must be seen on to count as the template's. */
 export const SHARE = 0.5;
@@ -97,18 +107,19 @@ export class TemplatePage {
   }
 
   /** A link of this page, by its anchor's terms ('' or undefined: none) and URL: whether it is the template's. */
-  isTemplate(anchorTerms: string | undefined, url: string): boolean {
-    return this.kind(anchorTerms, url) !== null;
+  isTemplate(anchorTerms: string | undefined, url: string, context?: string): boolean {
+    return this.kind(anchorTerms, url, context) !== null;
   }
 
-  /** As isTemplate, and how: `url`, the same link on every page; `anchor`, the same words leading somewhere else from each (previous, next, up). */
-  kind(anchorTerms: string | undefined, url: string): 'url' | 'anchor' | null {
+  /** As isTemplate, and how (TemplateKind); every link of the page counts, whatever it is. */
+  kind(anchorTerms: string | undefined, url: string, context?: string): TemplateKind | null {
     if (!this.#counted) {
       this.#counted = true;
       this.#all.countPage();
     }
     const byUrl = this.#once(false, url, this.#urls);
     const byAnchor = anchorTerms === undefined || anchorTerms === '' ? 0 : this.#once(true, anchorTerms, this.#anchors);
+    if (context === HEAD_LINK_CONTEXT) return 'head';
     return this.#all.repeated(byUrl) ? 'url' : this.#all.repeated(byAnchor) ? 'anchor' : null;
   }
 

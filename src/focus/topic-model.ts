@@ -32,7 +32,8 @@
  * names keywords, the larger of that and the keywords' mention score
  * (mention-score.ts), which puts a page that keeps to a keyword topic near
  * 1 where its cosine would sit at 0.05–0.3. What its links inherit, its
- * focus: the cosine, or the larger of it and the keywords' density.
+ * focus: the cosine, or the larger of it and the keywords' density, both
+ * without the words of the page's link anchors (mention-score.ts).
  *
  * The model is plain data (toJSON / fromJSON) so a job keeps it across a
  * resume; it holds the MAX_TOPIC_TERMS heaviest terms and the document

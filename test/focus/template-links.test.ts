@@ -34,6 +34,13 @@ describe('template links', () => {
     assert.deepEqual(kinds, [null, null, 'url', 'url']);
   });
 
+  it('tells a <link> at once, and still counts its URL', () => {
+    const t = new TemplateLinks();
+    assert.equal(t.page().kind(undefined, 'http://d.test/ch2.html', 'link/@href'), 'head');
+    assert.equal(t.page().kind('chapter two', 'http://d.test/ch2.html', 'a/@href'), null);
+    assert.equal(t.page().kind('two', 'http://d.test/ch2.html', 'a/@href'), 'url');
+  });
+
   it('counts a link once per page, and a share of the pages placed', () => {
     const t = new TemplateLinks();
     const first = t.page();
