@@ -215,7 +215,7 @@ export class UriProcessor {
     }
     const { found, members, textJson } = await this.#read(uri, ex, mime, origin, answered, revisitOf);
     if (found.notice !== undefined) d.notice?.(found.notice);
-    const focused = d.focus?.page(uri, { status: ex.status, mime, ...(found.page ? { page: found.page } : {}) });
+    const focused = d.focus?.page(uri, { status: ex.status, mime, ...(found.page ? { page: found.page, links: found.links } : {}) });
     // The URI is finished (deleted from the frontier) once its records are
     // written and its outlinks queued: the shorter the time between its
     // records reaching the disk and that delete, the fewer captures a crash

@@ -33,13 +33,14 @@ import type { RecordStore, SharedRecordStore } from '../store/record-store.js';
 import { KeptTopic } from './kept-topic.js';
 import { FOCUS_TRAINING, loggedRelevance, relevanceAnnotation } from './annotations.js';
 import { writeFocusReport } from './focus-report.js';
-import { inheritedScore, linkScore, priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
+import { DECAY, inheritedScore, linkScore, priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
 import { BetterPaths } from './better-paths.js';
 import { DEFERRED_SCORE, deferEmbed, embedsWait, isDeferredEmbed } from './deferred-embeds.js';
 import { FOLLOW_WAIT_MS, PagesInFlight } from './pages-in-flight.js';
 import { hostOf } from '../url/hosts.js';
 import { Patience, PATIENCE_WAIT_MS } from './patience.js';
 import { splitTerms } from './page-terms.js';
+import { TemplateLinks, type TemplatePage } from './template-links.js';
 import { RelevanceFeedback } from './relevance-feedback.js';
 import { termsOf, urlTerms } from './terms.js';
 import { TopicModel, type FocusDocument, type Judgement, type PreparedText } from './topic-model.js';
@@ -55,19 +56,22 @@ export const TRAINING_WAIT_MS = 250;
  */
 export const TRAINING_INHERITED = 0.5;
 
-
 /** What the crawl tells of a capture. */
 export interface FocusCapture {
   status: number;
   mime: string;
   /** An HTML page's title and visible text, and its terms when the extraction cut them (page-terms.ts). */
   page?: { title: string | null; text: string; terms?: string };
+  /** The page's links as found (their anchors' words are left out of what its links inherit: mention-score.ts). */
+  links?: readonly Pick<FocusLink, 'hop' | 'anchorTerms'>[];
 }
 
 /** A link as found: its hop, and for a hyperlink the terms it comes with (page-terms.ts; cut here when absent). */
 export interface FocusLink {
   url: string;
   hop: Hop;
+  /** Where the page gave it (`a/@href`, `link/@href`…). */
+  context?: string;
   anchorTerms?: string;
   aroundTerms?: string;
   urlTerms?: string;
@@ -120,6 +124,8 @@ export class FocusCrawl {
   #provisional: TopicModel | null = null;
   readonly #inFlight = new PagesInFlight();
   readonly #paths = new BetterPaths();
+  /** Navigation repeated across pages (template-links.ts). */
+  readonly templates = new TemplateLinks();
   /** Relevance feedback (profile `focus.feedback`). */
   readonly #feedback: RelevanceFeedback | null;
   readonly #node: string | undefined;
@@ -230,8 +236,9 @@ export class FocusCrawl {
       return new ScoredCapture(this, uri, null, null, training ? 'training' : 'plain');
     }
     if (!isPage) return new ScoredCapture(this, uri, null, null, 'plain');
-    const prepared = this.#kept.model.preparePage(documentOf(capture.page!));
-    const judged = this.#kept.model.judge(prepared);
+    const model = this.#kept.model;
+    const prepared = model.preparePage(documentOf(capture.page!));
+    const judged = model.judge(prepared, capture.links === undefined ? undefined : model.linkedTerms(anchorsOf(capture.links), prepared.languages));
     this.#learnFrom(prepared, judged.relevance);
     return new ScoredCapture(this, uri, { relevance: loggedRelevance(judged.relevance), focus: judged.focus }, prepared, this.#trainingUrls.has(uri.url) ? 'training' : 'plain');
   }
@@ -297,6 +304,8 @@ class ScoredCapture implements FocusedCapture {
   readonly #inherited: number;
   /** Its embeds wait (deferred-embeds.ts). */
   readonly #embedsWait: boolean;
+  /** Which of its links are the site's template (template-links.ts); null when its text was not scored. */
+  readonly #template: TemplatePage | null;
 
   constructor(f: FocusCrawl, uri: CrawlUri, judged: Judgement | null, prepared: PreparedText | null, kind: 'training' | 'plain') {
     const relevance = judged?.relevance ?? null;
@@ -311,6 +320,7 @@ class ScoredCapture implements FocusedCapture {
     // Seeds and training pages count as relevant; a page that is not one passes its gap on unchanged.
     this.#gap = chosen || (relevance !== null && relevance >= threshold) ? 0 : relevance === null ? own : own + 1;
     this.#inherited = this.#training && relevance === null ? TRAINING_INHERITED : inheritedScore(judged?.focus ?? null, scoreOfPriority(priorityOf(uri)));
+    this.#template = judged !== null ? f.templates.page() : null;
     this.#embedsWait = embedsWait({ budgeted: f.budgeted, training: this.#training, relevance, threshold, directive: uri.directive });
     this.annotations = relevance !== null ? [relevanceAnnotation(relevance)] : this.#training && f.model === null ? [FOCUS_TRAINING] : [];
   }
@@ -343,8 +353,12 @@ class ScoredCapture implements FocusedCapture {
         return link.hop === 'E' && this.#f.placedAgain(child.url, score) ? 'forced' : 'follow';
       }
       default: {
+        // Counted whether followed or not: the share is of every page's links.
+        const template = this.#template?.kind(link.anchorTerms, child.url, link.context) ?? null;
         if (this.#gap > this.#f.focus.restrictHops) return 'restricted';
-        const score = linkScore(this.#inherited, this.#neighbourhood(link));
+        // The template's links are on this page because they are on every page (template-links.ts).
+        const inherited = template === null ? this.#inherited : template === 'anchor' ? DECAY * this.#inherited : 0;
+        const score = linkScore(inherited, this.#neighbourhood(link));
         child.priority = priorityOfScore(score);
         this.#setGap(child);
         return this.#f.placedAgain(child.url, score) ? 'forced' : 'follow';
@@ -367,6 +381,10 @@ class ScoredCapture implements FocusedCapture {
       url: short(link.urlTerms !== undefined ? splitTerms(link.urlTerms) : urlTerms(link.url)),
     };
   }
+}
+
+function* anchorsOf(links: NonNullable<FocusCapture['links']>): Iterable<string> {
+  for (const l of links) if (l.hop === 'L' && l.anchorTerms !== undefined) yield l.anchorTerms;
 }
 
 /** A captured page as the model reads it: the terms the extraction cut, when it did. */

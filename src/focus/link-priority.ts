@@ -11,6 +11,8 @@
  *   page's, so an off-topic front page hands its table of contents nothing
  *   (issue 26: a seed that counted as 1 gave every link on it 0.5, above the
  *   topic's own neighbourhood).
+ *   A link of the site's template (navigation repeated on every page,
+ *   template-links.ts) inherits nothing, or DECAY × that (Prev, Up, Next).
  * - neighbourhood: the relevance to the topic of the link's anchor text, of
  *   its URL's words (both short texts put on the scale of a page's
  *   relevance, TopicModel.shortTextScore) and of the words around it, the

@@ -32,7 +32,8 @@
  * names keywords, the larger of that and the keywords' mention score
  * (mention-score.ts), which puts a page that keeps to a keyword topic near
  * 1 where its cosine would sit at 0.05–0.3. What its links inherit, its
- * focus: the cosine, or the larger of it and the keywords' density.
+ * focus: the cosine, or the larger of it and the keywords' density, both
+ * without the words of the page's link anchors (mention-score.ts).
  *
  * The model is plain data (toJSON / fromJSON) so a job keeps it across a
  * resume; it holds the MAX_TOPIC_TERMS heaviest terms and the document
@@ -238,29 +239,61 @@ export class TopicModel {
     return this.judge(text).relevance;
   }
 
-  /** A page's relevance, and how closely it keeps to the topic (what its links inherit): see the file's comment. */
-  judge(text: PreparedText): Judgement {
-    const cosine = this.cosine(text);
-    if (this.#keywords.size === 0) return { relevance: cosine, focus: cosine };
-    const m = mentionScores(text.counts, this.#keywords);
-    return { relevance: Math.max(cosine, m.score), focus: Math.max(cosine, m.density) };
+  /**
+   * A page's relevance, and how closely it keeps to the topic (what its
+   * links inherit): see the file's comment. `linked`: the counts of its
+   * anchors' terms (linkedTerms), left out of its focus — a table of
+   * contents that names the topic in a few entries is no page about it.
+   */
+  judge(text: PreparedText, linked?: TermVector): Judgement {
+    const [cosine, proseCosine] = this.#cosines(text, linked);
+    if (this.#keywords.size === 0) return { relevance: cosine, focus: proseCosine };
+    const m = mentionScores(text.counts, this.#keywords, linked);
+    return { relevance: Math.max(cosine, m.score), focus: Math.max(proseCosine, m.density) };
+  }
+
+  /**
+   * The counts of the terms in a page's hyperlink anchors (`anchors`: each
+   * link's terms as page-terms.ts joined them), stop words left out as for
+   * the page. One pass over words the page thread cut already.
+   */
+  linkedTerms(anchors: Iterable<string>, languages: ReadonlySet<Language>): TermVector {
+    const counts: TermVector = new Map();
+    for (const joined of anchors) {
+      if (joined === '') continue;
+      for (const t of joined.split(' ')) if (!isStopWord(t, languages)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    }
+    return counts;
   }
 
   /** Cosine similarity of the text's vector, weighed as the topic is, to the topic: in [0, 1]. One pass, no vector built. */
   cosine(text: PreparedText): number {
-    if (this.#topicNorm === 0 || text.counts.size === 0) return 0;
+    return this.#cosines(text)[0];
+  }
+
+  /** The cosine of the text, and of the text without the terms of `linked` (its anchors), in the same pass. */
+  #cosines(text: PreparedText, linked?: TermVector): [number, number] {
+    if (this.#topicNorm === 0 || text.counts.size === 0) return [0, 0];
     const idf = this.weighting === 'tfidf' ? this.#idf : null;
     const unknownIdf = this.#unknownIdf;
     let dot = 0;
     let sum = 0;
+    let proseDot = 0;
     for (const [t, tf] of text.counts) {
-      const w = idf === null ? tf : tf * (idf.get(t) ?? unknownIdf);
+      const weight = idf === null ? 1 : (idf.get(t) ?? unknownIdf);
+      const w = tf * weight;
       sum += w * w;
+      const prose = linked === undefined ? w : Math.max(0, tf - (linked.get(t) ?? 0)) * weight;
       const topic = this.#topic.get(t);
-      if (topic !== undefined) dot += w * topic;
+      if (topic !== undefined) {
+        dot += w * topic;
+        proseDot += prose * topic;
+      }
     }
     // Rounding can carry an identical pair a hair past 1.
-    return dot === 0 ? 0 : Math.min(1, dot / (Math.sqrt(sum) * this.#topicNorm));
+    const cos = (d: number, s: number): number => (d === 0 ? 0 : Math.min(1, d / (Math.sqrt(s) * this.#topicNorm)));
+    // The prose's projection on the topic, over the whole page's length (as the density is a share of all its terms).
+    return [cos(dot, sum), cos(proseDot, sum)];
   }
 }
 

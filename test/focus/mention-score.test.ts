@@ -57,3 +57,56 @@ describe('keyword evidence of a short text', () => {
     assert.ok(Math.abs(linkScore(1, { anchor: 0, around: 0, url: 0 }) - 0.7) < 1e-9);
   });
 });
+
+/**
+ * Issue 26, third round: a book's table of contents on a held-out site
+ * (Berkeley DB) named the topic in seven of its forty entries, so its
+ * density gave every entry 0.65 to inherit, and the crawl fetched the whole
+ * list in order, above the links of the pages about the topic. The words of
+ * a page's anchors are the links' own evidence, not the page's: they are
+ * left out of what the links inherit, and the rest stays a share of all the
+ * page's terms.
+ */
+describe('what a page of links passes on', () => {
+  const tocAnchors = (): Map<string, number> => countTerms([...Array<string>(7).fill('replication'), ...Array.from({ length: 193 }, (_, i) => `entry${i}`)]);
+
+  it('passes nothing on for keywords that are all in its anchors, and keeps its relevance', () => {
+    const toc = page(7, 200);
+    const whole = mentionScores(toc, KEYWORDS);
+    const prose = mentionScores(toc, KEYWORDS, tocAnchors());
+    assert.equal(prose.score, whole.score);
+    assert.ok(whole.density > 0.6, `${whole.density}`);
+    assert.equal(prose.density, 0);
+  });
+
+  it('keeps the density of keywords its prose holds, over all its terms', () => {
+    const article = page(40, 400);
+    const oneLink = countTerms(['replication', 'setup']);
+    const d = mentionScores(article, KEYWORDS, oneLink).density;
+    assert.ok(Math.abs(d - (1 - Math.exp(-39 / 440 / 0.03))) < 1e-12, `${d}`);
+  });
+
+  it('leaves anchors out of the focus of a keyword topic\'s model too, not out of its relevance', () => {
+    const model = TopicModel.build({ weighting: 'tfidf', keywords: ['replication', 'standby'], docs: [] });
+    const text = model.preparePage({ title: 'Contents', text: `${'Replication setup. '.repeat(7)}${Array.from({ length: 60 }, (_, i) => `chapter${i}`).join(' ')}` });
+    const anchors = model.linkedTerms(['replication setup', 'replication setup', 'replication setup', 'replication setup', 'replication setup', 'replication setup', 'replication setup'], text.languages);
+    const whole = model.judge(text);
+    const prose = model.judge(text, anchors);
+    assert.equal(prose.relevance, whole.relevance);
+    assert.ok(whole.focus > 0.3, `${whole.focus}`);
+    assert.equal(prose.focus, 0);
+  });
+});
+
+describe('a keyword inside an identifier', () => {
+  it('counts as most of a mention in an anchor or URL', () => {
+    const s = shortMentionScore(countTerms(['dbcursor', 'close']), new Set(['cursor', 'cursors']));
+    assert.ok(Math.abs(s - (1 - Math.exp(-0.75 / 0.5))) < 1e-12, `${s}`);
+    assert.ok(s < shortMentionScore(countTerms(['cursor', 'close']), new Set(['cursor'])));
+  });
+
+  it('is not looked for when the keyword is shorter than four letters', () => {
+    assert.equal(shortMentionScore(countTerms(['walkthrough']), new Set(['wal'])), 0);
+    assert.ok(shortMentionScore(countTerms(['pg', 'walfile']), new Set(['wal', 'walfile'])) > 0.8);
+  });
+});
