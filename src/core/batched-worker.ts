@@ -12,7 +12,7 @@
  * with one array of `{ id, output }` or `{ id, error }`, in any order.
  */
 import { existsSync } from 'node:fs';
-import { Worker, type TransferListItem } from 'node:worker_threads';
+import { Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
 
 interface Pending<Out> {
   resolve: (output: Out) => void;
@@ -141,7 +141,8 @@ export class BatchedWorker<In, Out> {
  * A `start` for BatchedWorker: the compiled worker module at `url`, or null
  * when it is not there — running from the TypeScript sources under tsx,
  * whose loader does not reach worker threads, so the work stays in-thread.
+ * `resourceLimits`: the worker's heap limits (node's Worker option).
  */
-export function compiledWorker(url: URL): () => Worker | null {
-  return () => (existsSync(url) ? new Worker(url) : null);
+export function compiledWorker(url: URL, resourceLimits?: ResourceLimits): () => Worker | null {
+  return () => (existsSync(url) ? new Worker(url, resourceLimits !== undefined ? { resourceLimits } : {}) : null);
 }

@@ -160,6 +160,8 @@ export class UriProcessor {
     }
     const origin = d.robots.originFor(uri);
     const robots = d.robots.check(uri, origin);
+    // One robots.txt for the whole crawl: another node may have fetched it since this one last followed the records.
+    if (prerequisite && robots.kind === 'fetch' && (await d.robots.knownElsewhere(origin))) return DONE;
     switch (robots.kind) {
       case 'known':
         return DONE;

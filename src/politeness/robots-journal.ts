@@ -67,6 +67,17 @@ export class RobotsJournal {
     return n;
   }
 
+  /**
+   * What another process of a shared crawl saved for `origin`, taken into
+   * `store` now rather than at the next follow(): true when there was
+   * something. Always false over a store of one process.
+   */
+  async lookup(store: RobotsStore, origin: string): Promise<boolean> {
+    if (this.#shared() === null) return false;
+    const value = await this.#records.get(origin);
+    return value !== undefined && this.#apply(store, origin, value);
+  }
+
   #shared(): SharedRecordStore | null {
     return 'changedSince' in this.#records ? (this.#records as SharedRecordStore) : null;
   }

@@ -124,6 +124,18 @@ export class RobotsPrerequisites {
     return verdict.userAgentToSend ? { kind: 'fetch', userAgent: verdict.userAgentToSend } : { kind: 'fetch' };
   }
 
+  /**
+   * A prerequisite about to be fetched in a crawl of several processes:
+   * another node may have fetched that robots.txt less than a second ago,
+   * before this one followed the crawl's records (crawl-wide.ts). Its saved
+   * answer is read now; true when the origin's rules are then known and the
+   * fetch is not needed.
+   */
+  async knownElsewhere(origin: string): Promise<boolean> {
+    const d = this.#d;
+    return (await d.journal.lookup(d.store, origin)) && d.store.status(origin, d.clock.now()) === 'ready';
+  }
+
   /** The rules the policy judges the origin's URIs by (null when the policy needs no robots.txt). */
   rules(origin: string): RobotsRules | null {
     return this.policyFor(origin).needsRobotsTxt ? this.#d.store.rules(origin) : null;

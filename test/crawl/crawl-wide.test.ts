@@ -76,6 +76,21 @@ for (const variant of REDIS_VARIANTS) describe(`crawl-wide records (${variant.na
     assert.deepEqual(b.health.closed().map((h) => h.host), ['a.test:80']);
   });
 
+  it('a robots.txt another node fetched is read from the records at once, before the next follow (no second fetch)', async () => {
+    const keys = new CrawlKeys(`wide${++crawls}`);
+    const a = nodeParts(keys);
+    const b = nodeParts(keys);
+    await b.follow();
+    const origin = 'http://a.test';
+    const body = Buffer.from('User-agent: *\nDisallow: /private/\n');
+    await a.robotsJournal.saveFetched(origin, { kind: 'fetched', status: 200, body }, Date.now());
+    assert.notEqual(b.robotsStore.status(origin, Date.now()), 'ready', 'b has not followed yet');
+    assert.equal(await b.robotsJournal.lookup(b.robotsStore, origin), true);
+    assert.equal(b.robotsStore.status(origin, Date.now()), 'ready');
+    assert.equal(b.robotsStore.rules(origin)?.isAllowed('http://a.test/private/x', 'archiver'), false, 'with a\'s rules');
+    assert.equal(await b.robotsJournal.lookup(b.robotsStore, 'http://b.test'), false, 'nothing saved for another origin');
+  });
+
   it('an exclusion added on one node refuses links and drops queued URIs on the other within a second, and a resume keeps it', async () => {
     const keys = new CrawlKeys(`wide${++crawls}`);
     const a = nodeParts(keys);
