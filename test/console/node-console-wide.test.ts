@@ -18,13 +18,13 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { fileLines, sleep, startCli, waitFor, type CliChild } from '../helpers/cli-child.js';
-import { startHeldPage, type HeldPage } from '../helpers/held-page.js';
 import { needs } from '../helpers/programs.js';
-import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { needsRedis } from '../helpers/redis-server.js';
+import { nodesWeb } from '../helpers/nodes-web.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { CHROMIUM } from '../replay/browser.js';
 
@@ -59,29 +59,11 @@ async function loggedHosts(file: string): Promise<Set<string>> {
 const queueKeyOf = (host: string): string => host.replace(':', '#');
 
 describe("a node's own console lists every node's queues and hosts", needsBoth(), () => {
-  let tmp: string;
-  let redis: TestRedis;
-  let web: FixtureWeb;
-  let held: HeldPage;
-  const children: CliChild[] = [];
-  before(async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-node-console-'));
-    redis = await startRedis();
-    // Pages enough that, 400 ms apart per host, the crawl is far from done while the lists are read.
-    web = await FixtureWeb.start({ hosts: 4, pagesPerHost: 40, port: 0, latencyMs: 2 });
-    held = await startHeldPage();
-  });
-  afterEach(() => {
-    for (const c of children.splice(0)) if (!c.exited()) c.child.kill('SIGKILL');
-  });
-  after(async () => {
-    await held?.close();
-    await web?.close();
-    await redis?.dispose();
-    await rm(tmp, { recursive: true, force: true });
-  });
+  // Pages enough that, 400 ms apart per host, the crawl is far from done while the lists are read.
+  const nw = nodesWeb('archiver-node-console-', 40);
 
   it("n1's /api/queues and /api/hosts: n2's rows with n2's id, its own live, each once, paged whole with after; the host table's node column", { timeout: 240_000 }, async () => {
+    const { tmp, redis, web, held, children } = nw;
     const name = 'wide';
     const dir = path.join(tmp, name);
     const file = path.join(tmp, `${name}.json`);

@@ -16,14 +16,14 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { main } from '../../src/cli/main.js';
 import { JobRecords } from '../../src/crawl/job-records.js';
 import { inspectStore } from '../../src/backends/state-backends.js';
 import { fileLines, sleep, startCli, waitFor, type CliChild } from '../helpers/cli-child.js';
-import { startHeldPage, type HeldPage } from '../helpers/held-page.js';
-import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { needsRedis } from '../helpers/redis-server.js';
+import { nodesWeb } from '../helpers/nodes-web.js';
 import { needs } from '../helpers/programs.js';
 import { closedPort } from '../helpers/closed-port.js';
 import { testProfileJson } from '../helpers/test-profile.js';
@@ -40,36 +40,17 @@ interface WideStatus {
 const needsBoth = (): { skip?: string } => needsRedis().skip !== undefined ? needsRedis() : needs('chromium', 'chromium');
 
 describe('archiver serve --store: the console of a crawl run by other processes', needsBoth(), () => {
-  let tmp: string;
-  let redis: TestRedis;
-  let web: FixtureWeb;
-  let held: HeldPage;
-  const children: CliChild[] = [];
-  before(async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-serve-store-'));
-    redis = await startRedis();
-    // Enough pages that, 300 ms apart per host, the crawl is far from done when it is paused.
-    // Pages enough, a second apart on each host, that the crawl is far from done when the test pauses it, however loaded the machine.
-    web = await FixtureWeb.start({ hosts: 4, pagesPerHost: 80, port: 0, latencyMs: 2 });
-    held = await startHeldPage();
-  });
-  afterEach(() => {
-    for (const c of children.splice(0)) if (!c.exited()) c.child.kill('SIGKILL');
-  });
-  after(async () => {
-    await held?.close();
-    await web?.close();
-    await redis?.dispose();
-    await rm(tmp, { recursive: true, force: true });
-  });
+  // Pages enough, a second apart on each host, that the crawl is far from done when the test pauses it, however loaded the machine.
+  const nw = nodesWeb('archiver-serve-store-', 80);
 
   const cli = (args: string[]): CliChild => {
     const c = startCli(args);
-    children.push(c);
+    nw.children.push(c);
     return c;
   };
 
   it('shows both nodes, the totals, every queue and the merged log tail; seeds, pause and stop act on both nodes', { timeout: 240_000 }, async () => {
+    const { tmp, redis, web, held, children } = nw;
     const name = 'served';
     const dir = path.join(tmp, name);
     const file = path.join(tmp, `${name}.json`);
@@ -210,6 +191,7 @@ describe('archiver serve --store: the console of a crawl run by other processes'
   });
 
   it('bad options: one line naming the option, exit 2', { timeout: 60_000 }, async () => {
+    const { tmp, redis, web, held, children } = nw;
     const spec = redis.spec(5);
     const cases: [string[], RegExp][] = [
       [['serve', '--crawl', 'x'], /--crawl goes with --store/],

@@ -13,14 +13,14 @@
  * matching URL, and some matching URLs of the web are never fetched.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { fileLines, nowMs, startCli, waitFor, type CliChild } from '../helpers/cli-child.js';
-import { startHeldPage, type HeldPage } from '../helpers/held-page.js';
-import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { needsRedis } from '../helpers/redis-server.js';
+import { nodesWeb } from '../helpers/nodes-web.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 
 /** Odd-numbered articles (`/s/<section>/<slug>-<n>.html`): about half of every host's pages. */
@@ -36,29 +36,11 @@ function dropsIn(lines: readonly string[]): string[] {
 }
 
 describe('an exclusion added on one node of a crawl of two processes', needsRedis(), () => {
-  let tmp: string;
-  let redis: TestRedis;
-  let web: FixtureWeb;
-  let held: HeldPage;
-  const children: CliChild[] = [];
-  before(async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-nodes-exclusion-'));
-    redis = await startRedis();
-    // 200 ms apart per host, 4 hosts of ~50 URLs: far from done when the exclusion goes in.
-    web = await FixtureWeb.start({ hosts: 4, pagesPerHost: 40, port: 0, latencyMs: 2 });
-    held = await startHeldPage();
-  });
-  afterEach(() => {
-    for (const c of children.splice(0)) if (!c.exited()) c.child.kill('SIGKILL');
-  });
-  after(async () => {
-    await held?.close();
-    await web?.close();
-    await redis?.dispose();
-    await rm(tmp, { recursive: true, force: true });
-  });
+  // 200 ms apart per host, 4 hosts of ~50 URLs: far from done when the exclusion goes in.
+  const nw = nodesWeb('archiver-nodes-exclusion-', 40);
 
   it('is obeyed by the other node: it drops or refuses matching URLs, and no matching URL is fetched once both have', { timeout: 240_000 }, async () => {
+    const { tmp, redis, web, held, children } = nw;
     const name = 'excluding';
     const dir = path.join(tmp, name);
     const file = path.join(tmp, `${name}.json`);
