@@ -6,7 +6,10 @@
  * never runs ICU's segmenter (src/focus/page-terms.ts).
  */
 import type { HtmlExtraction } from '../fetch/link-extractor.js';
-import { linkExtractor } from '../fetch/link-extractor-lazy.js';
+import { loadOnce } from '../core/load-once.js';
+
+/** link-extractor.ts, and with it parse5 and entities, loaded by the first page. */
+const linkExtractor = loadOnce(() => import('../fetch/link-extractor.js'));
 
 export interface ExtractOptions {
   /** Distinct links taken from the page; the rest are counted (linksBeyondCap). */

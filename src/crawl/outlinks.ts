@@ -12,11 +12,14 @@ import type { HttpExchange } from '../core/exchange.js';
 import { bodyText } from '../fetch/content-decoding.js';
 import { extractCss } from '../fetch/css-links.js';
 import type { HtmlExtraction } from '../fetch/link-extractor.js';
-import { linkExtractor } from '../fetch/link-extractor-lazy.js';
+import { loadOnce } from '../core/load-once.js';
 import { robotsDirectivesFromHeaders } from '../fetch/robots-directives.js';
 import { redirectTarget } from '../fetch/link-resolution.js';
 import type { DiscoveredLink } from './link-scheduler.js';
 import { sitemapOutlinks, type SitemapRole } from './sitemap-outlinks.js';
+
+/** link-extractor.ts (parse5) for a page read in this thread, loaded by the first one. */
+const linkExtractor = loadOnce(() => import('../fetch/link-extractor.js'));
 
 /** Decoded bytes beyond this are not looked at for links (gzip bombs, huge pages). */
 export const MAX_DECODED_BYTES = 32 * 1024 * 1024;

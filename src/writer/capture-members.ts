@@ -12,7 +12,10 @@ import { ArchiverError } from '../core/errors.js';
 import { payloadIsCompressed } from './compressed-payload.js';
 import { DEFLATE_LEVEL, fitsInMemory, gatherRecord, gzipWhole, STORE_LEVEL, type MemberCompressor } from './gzip-member.js';
 import type { CaptureRecordInput, PreparedRecord, WarcVersion } from './warc-records.js';
-import { warcRecords } from './warc-records-lazy.js';
+import { loadOnce } from '../core/load-once.js';
+
+/** warc-records.ts, and with it warcio (pako, hash-wasm, uuid-random), loaded by the first capture. */
+const warcRecords = loadOnce(() => import('./warc-records.js'));
 
 /** A finished gzip member, or a record too large for memory, to be streamed through zlib when written. */
 export type Member = Buffer | PreparedRecord;

@@ -26,7 +26,10 @@ import { compressed, type CaptureMembers } from './capture-members.js';
 import { CaptureThread } from './capture-thread.js';
 import { FifoSlots } from './fifo-slots.js';
 import type { WarcVersion } from './warc-records.js';
-import { warcRecords } from './warc-records-lazy.js';
+import { loadOnce } from '../core/load-once.js';
+
+/** warc-records.ts (and warcio) for the first file's warcinfo record, loaded then rather than at start-up. */
+const warcRecords = loadOnce(() => import('./warc-records.js'));
 
 /** Default of WarcWriterOptions.compressAheadCaptures: enough to keep the capture thread (or libuv's 4-thread pool) busy. */
 export const COMPRESS_AHEAD_CAPTURES = 8;
