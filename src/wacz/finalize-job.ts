@@ -216,18 +216,8 @@ async function collect(
     if (!fromJournal.has(c.filename)) continue;
     await indexLine(c);
     if (c.seed) pages.addSeed(c.url);
-    if (!c.page) continue;
-    await pages.add({
-      url: c.url,
-      warcDate: c.date,
-      digest: c.digest,
-      original: !c.revisit,
-      filename: c.filename,
-      offset: c.offset,
-      ...(c.title !== undefined ? { title: c.title } : {}),
-      ...(c.text !== undefined ? { text: c.text } : {}),
-      ...(typeof c.relevance === 'number' ? { relevance: c.relevance } : {}),
-    });
+    const candidate = order.candidateOf(c);
+    if (candidate !== null) await pages.add({ ...candidate, filename: c.filename, offset: c.offset });
   }
   return { warcsRead, written: null };
 }

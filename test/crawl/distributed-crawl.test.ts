@@ -297,12 +297,15 @@ for (const store of STORES.filter((s) => only === undefined || (only === 'one') 
     assert.deepEqual(web.takeRequests().map((r) => `${r.host}${r.path}`), [], 'the restarted node fetched nothing, not even a robots.txt: the crawl was finished');
     await checkWarcsWhole(dir);
     // The union of the WARCs, the repaired one included: everything, and twice only what the
-    // killed node had in flight (3 workers, whose records may have reached its WARC), fetched again by another.
+    // killed node had in process (3 workers, whose records may have reached its WARC), fetched again by
+    // another. A worker takes its next URI once a fetch is over, while up to `workers` earlier claims are
+    // still being written and finished, so up to 2 × workers are in process at a kill (kill-resume.test.ts
+    // and notes/issue-29-audit.md: seen at 4 here, in a full run).
     const expected = web.expectedUrls().reachable;
     const got = await archived(dir);
     assert.deepEqual(expected.filter((u) => !got.has(u)), [], 'every reachable URL archived');
     const twice = [...got].filter(([, n]) => n > 1).map(([u]) => u);
-    assert.ok(twice.length <= 3, `archived twice: ${twice.join(' ')}`);
+    assert.ok(twice.length <= 2 * 3, `archived twice: ${twice.join(' ')}`);
     const index = await readFile(path.join(dir, 'indexes', 'index.cdxj'), 'utf8');
     const repaired = (await readdir(path.join(dir, 'warcs'))).filter((n) => n.endsWith(`-${victimId}.warc.gz`));
     assert.ok(repaired.length > 0 && repaired.every((n) => index.includes(n)), 'the package rebuilt over the repaired WARCs');
