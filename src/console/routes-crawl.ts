@@ -175,26 +175,27 @@ export function crawlRoutes(d: ConsoleDeps): Route[] {
   ];
 }
 
-/** Every host of a running crawl (crawl.hosts() hands them out a page at a time). */
-function allHosts(crawl: Crawl): HostReport[] {
-  const out: HostReport[] = [];
+/** Every row of a list a running crawl hands out a page at a time (crawl.hosts(), crawl.queues()), keyed for `after`. */
+function everyPage<T>(page: (after: string | undefined) => T[], keyOf: (row: T) => string): T[] {
+  const out: T[] = [];
   for (;;) {
     const last = out[out.length - 1];
-    const page = crawl.hosts({ limit: 10_000, ...(last !== undefined ? { after: last.host } : {}) });
-    out.push(...page);
-    if (page.length < 10_000) return out;
+    const rows = page(last !== undefined ? keyOf(last) : undefined);
+    out.push(...rows);
+    if (rows.length < PAGE_ROWS) return out;
   }
 }
 
-/** Every queue of a running crawl (crawl.queues() hands them out a page at a time). */
+const PAGE_ROWS = 10_000;
+
+/** Every host of a running crawl. */
+function allHosts(crawl: Crawl): HostReport[] {
+  return everyPage((after) => crawl.hosts({ limit: PAGE_ROWS, ...(after !== undefined ? { after } : {}) }), (h) => h.host);
+}
+
+/** Every queue of a running crawl. */
 function allQueues(crawl: Crawl): QueueReport[] {
-  const out: QueueReport[] = [];
-  for (;;) {
-    const last = out[out.length - 1];
-    const page = crawl.queues({ limit: 10_000, ...(last !== undefined ? { after: last.key } : {}) });
-    out.push(...page);
-    if (page.length < 10_000) return out;
-  }
+  return everyPage((after) => crawl.queues({ limit: PAGE_ROWS, ...(after !== undefined ? { after } : {}) }), (q) => q.key);
 }
 
 /** A running crawl's hosts; a node of a shared crawl adds every other node's as the store holds them. */
