@@ -59,6 +59,8 @@ export class FixtureWeb {
   private readonly servers: Server[];
   private expected: ExpectedUrls | undefined;
   private closing: Promise<void> | undefined;
+  /** While held: the responses waiting for release(), and the hosts (host:port) they were asked of. */
+  private held: { answers: (() => void)[]; hosts: Set<string> } | null = null;
 
   private constructor(web: GeneratedWeb, port: number, servers: Server[], log: RequestLog) {
     this.web = web;
@@ -134,12 +136,34 @@ export class FixtureWeb {
     return acceptedGzip && found.resource.gzipBody !== null ? found.resource.gzipBody : found.resource.body;
   }
 
+  /**
+   * Answer nothing until release(): requests are taken (and logged as in
+   * flight) but wait. A test holds the web while the crawl's processes start,
+   * and lets go once the requests show what it waits for (heldHosts()).
+   */
+  hold(): void {
+    this.held ??= { answers: [], hosts: new Set() };
+  }
+
+  /** The hosts (host:port) with a request waiting while held, in no order. */
+  heldHosts(): string[] {
+    return [...(this.held?.hosts ?? [])];
+  }
+
+  /** Answer every held request, and later ones at once. */
+  release(): void {
+    const held = this.held;
+    this.held = null;
+    for (const answer of held?.answers ?? []) answer();
+  }
+
   /** The status this web answers for a URL, undefined off the web. */
   statusFor(url: string): number | undefined {
     return this.resolve(url)?.resource.status;
   }
 
   close(): Promise<void> {
+    this.release();
     this.closing ??= Promise.all(
       this.servers.map((server) => new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -202,8 +226,13 @@ export class FixtureWeb {
           });
       });
     };
-    if (latencyMs > 0) setTimeout(respond, latencyMs);
-    else respond();
+    const answer = (): void => {
+      if (latencyMs > 0) setTimeout(respond, latencyMs);
+      else respond();
+    };
+    if (this.held === null) return answer();
+    this.held.hosts.add(serverHost);
+    this.held.answers.push(answer);
   }
 }
 

@@ -220,8 +220,21 @@ for (const store of STORES.filter((s) => only === undefined || (only === 'one') 
   }
 
   it('three nodes: one request per host at a time, the delay across nodes, every page once, one package', { timeout: 120_000 }, async () => {
-    const { name, dir, node, spec } = await setUp();
+    // The web answers nothing until at least two nodes are fetching: a node that starts first may
+    // otherwise crawl the whole web before the others are up on a loaded machine (seen under CI).
+    // The held requests need a fetch timeout longer than the wait.
+    const { name, dir, node, spec } = await setUp(MIN_DELAY_MS, { fetchTimeoutMs: 90_000 });
+    web.hold();
     const nodes = [node('n1', { quiet: false }), node('n2', { quiet: false }), node('n3', { quiet: false })];
+    const watcher = await inspectStore(spec);
+    try {
+      const fetching = async (): Promise<number> => (await watcher.report(name)).nodes.filter((n) => n.alive && n.inFlight > 0).length;
+      const spread = await waitFor(async () => web.heldHosts().length === web.origins.length && (await fetching()) >= 2, 60_000, 100);
+      assert.ok(spread, `two nodes fetching while the web is held: ${web.heldHosts().length} hosts asked, ${await fetching()} nodes in flight; ${nodes.map((n) => n.stderr()).join('\n')}`);
+    } finally {
+      web.release();
+      await watcher.close();
+    }
     const codes = await Promise.all(nodes.map((n) => n.exit));
     assert.deepEqual(codes, [0, 0, 0], nodes.map((n) => n.stderr()).join('\n'));
     // One summary is the whole crawl's; the others say they are their node's share.
