@@ -7,7 +7,7 @@
  */
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { WARCParser } from 'warcio';
+import { WARCParser } from '../writer/warcio.js';
 import { parseJournalLine } from '../job/capture-journal.js';
 import { fileLines } from '../core/file-lines.js';
 import { requestKey, type ArchivedResponse } from './archived-responses.js';

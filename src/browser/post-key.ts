@@ -6,7 +6,7 @@
  * exactly that; the capture journal keeps the result, and the CDXJ key is
  * built from it.
  */
-import { postToGetUrl } from 'warcio';
+import { postToGetUrl } from '../writer/warcio.js';
 
 /** The journal fields of a POST capture (JournaledCapture.method/requestBody). */
 export function postIndexFields(url: string, post: { body: string; type: string }): { method: 'POST'; requestBody: string } {

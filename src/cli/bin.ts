@@ -9,6 +9,15 @@ const parentAtStart = process.ppid;
 // behind compression jobs stall every worker. It must be sized before first
 // use, hence before the CLI's modules load.
 process.env['UV_THREADPOOL_SIZE'] ??= '16';
+
+// undici parses HTTP with llhttp, compiled to WebAssembly. V8 first compiles
+// it with its baseline compiler (Liftoff), then, once it is hot, recompiles
+// its one big function with TurboFan: 0.6–1.3 s of CPU and a 29 MB transient
+// in RSS, paid by every crawl, even of one page — more than llhttp itself
+// costs a crawl of a thousand pages in baseline code (~50 ms on the
+// PostgreSQL docs). It stays in baseline code (README, Performance).
+const { setFlagsFromString } = await import('node:v8');
+setFlagsFromString('--liftoff-only');
 const { installCrashGuard } = await import('./crash-guard.js');
 installCrashGuard({ stderr: process.stderr, exit: (code) => process.exit(code) });
 const { watchParentUnderNpm } = await import('./parent-watch.js');

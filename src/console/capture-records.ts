@@ -8,7 +8,7 @@
  */
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { WARCParser } from 'warcio';
+import { WARCParser } from '../writer/warcio.js';
 import { fileExists } from '../core/file-exists.js';
 
 export interface Outlink {

@@ -3,8 +3,12 @@
  * backend table, state-backends.ts) and a standalone seen filter (benches).
  * Buffer encodings by default, so every keyspace can skip per-call options.
  */
-import { ClassicLevel } from 'classic-level';
+import { createRequire } from 'node:module';
 import type { RootLevel } from './keyspace.js';
+
+// Through require, not an ES import: an ES import of a CommonJS package makes Node run its export
+// lexer over the file (see writer/warcio.ts); the crawl imports none that way.
+const { ClassicLevel } = createRequire(import.meta.url)('classic-level') as typeof import('classic-level');
 
 export interface LevelDatabaseOptions {
   cacheSizeBytes?: number;

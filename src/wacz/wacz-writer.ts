@@ -15,7 +15,6 @@ import { createRequire } from 'node:module';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import yazl from 'yazl';
 import { ArchiverError } from '../core/errors.js';
 import { dataPackageDigestJson, dataPackageJson, sha256Hex, type DataPackageInfo, type PackagedFile } from './datapackage.js';
 import type { IndexFiles } from './cdx-blocks.js';
@@ -33,6 +32,10 @@ const READ_CHUNK_BYTES = 1024 * 1024;
  * (Node 20.15 and later). Same function, same results: yazl's one call,
  * `unsigned(chunk, crcSoFar)`, is pointed at zlib's.
  */
+// Through require, not an ES import (see store/level-database.ts).
+const yazl = createRequire(import.meta.url)('yazl') as typeof import('yazl');
+type ZipFile = InstanceType<typeof yazl.ZipFile>;
+
 function useNativeCrc32(): void {
   const native = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
   if (native === undefined) return;
@@ -116,7 +119,7 @@ export async function writeWacz(outPath: string, c: WaczContents): Promise<Writt
  * Queue a file on disk into the ZIP, hashing it as yazl streams it; the
  * promise settles (filling `entry`) once the whole file went through.
  */
-function addHashedFile(zip: yazl.ZipFile, entry: PackagedFile, file: string, opts: { compressionLevel: number; mtime: Date }): Promise<void> {
+function addHashedFile(zip: ZipFile, entry: PackagedFile, file: string, opts: { compressionLevel: number; mtime: Date }): Promise<void> {
   return new Promise<void>((done, failed) => {
     // Lazy: a file is opened only when yazl reaches it, so many WARCs never hold many descriptors.
     zip.addReadStreamLazy(entry.path, opts, (cb) => {

@@ -10,7 +10,7 @@
  * repeated names), hence OrderedHeaders.
  */
 import { STATUS_CODES } from 'node:http';
-import { HeadersMultiMap, StatusAndHeaders } from 'warcio';
+import { HeadersMultiMap, StatusAndHeaders } from './warcio.js';
 import type { HttpExchange } from '../core/exchange.js';
 
 export type HeaderPair = readonly [string, string];

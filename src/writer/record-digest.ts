@@ -19,7 +19,7 @@
  */
 import { ArchiverError } from '../core/errors.js';
 import { PayloadDigester } from '../fetch/payload-digest.js';
-import type { WARCSerializer } from 'warcio';
+import type { WARCSerializer } from './warcio.js';
 
 /** Stands in for a digest until the pass over the record has computed it. */
 export const PENDING_DIGEST = 'sha1:PENDING';

@@ -6,7 +6,7 @@
  * pass and once while writing, and never held whole in memory.
  */
 import { randomUUID } from 'node:crypto';
-import { BaseSerializerBuffer, WARCRecord, WARCSerializer, type StatusAndHeaders, type WARCSerializerOpts } from 'warcio';
+import { BaseSerializerBuffer, WARCRecord, WARCSerializer, type StatusAndHeaders, type WARCSerializerOpts } from './warcio.js';
 import { ArchiverError } from '../core/errors.js';
 import type { BodyStore, HttpExchange } from '../core/exchange.js';
 import { requestBody, requestHead, responseHead } from './http-block.js';

@@ -68,7 +68,7 @@ export async function nextWarcSerial(dir: string, node?: string): Promise<number
 async function recordEnds(file: string): Promise<number[]> {
   const ends: number[] = [];
   // warcio is loaded by the first repair only: a crawl that needs none starts without it.
-  const { WARCParser } = await import('warcio');
+  const { WARCParser } = await import('./warcio.js');
   const parser = new WARCParser(createReadStream(file));
   try {
     for await (const record of parser) {
