@@ -23,7 +23,8 @@
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NoInputError } from '../core/errors.js';
-import { openCaptureJournals, type JournaledCapture } from '../job/capture-journal.js';
+import type { RawJournaledCapture } from '../job/capture-journal.js';
+import { openCaptureJournals } from '../job/capture-journal-reader.js';
 import { AtomicLineFile, damageGate } from '../index/build-index.js';
 import type { WarcDamage } from '../warc/warc-damage.js';
 import { entryFor, formatCdxjLine, REVISIT_MIME, type CdxjEntry } from '../index/cdxj.js';
@@ -31,9 +32,9 @@ import { captureJournalFiles, jobIndexPath, jobWarcs } from '../job/job-dir.js';
 import { DEFAULT_SORT_BUFFER_BYTES, LineSorter } from '../index/line-sorter.js';
 import { indexWarcFile } from '../index/warc-index.js';
 import { BlockedIndexBuilder, DEFAULT_BLOCK_LINES, plainIndex, type IndexFiles } from './cdx-blocks.js';
-import { JournalPageOrder, writeOrderedPages } from './journal-pages.js';
+import { decodedCandidate, JournalPageOrder, writeOrderedPages } from './journal-pages.js';
 import { PageCollector, type WrittenPages } from './pages.js';
-import { writeWacz } from './wacz-writer.js';
+import { WaczBuilder } from './wacz-writer.js';
 
 export interface FinalizeJobOptions {
   jobDir: string;
@@ -94,32 +95,43 @@ export async function finalizeJob(opts: FinalizeJobOptions): Promise<FinalizedJo
   const sortBufferBytes = (opts.sortBufferBytes ?? DEFAULT_SORT_BUFFER_BYTES) / 2;
   const sorter = new LineSorter({ tmpDir: work, maxBufferedBytes: sortBufferBytes });
   const pages = new PageCollector({ files: warcs.map((w) => path.basename(w)), tmpDir: work, sortBufferBytes });
+  const created = opts.created ?? new Date();
+  const wacz = path.join(opts.jobDir, waczFileName(opts.name));
+  // The WARCs, the bulk of the package, are copied in while the journal is read.
+  const pkg = await WaczBuilder.start(wacz, created);
   try {
+    for (const warc of warcs) pkg.addFile(`archive/${path.basename(warc)}`, warc, false);
     const gate = damageGate(opts);
-    const pagesFile = path.join(work, 'pages.jsonl');
-    const { warcsRead, written } = await collect(opts, warcs, sorter, pages, pagesFile, gate.onDamage);
+    const { warcsRead, written } = await collect(opts, warcs, sorter, pages, pkg, gate.onDamage);
     gate.check();
     const { index, lines } = await writeIndexes(sorter, cdxj, work, opts);
-    const { pages: pageCount, main } = written ?? (await pages.writeJsonl(pagesFile, opts.seeds));
-    const wacz = path.join(opts.jobDir, waczFileName(opts.name));
-    await writeWacz(wacz, {
-      warcs,
-      index,
-      pagesFile,
-      info: {
-        title: opts.title ?? opts.name,
-        created: (opts.created ?? new Date()).toISOString(),
-        software: opts.software,
-        ...(main ? { mainPageUrl: main.url, mainPageDate: main.ts } : {}),
-      },
+    let pageList = written;
+    if (pageList === null) {
+      const pagesFile = path.join(work, 'pages.jsonl');
+      pageList = await pages.writeJsonl(pagesFile, opts.seeds);
+      pkg.addFile(PAGES_PATH, pagesFile, true);
+    }
+    for (const f of index.files) {
+      if ('file' in f) pkg.addFile(f.path, f.file, f.compress);
+      else pkg.addData(f.path, f.data, f.compress);
+    }
+    const { main } = pageList;
+    await pkg.finish({
+      title: opts.title ?? opts.name,
+      created: created.toISOString(),
+      software: opts.software,
+      ...(main ? { mainPageUrl: main.url, mainPageDate: main.ts } : {}),
     });
-    return { cdxj, wacz, captures: lines, pages: pageCount, warcsRead };
+    return { cdxj, wacz, captures: lines, pages: pageList.pages, warcsRead };
   } finally {
+    await pkg.abort();
     await sorter.close();
     await pages.close();
     await rm(work, { recursive: true, force: true });
   }
 }
+
+const PAGES_PATH = 'pages/pages.jsonl';
 
 /** Work directories are `indexes/.finalize-XXXXXX`. */
 const WORK_PREFIX = '.finalize-';
@@ -175,7 +187,7 @@ async function collect(
   warcs: readonly string[],
   sorter: LineSorter,
   pages: PageCollector,
-  pagesFile: string,
+  pkg: WaczBuilder,
   onDamage: (damage: WarcDamage) => void,
 ): Promise<{ warcsRead: number; written: WrittenPages | null }> {
   const sizes = new Map<string, number>();
@@ -198,13 +210,13 @@ async function collect(
     }
   }
   if (journal === null || fromJournal.size === 0) return { warcsRead, written: null };
-  const indexLine = async (c: JournaledCapture): Promise<void> => {
+  const indexLine = async (c: RawJournaledCapture): Promise<void> => {
     if (!sorter.add(formatCdxjLine(cdxjEntryOf(c)))) await sorter.spill();
   };
   if (warcsRead === 0 && order.ordered) {
-    // One pass: index lines into their sort, pages straight into pages.jsonl.
-    const written = await writeOrderedPages(pagesFile, order, opts.seeds ?? [], async (take) => {
-      for await (const c of journal.captures()) {
+    // One pass: index lines into their sort, pages straight into the package's pages.jsonl.
+    const written = await writeOrderedPages(pkg.addStream(PAGES_PATH, true), pkg.failed, order, opts.seeds ?? [], async (take) => {
+      for await (const c of journal.rawCaptures()) {
         await indexLine(c);
         await take(c);
       }
@@ -212,18 +224,18 @@ async function collect(
     return { warcsRead, written };
   }
   // Second pass over the journal, after the WARCs read from bytes: both sorts put everything in order.
-  for await (const c of journal.captures()) {
+  for await (const c of journal.rawCaptures()) {
     if (!fromJournal.has(c.filename)) continue;
     await indexLine(c);
     if (c.seed) pages.addSeed(c.url);
     const candidate = order.candidateOf(c);
-    if (candidate !== null) await pages.add({ ...candidate, filename: c.filename, offset: c.offset });
+    if (candidate !== null) await pages.add({ ...decodedCandidate(candidate), filename: c.filename, offset: c.offset });
   }
   return { warcsRead, written: null };
 }
 
 /** The CDXJ entry of a journaled capture: what indexWarcFile reads from the record. */
-export function cdxjEntryOf(c: JournaledCapture): CdxjEntry {
+export function cdxjEntryOf(c: RawJournaledCapture): CdxjEntry {
   return entryFor({
     url: c.url,
     warcDate: c.date,

@@ -13,14 +13,25 @@
  * (openCaptureJournals' `onCapture`), which also checks the order. The
  * second read then feeds PageList directly and writes pages.jsonl as it
  * goes; the result is the one the sorted path gives.
+ *
+ * Neither read decodes a page's text: PageList carries it as the JSON
+ * string the journal holds, and it goes into the page's line as those
+ * bytes — JSON.stringify of the decoded text would give them back
+ * unchanged, since the journal wrote them with JSON.stringify. Only a text
+ * longer than the cap (a journal of another version) is decoded and cut.
  */
-import type { JournaledCapture } from '../job/capture-journal.js';
-import { AtomicLineFile } from '../index/build-index.js';
-import { PageList, type OrderedCandidate } from './page-list.js';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import type { RawJournaledCapture } from '../job/capture-journal.js';
+import { copyText, decodeTextJson } from '../job/journal-bytes.js';
+import { PageList, type OrderedCandidate, type PageEntry } from './page-list.js';
 import { PAGES_HEADER, type WrittenPages } from './pages.js';
 
-/** Lines written to pages.jsonl at a time. */
-const WRITE_BATCH_LINES = 256;
+/** A page's text as its JSON string's UTF-8 bytes (quotes included). */
+export type TextJson = Buffer;
+
+const NEWLINE = Buffer.from('\n', 'utf8');
+const WRITE_CHUNK_BYTES = 1024 * 1024;
 
 export class JournalPageOrder {
   readonly #rank: ReadonlyMap<string, number>;
@@ -38,7 +49,7 @@ export class JournalPageOrder {
   }
 
   /** Every capture of the first read, in journal order. */
-  readonly onCapture = (c: JournaledCapture): void => {
+  readonly onCapture = (c: RawJournaledCapture): void => {
     if (c.seed) this.markedSeeds.add(c.url);
     const rank = this.#rank.get(c.filename);
     if (rank === undefined || rank < this.#lastRank || (rank === this.#lastRank && c.offset <= this.#lastOffset)) this.#ordered = false;
@@ -46,7 +57,7 @@ export class JournalPageOrder {
       this.#lastRank = rank;
       this.#lastOffset = c.offset;
     }
-    if (c.page && c.revisit && c.title === undefined && c.text === undefined && c.digest !== null) {
+    if (c.page && c.revisit && c.title === undefined && c.textJson === undefined && c.digest !== null) {
       this.borrowers.set(c.digest, (this.borrowers.get(c.digest) ?? 0) + 1);
     }
   };
@@ -56,10 +67,12 @@ export class JournalPageOrder {
     return this.#ordered;
   }
 
-  /** The candidate PageCollector would have sorted, or null for a capture that is no page. */
-  candidateOf(c: JournaledCapture): OrderedCandidate | null {
+  /** The candidate PageCollector would have sorted, its text undecoded, or null for a capture that is no page. */
+  candidateOf(c: RawJournaledCapture): OrderedCandidate<TextJson> | null {
     if (!c.page) return null;
-    const text = c.text !== undefined && c.text.length > this.#maxTextChars ? c.text.slice(0, this.#maxTextChars) : c.text;
+    let text = c.textJson === undefined ? undefined : this.#capped(c.textJson);
+    // PageList holds this text until the revisits that borrow it pass: copied out of the journal's read chunk.
+    if (text !== undefined && !c.revisit && c.digest !== null && this.borrowers.has(c.digest)) text = copyText(text);
     return {
       url: c.url,
       warcDate: c.date,
@@ -70,35 +83,67 @@ export class JournalPageOrder {
       ...(typeof c.relevance === 'number' ? { relevance: c.relevance } : {}),
     };
   }
+
+  /**
+   * The text cut to the cap. A JSON string holds at least as many bytes as
+   * its text has UTF-16 units, plus its two quotes: one within the cap in
+   * bytes is within it in characters, and is kept as it is.
+   */
+  #capped(textJson: TextJson): TextJson {
+    if (textJson.length - 2 <= this.#maxTextChars) return textJson;
+    const text = decodeTextJson(textJson);
+    return text.length <= this.#maxTextChars ? textJson : Buffer.from(JSON.stringify(text.slice(0, this.#maxTextChars)), 'utf8');
+  }
+}
+
+/** A candidate with its text decoded, for PageCollector's sort. */
+export function decodedCandidate(c: OrderedCandidate<TextJson>): OrderedCandidate {
+  const { text, ...rest } = c;
+  return text === undefined ? rest : { ...rest, text: decodeTextJson(text) };
+}
+
+/** A page's pages.jsonl line: what JSON.stringify(page) gives for the decoded text, key for key. */
+export function pageLine(page: PageEntry<TextJson>): Buffer {
+  const { text, relevance, ...head } = page;
+  if (text === undefined) return Buffer.from(JSON.stringify(page), 'utf8');
+  const tail = relevance !== undefined ? `,"relevance":${JSON.stringify(relevance)}}` : '}';
+  return Buffer.concat([Buffer.from(`${JSON.stringify(head).slice(0, -1)},"text":`, 'utf8'), text, Buffer.from(tail, 'utf8')]);
 }
 
 /**
- * pages.jsonl from captures in package order: `each` is called with a
- * function to hand every capture to, in order (the caller's pass over the
- * journal, which does its other work on the way).
+ * pages.jsonl from captures in package order, written into `out` (the
+ * package's entry), which is ended; `failed` rejects if the package can no
+ * longer be written. `each` is called with a function to hand every
+ * capture to, in order (the caller's pass over the journal, which does its
+ * other work on the way).
  */
 export async function writeOrderedPages(
-  file: string,
+  out: Writable,
+  failed: Promise<never>,
   order: JournalPageOrder,
   seeds: readonly string[],
-  each: (take: (c: JournaledCapture) => Promise<void>) => Promise<void>,
+  each: (take: (c: RawJournaledCapture) => Promise<void>) => Promise<void>,
 ): Promise<WrittenPages> {
-  const list = new PageList({ seeds, markedSeeds: order.markedSeeds, borrowers: order.borrowers });
-  await AtomicLineFile.write(file, async (out) => {
-    await out.add([JSON.stringify(PAGES_HEADER)]);
-    let lines: string[] = [];
-    await each(async (c) => {
-      const candidate = order.candidateOf(c);
-      const page = candidate === null ? null : list.next(candidate);
-      if (page === null) return;
-      lines.push(JSON.stringify(page));
-      if (lines.length >= WRITE_BATCH_LINES) {
-        const batch = lines;
-        lines = [];
-        await out.add(batch);
-      }
-    });
-    await out.add(lines);
+  const list = new PageList<TextJson>({ seeds, markedSeeds: order.markedSeeds, borrowers: order.borrowers });
+  // Lines go out in chunks of WRITE_CHUNK_BYTES: each chunk written costs a trip through the hash, the CRC and deflate's thread.
+  let pending: Buffer[] = [Buffer.from(`${JSON.stringify(PAGES_HEADER)}\n`, 'utf8')];
+  let pendingBytes = pending[0]!.length;
+  const flush = async (): Promise<void> => {
+    const chunk = Buffer.concat(pending, pendingBytes);
+    pending = [];
+    pendingBytes = 0;
+    if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
+  };
+  await each(async (c) => {
+    const candidate = order.candidateOf(c);
+    const page = candidate === null ? null : list.next(candidate);
+    if (page === null) return;
+    const line = pageLine(page);
+    pending.push(line, NEWLINE);
+    pendingBytes += line.length + 1;
+    if (pendingBytes >= WRITE_CHUNK_BYTES) await flush();
   });
+  await flush();
+  out.end();
   return { pages: list.count, main: list.mainPage() };
 }

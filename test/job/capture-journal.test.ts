@@ -13,12 +13,8 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  CaptureJournal,
-  JOURNAL_MAX_TEXT_CHARS,
-  openCaptureJournal,
-  type JournaledCapture,
-} from '../../src/job/capture-journal.js';
+import { CaptureJournal, JOURNAL_MAX_TEXT_CHARS, type JournaledCapture } from '../../src/job/capture-journal.js';
+import { openCaptureJournal } from '../../src/job/capture-journal-reader.js';
 import { captureJournalPath } from '../../src/job/job-dir.js';
 
 /** The whole journal in memory: openCaptureJournal, then every capture. */
