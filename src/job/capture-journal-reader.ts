@@ -32,7 +32,7 @@ export interface JournalReader {
   readonly dropped: number;
   /** Captures whose record is still in its file, in journal order; reads the file again on each call. */
   captures(): AsyncGenerator<JournaledCapture, void, undefined>;
-  /** The same captures with their text as the journal's JSON string (`textJson`), not decoded. */
+  /** The same captures with their text as the journal's JSON string (`textJson`), not decoded: its bytes hold until the next capture is asked for. */
   rawCaptures(): AsyncGenerator<RawJournaledCapture, void, undefined>;
 }
 
@@ -43,7 +43,8 @@ export interface JournalReader {
  * in a file not listed, or whose member ends past the file's end, is
  * dropped. A journal still open (the crawl was killed and never resumed)
  * asks for a rescan of its tail's files, like a reopen would. `onCapture`
- * sees each capture that pass keeps, in journal order, its text undecoded.
+ * sees each capture that pass keeps, in journal order, its text undecoded
+ * (the bytes hold for the call only).
  */
 export async function openCaptureJournal(
   file: string,

@@ -206,17 +206,17 @@ async function repairTail(file: string): Promise<string[] | null> {
   if (keep === 0) return null;
   const files = new Set<string>();
   const recent: string[] = [];
-  let last: Buffer = Buffer.alloc(0);
+  let closed = false;
   for await (const batch of journalLineBuffers(file)) {
     for (const line of batch) {
-      last = line;
+      closed = line.equals(CLOSED_BYTES);
       const parsed = readJournalLine(line);
       if (parsed?.kind !== 'capture') continue;
       recent.push(parsed.capture.filename);
       if (recent.length > RESCAN_WINDOW_LINES) recent.shift();
     }
   }
-  if (last.equals(CLOSED_BYTES)) return null;
+  if (closed) return null;
   for (const f of recent) files.add(f);
   return [...files].sort();
 }

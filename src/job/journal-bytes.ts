@@ -37,7 +37,7 @@ export function splitTextField(line: Buffer): SplitLine {
   const end = stringEnd(line, open + 1);
   // No closing quote: a cut line; parsed whole, it fails as it should.
   if (end < 0) return { head: line.toString('utf8'), textJson: null };
-  // Not copied: a reader that keeps a text beyond its line copies it (copyText), or it keeps the whole chunk alive.
+  // Not copied: it is valid as long as the line (see journalLineBuffers).
   const textJson = line.subarray(open, end);
   return { head: line.toString('utf8', 0, at) + line.toString('utf8', end), textJson };
 }
@@ -57,28 +57,38 @@ function stringEnd(b: Buffer, from: number): number {
 
 /**
  * The file's non-empty lines as bytes, a chunk's worth at a time (lines cut
- * at '\n'; a last line without one comes too). Each chunk is a buffer of
- * its own: the lines handed out stay valid.
+ * at '\n'; a last line without one comes too). One buffer is read into
+ * again and again — fresh ones for each megabyte read would each count
+ * against V8's external memory and bring on full collections of a crawl's
+ * heap — so a batch's lines hold until the next batch is asked for: a
+ * reader that keeps bytes beyond that copies them (copyText).
  */
 export async function* journalLineBuffers(file: string, chunkBytes = DEFAULT_CHUNK_BYTES): AsyncGenerator<Buffer[], void, undefined> {
   const fh = await open(file, 'r');
   try {
-    let carry: Buffer = Buffer.alloc(0);
+    let chunk = Buffer.allocUnsafe(chunkBytes);
+    /** Bytes at the chunk's start carried over from the last read: a line not yet ended. */
+    let carried = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.max(chunkBytes, carry.length * 2));
-      carry.copy(chunk, 0);
-      const { bytesRead } = await fh.read(chunk, carry.length, chunk.length - carry.length, null);
-      const filled = carry.length + bytesRead;
+      if (carried === chunk.length) {
+        // A line longer than the chunk: a larger one.
+        const larger = Buffer.allocUnsafe(chunk.length * 2);
+        chunk.copy(larger, 0, 0, carried);
+        chunk = larger;
+      }
+      const { bytesRead } = await fh.read(chunk, carried, chunk.length - carried, null);
       if (bytesRead === 0) break;
+      const filled = carried + bytesRead;
       const end = chunk.lastIndexOf(NEWLINE, filled - 1);
       if (end < 0) {
-        carry = chunk.subarray(0, filled);
+        carried = filled;
         continue;
       }
       yield cut(chunk, end);
-      carry = Buffer.from(chunk.subarray(end + 1, filled));
+      chunk.copyWithin(0, end + 1, filled);
+      carried = filled - end - 1;
     }
-    if (carry.length > 0) yield [carry];
+    if (carried > 0) yield [chunk.subarray(0, carried)];
   } finally {
     await fh.close();
   }
@@ -97,7 +107,7 @@ function cut(chunk: Buffer, end: number): Buffer[] {
   return lines;
 }
 
-/** A text's bytes on their own, for a reader that keeps them: the line's chunk can then be collected. */
+/** A text's bytes on their own, for a reader that keeps them past its line's batch. */
 export function copyText(textJson: Buffer): Buffer {
   const copy = Buffer.allocUnsafe(textJson.length);
   textJson.copy(copy);

@@ -30,7 +30,6 @@ import { PAGES_HEADER, type WrittenPages } from './pages.js';
 /** A page's text as its JSON string's UTF-8 bytes (quotes included). */
 export type TextJson = Buffer;
 
-const NEWLINE = Buffer.from('\n', 'utf8');
 const WRITE_CHUNK_BYTES = 1024 * 1024;
 
 export class JournalPageOrder {
@@ -85,12 +84,15 @@ export class JournalPageOrder {
   }
 
   /**
-   * The text cut to the cap. A JSON string holds at least as many bytes as
-   * its text has UTF-16 units, plus its two quotes: one within the cap in
-   * bytes is within it in characters, and is kept as it is.
+   * The text cut to the cap. A JSON string holds at least as many bytes,
+   * and as many characters, as its text has UTF-16 units, plus its two
+   * quotes: one within the cap either way is within it decoded, and is
+   * kept as it is.
    */
   #capped(textJson: TextJson): TextJson {
     if (textJson.length - 2 <= this.#maxTextChars) return textJson;
+    // Its characters before the escapes are read (natively): never fewer than the text has.
+    if (textJson.toString('utf8').length - 2 <= this.#maxTextChars) return textJson;
     const text = decodeTextJson(textJson);
     return text.length <= this.#maxTextChars ? textJson : Buffer.from(JSON.stringify(text.slice(0, this.#maxTextChars)), 'utf8');
   }
@@ -102,12 +104,64 @@ export function decodedCandidate(c: OrderedCandidate<TextJson>): OrderedCandidat
   return text === undefined ? rest : { ...rest, text: decodeTextJson(text) };
 }
 
-/** A page's pages.jsonl line: what JSON.stringify(page) gives for the decoded text, key for key. */
-export function pageLine(page: PageEntry<TextJson>): Buffer {
+/**
+ * A page's pages.jsonl line (no newline) in pieces: what JSON.stringify(page)
+ * gives for the decoded text, key for key, with the text's bytes as they are.
+ */
+export function pageLineParts(page: PageEntry<TextJson>): (string | Buffer)[] {
   const { text, relevance, ...head } = page;
-  if (text === undefined) return Buffer.from(JSON.stringify(page), 'utf8');
+  if (text === undefined) return [JSON.stringify(page)];
   const tail = relevance !== undefined ? `,"relevance":${JSON.stringify(relevance)}}` : '}';
-  return Buffer.concat([Buffer.from(`${JSON.stringify(head).slice(0, -1)},"text":`, 'utf8'), text, Buffer.from(tail, 'utf8')]);
+  return [`${JSON.stringify(head).slice(0, -1)},"text":`, text, tail];
+}
+
+/** A page's pages.jsonl line, whole. */
+export function pageLine(page: PageEntry<TextJson>): Buffer {
+  return Buffer.concat(pageLineParts(page).map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)));
+}
+
+/**
+ * Bytes gathered into chunks of WRITE_CHUNK_BYTES before they go to `out`:
+ * each chunk written costs a trip through the hash, the CRC and deflate's
+ * thread, and copying into one chunk allocates nothing per line.
+ */
+class ChunkedOut {
+  readonly #out: Writable;
+  readonly #failed: Promise<never>;
+  #chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
+  #used = 0;
+
+  constructor(out: Writable, failed: Promise<never>) {
+    this.#out = out;
+    this.#failed = failed;
+  }
+
+  async add(parts: readonly (string | Buffer)[]): Promise<void> {
+    for (const part of parts) {
+      const bytes = typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.length;
+      if (this.#used + bytes > this.#chunk.length) await this.flush();
+      if (bytes > this.#chunk.length) {
+        await this.#write(typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part));
+        continue;
+      }
+      if (typeof part === 'string') this.#chunk.write(part, this.#used, 'utf8');
+      else part.copy(this.#chunk, this.#used);
+      this.#used += bytes;
+    }
+  }
+
+  /** What is gathered goes out; the chunk is handed over and a new one begun. */
+  async flush(): Promise<void> {
+    if (this.#used === 0) return;
+    const full = this.#chunk.subarray(0, this.#used);
+    this.#chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
+    this.#used = 0;
+    await this.#write(full);
+  }
+
+  async #write(bytes: Buffer): Promise<void> {
+    if (!this.#out.write(bytes)) await Promise.race([once(this.#out, 'drain'), this.#failed]);
+  }
 }
 
 /**
@@ -125,25 +179,14 @@ export async function writeOrderedPages(
   each: (take: (c: RawJournaledCapture) => Promise<void>) => Promise<void>,
 ): Promise<WrittenPages> {
   const list = new PageList<TextJson>({ seeds, markedSeeds: order.markedSeeds, borrowers: order.borrowers });
-  // Lines go out in chunks of WRITE_CHUNK_BYTES: each chunk written costs a trip through the hash, the CRC and deflate's thread.
-  let pending: Buffer[] = [Buffer.from(`${JSON.stringify(PAGES_HEADER)}\n`, 'utf8')];
-  let pendingBytes = pending[0]!.length;
-  const flush = async (): Promise<void> => {
-    const chunk = Buffer.concat(pending, pendingBytes);
-    pending = [];
-    pendingBytes = 0;
-    if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
-  };
+  const chunks = new ChunkedOut(out, failed);
+  await chunks.add([`${JSON.stringify(PAGES_HEADER)}\n`]);
   await each(async (c) => {
     const candidate = order.candidateOf(c);
     const page = candidate === null ? null : list.next(candidate);
-    if (page === null) return;
-    const line = pageLine(page);
-    pending.push(line, NEWLINE);
-    pendingBytes += line.length + 1;
-    if (pendingBytes >= WRITE_CHUNK_BYTES) await flush();
+    if (page !== null) await chunks.add([...pageLineParts(page), '\n']);
   });
-  await flush();
+  await chunks.flush();
   out.end();
   return { pages: list.count, main: list.mainPage() };
 }

@@ -67,6 +67,9 @@ export interface PageListOptions {
 
 type Borrowed<T> = Pick<OrderedCandidate<T>, 'title' | 'text'>;
 
+/** A listed page as the choice of the main page keeps it: not its text. */
+export type PageRef = Pick<PageEntry<unknown>, 'url' | 'ts'>;
+
 export class PageList<T = string> {
   readonly #listed = new KeyTable();
   readonly #fp: Fp64 = { hi: 0, lo: 0 };
@@ -77,9 +80,9 @@ export class PageList<T = string> {
   /** Digest → title/text of its first original, while revisits wait for it. */
   readonly #held = new Map<string, Borrowed<T>>();
   #count = 0;
-  #bySeed: { rank: number; page: PageEntry<T> } | null = null;
-  #earliestMarked: PageEntry<T> | null = null;
-  #earliest: PageEntry<T> | null = null;
+  #bySeed: { rank: number; page: PageRef } | null = null;
+  #earliestMarked: PageRef | null = null;
+  #earliest: PageRef | null = null;
 
   constructor(opts: PageListOptions = {}) {
     (opts.seeds ?? []).forEach((s, i) => {
@@ -111,7 +114,7 @@ export class PageList<T = string> {
     if (source?.text) page.text = source.text;
     if (c.relevance !== undefined) page.relevance = c.relevance;
     this.#count++;
-    this.#consider(page);
+    this.#consider({ url: page.url, ts: page.ts });
     return page;
   }
 
@@ -120,7 +123,7 @@ export class PageList<T = string> {
    * order) that was listed; else the earliest page marked as a seed; else
    * the earliest page (ties: the first listed). Null without pages.
    */
-  mainPage(): PageEntry<T> | null {
+  mainPage(): PageRef | null {
     return this.#bySeed?.page ?? this.#earliestMarked ?? this.#earliest;
   }
 
@@ -137,7 +140,7 @@ export class PageList<T = string> {
     return source;
   }
 
-  #consider(page: PageEntry<T>): void {
+  #consider(page: PageRef): void {
     const rank = this.#seedRank.get(page.url);
     if (rank !== undefined && (this.#bySeed === null || rank < this.#bySeed.rank)) this.#bySeed = { rank, page };
     if (this.#markedSeeds.has(page.url) && (this.#earliestMarked === null || page.ts < this.#earliestMarked.ts)) this.#earliestMarked = page;

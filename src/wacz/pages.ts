@@ -23,7 +23,7 @@ import type { CdxjEntry } from '../index/cdxj.js';
 import type { IndexedRecord } from '../index/warc-index.js';
 import { LineSorter } from '../index/line-sorter.js';
 import { loadOnce } from '../core/load-once.js';
-import { DEFAULT_MAX_TEXT_CHARS, PageList, type OrderedCandidate, type PageEntry } from './page-list.js';
+import { DEFAULT_MAX_TEXT_CHARS, PageList, type OrderedCandidate, type PageRef } from './page-list.js';
 import type { PageText } from './page-text.js';
 
 /** parse5, loaded for the first page read from a WARC: a package made from the capture journal never needs it. */
@@ -57,7 +57,7 @@ export interface WrittenPages {
   /** Entries written (the header line not counted). */
   pages: number;
   /** See PageList.mainPage(). */
-  main: PageEntry<unknown> | null;
+  main: PageRef | null;
 }
 
 /** Widths of the sort key's hex fields: file rank, offset (2^56 > any safe integer), order added. */

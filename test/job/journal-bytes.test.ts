@@ -98,7 +98,8 @@ describe('journal lines read as bytes', () => {
     await journal.close();
     // Chunks of 64 bytes: most lines span several.
     const lines: Buffer[] = [];
-    for await (const batch of journalLineBuffers(file, 64)) lines.push(...batch);
+    // Copied: a batch's lines hold until the next batch is read.
+    for await (const batch of journalLineBuffers(file, 64)) lines.push(...batch.map((l) => Buffer.from(l)));
     const text = await readFile(file, 'utf8');
     assert.deepEqual(lines.map((l) => l.toString('utf8')), text.split('\n').filter((l) => l !== ''));
     const reader = await openCaptureJournal(file, new Map([['A.warc.gz', 1e9]]));
