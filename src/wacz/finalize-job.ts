@@ -15,10 +15,18 @@
  * once, into index.cdxj and into the WACZ's blocked index at the same time,
  * so the index never sits in memory whole. Page candidates go through a
  * second one (PageCollector) and come out as pages.jsonl in the work
- * directory, which the ZIP writer streams in; the journal is read twice
- * (openCaptureJournal), never held. Memory is the two sort buffers
+ * directory, which the ZIP writer streams in — unless the journal gives
+ * them in package order (journal-pages.ts), the case of a crawl that was
+ * never killed: then pages.jsonl is streamed into the package as the
+ * journal's second read makes it. The journal is read twice
+ * (openCaptureJournal), as bytes, its pages' text never decoded
+ * (journal-bytes.ts), and never held. Memory is the two sort buffers
  * (sortBufferBytes between them), ~16 bytes per page (URL fingerprints)
  * and a count per digest of text-less revisits (see PageList).
+ *
+ * The package is begun first (WaczBuilder): the WARCs, most of its bytes,
+ * are copied in while the journal is read; the page list and the index
+ * follow as they are made, datapackage.json last.
  */
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';

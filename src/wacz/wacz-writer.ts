@@ -115,6 +115,8 @@ export class WaczBuilder {
             failed(err);
             tap.destroy(err);
           });
+          // An abandoned package destroys the tap: the file is closed with it.
+          tap.on('close', () => source.destroy());
           source.pipe(tap);
           cb(null, tap);
         });
