@@ -78,6 +78,9 @@ export class WaczBuilder {
   /** Every entry's tap, destroyed on abort so no source is left reading. */
   readonly #taps: Transform[] = [];
   readonly #written: Promise<void>;
+  /** Rejects with the first failure of any entry or of the output; never resolves. */
+  readonly #failed: Promise<never>;
+  #fail: (err: unknown) => void = () => {};
   #settled = false;
 
   private constructor(outPath: string, mtime: Date) {
@@ -87,6 +90,11 @@ export class WaczBuilder {
     this.#written = pipeline(this.#zip.outputStream, createWriteStream(this.#tmp));
     // Observed by finish(); this only keeps an early failure from counting as unhandled.
     this.#written.catch(() => {});
+    this.#failed = new Promise<never>((_, reject) => {
+      this.#fail = reject;
+    });
+    this.#failed.catch(() => {});
+    this.#written.catch((err: unknown) => this.#fail(err));
   }
 
   /** Begin `outPath` (its directory made first); `created` is every entry's mtime. */
@@ -95,11 +103,9 @@ export class WaczBuilder {
     return new WaczBuilder(outPath, created);
   }
 
-  /** Rejects once the package cannot be written (never resolves): a producer waiting on an entry's stream races it. */
+  /** Rejects once the package cannot be written (an entry or the output failed; never resolves): a producer waiting on an entry's stream races it. */
   get failed(): Promise<never> {
-    const failed = this.#written.then(() => new Promise<never>(() => {}));
-    failed.catch(() => {});
-    return failed;
+    return this.#failed;
   }
 
   /** Queue a file on disk, read when the ZIP writer reaches it. */
@@ -150,7 +156,8 @@ export class WaczBuilder {
   /** Once every entry went through: datapackage.json and its digest, then the package is renamed into place. */
   async finish(info: DataPackageInfo): Promise<WrittenWacz> {
     try {
-      await Promise.race([Promise.all(this.#hashed), this.#written]);
+      // An entry that failed (a WARC gone while read) may leave the ZIP writer waiting forever: its failure ends the wait.
+      await Promise.race([Promise.all(this.#hashed), this.#written, this.#failed]);
       await Promise.all(this.#hashed);
       const files = listed(this.#files);
       const dataPackage = dataPackageJson(info, files);
@@ -179,8 +186,8 @@ export class WaczBuilder {
   }
 
   #hash(hashed: Promise<void>): void {
-    // Observed by finish(); an abort before it must not leave it unhandled.
-    hashed.catch(() => {});
+    // Observed by finish() and `failed`; an abort before it must not leave it unhandled.
+    hashed.catch((err: unknown) => this.#fail(err));
     this.#hashed.push(hashed);
   }
 
