@@ -6,7 +6,7 @@
  * as bytes and a page's text is not decoded unless asked for
  * (journal-bytes.ts): it is most of the file.
  */
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import {
   CaptureJournalError,
   RESCAN_WINDOW_LINES,
@@ -16,6 +16,7 @@ import {
   type RawJournalLine,
 } from './capture-journal.js';
 import { decodeTextJson, journalLineBuffers } from './journal-bytes.js';
+import type { JournalSummary } from './journal-summary.js';
 
 /**
  * A journal opened for the end of a crawl: what a first pass over the whole
@@ -30,6 +31,8 @@ export interface JournalReader {
   readonly covered: ReadonlySet<string>;
   /** Lines dropped: unreadable, or pointing past the end (or at a missing file) in `warcSizes`. */
   readonly dropped: number;
+  /** The closing summary that stood for the first read (see openCaptureJournal), or null when the journal was read. */
+  readonly summary: JournalSummary | null;
   /** Captures whose record is still in its file, in journal order; reads the file again on each call. */
   captures(): AsyncGenerator<JournaledCapture, void, undefined>;
   /** The same captures with their text as the journal's JSON string (`textJson`), not decoded: its bytes hold until the next capture is asked for. */
@@ -44,17 +47,43 @@ export interface JournalReader {
  * dropped. A journal still open (the crawl was killed and never resumed)
  * asks for a rescan of its tail's files, like a reopen would. `onCapture`
  * sees each capture that pass keeps, in journal order, its text undecoded
- * (the bytes hold for the call only).
+ * (the bytes hold for the call only). With `onSummary`, a journal closed
+ * with a summary of its run (journal-summary.ts) whose files are all whole
+ * is not read at all: `onSummary` gets what the pass would have learned
+ * instead, and `onCapture` is not called.
  */
 export async function openCaptureJournal(
   file: string,
   warcSizes: ReadonlyMap<string, number>,
   onCapture?: (c: RawJournaledCapture) => void,
+  onSummary?: (s: JournalSummary) => void,
 ): Promise<JournalReader | null> {
+  let size: number;
   try {
-    await stat(file);
+    size = (await stat(file)).size;
   } catch {
     return null;
+  }
+  async function* rawCaptures(): AsyncGenerator<RawJournaledCapture, void, undefined> {
+    for await (const parsed of parsedLines(file)) {
+      if (parsed?.kind === 'capture' && inFile(parsed.capture, warcSizes)) yield parsed.capture;
+    }
+  }
+  const reader = (rescan: Set<string>, covered: Set<string>, dropped: number, summary: JournalSummary | null): JournalReader => ({
+    rescan,
+    covered,
+    dropped,
+    summary,
+    rawCaptures,
+    async *captures() {
+      for await (const c of rawCaptures()) yield withText(c);
+    },
+  });
+  // A journal its run closed with a summary, every file still whole: the summary stands for the first read.
+  const summary = onSummary === undefined ? null : await closingSummary(file, size);
+  if (summary !== null && summary.files.every(([f, end]) => end <= (warcSizes.get(f) ?? -1))) {
+    onSummary!(summary);
+    return reader(new Set(), new Set(summary.files.map(([f]) => f)), 0, summary);
   }
   const rescan = new Set<string>();
   const covered = new Set<string>();
@@ -84,20 +113,33 @@ export async function openCaptureJournal(
     } else dropped++;
   }
   if (!closed) for (const f of recent) rescan.add(f);
-  async function* rawCaptures(): AsyncGenerator<RawJournaledCapture, void, undefined> {
-    for await (const parsed of parsedLines(file)) {
-      if (parsed?.kind === 'capture' && inFile(parsed.capture, warcSizes)) yield parsed.capture;
+  return reader(rescan, covered, dropped, null);
+}
+
+/** Lines longer than this are not looked for at the end of a journal (a summary is far shorter). */
+const MAX_SUMMARY_LINE_BYTES = 8 * 1024 * 1024;
+
+/** The summary in the journal's last line, when that line closes the journal and carries one. */
+async function closingSummary(file: string, size: number): Promise<JournalSummary | null> {
+  const fh = await open(file, 'r');
+  try {
+    // The last line: back from the end, a growing window until it holds the newline before it.
+    for (let window = 64 * 1024; ; window *= 4) {
+      const start = Math.max(0, size - window);
+      const bytes = Buffer.allocUnsafe(size - start);
+      const { bytesRead } = await fh.read(bytes, 0, bytes.length, start);
+      const text = bytes.subarray(0, bytesRead);
+      const end = text.length > 0 && text[text.length - 1] === 0x0a ? text.length - 1 : text.length;
+      const nl = text.lastIndexOf(0x0a, end - 1);
+      if (nl >= 0 || start === 0) {
+        const parsed = readJournalLine(text.subarray(nl + 1, end));
+        return parsed?.kind === 'closed' ? (parsed.summary ?? null) : null;
+      }
+      if (window >= MAX_SUMMARY_LINE_BYTES) return null;
     }
+  } finally {
+    await fh.close();
   }
-  return {
-    rescan,
-    covered,
-    dropped,
-    rawCaptures,
-    async *captures() {
-      for await (const c of rawCaptures()) yield withText(c);
-    },
-  };
 }
 
 /**
@@ -110,10 +152,12 @@ export async function openCaptureJournals(
   files: readonly string[],
   warcSizes: ReadonlyMap<string, number>,
   onCapture?: (c: RawJournaledCapture) => void,
+  onSummary?: (s: JournalSummary) => void,
 ): Promise<JournalReader | null> {
   const readers: JournalReader[] = [];
   for (const file of files) {
-    const reader = await openCaptureJournal(file, warcSizes, onCapture);
+    // Several journals are read: a summary speaks for its own only.
+    const reader = await openCaptureJournal(file, warcSizes, onCapture, files.length === 1 ? onSummary : undefined);
     if (reader !== null) readers.push(reader);
   }
   if (readers.length <= 1) return readers[0] ?? null;
@@ -121,6 +165,7 @@ export async function openCaptureJournals(
     rescan: new Set(readers.flatMap((r) => [...r.rescan])),
     covered: new Set(readers.flatMap((r) => [...r.covered])),
     dropped: readers.reduce((n, r) => n + r.dropped, 0),
+    summary: null,
     async *captures() {
       for (const r of readers) yield* r.captures();
     },

@@ -26,6 +26,7 @@ import path from 'node:path';
 import { ArchiverError } from '../core/errors.js';
 import { journalLineBuffers, splitTextField } from './journal-bytes.js';
 import { AppendFile } from '../writer/append-file.js';
+import { JournalSummaryBuilder, summaryOf, type JournalSummary } from './journal-summary.js';
 
 
 /** Cap on the text kept per page, in characters (the same cap as the WARC-read path). */
@@ -101,7 +102,6 @@ export class CaptureJournalError extends ArchiverError {
 
 /** The line that ends a cleanly closed run. */
 const CLOSED_LINE = '{"closed":true}';
-const CLOSED_BYTES = Buffer.from(CLOSED_LINE, 'utf8');
 
 export class CaptureJournal {
   readonly #file: string;
@@ -109,9 +109,13 @@ export class CaptureJournal {
   readonly #out: AppendFile;
   #closing: Promise<void> | null = null;
 
-  private constructor(file: string, out: AppendFile) {
+  /** What the end of the crawl's first read would learn (journal-summary.ts): kept for a journal this run began. */
+  readonly #summary: JournalSummaryBuilder | null;
+
+  private constructor(file: string, out: AppendFile, fresh: boolean) {
     this.#file = file;
     this.#out = out;
+    this.#summary = fresh ? new JournalSummaryBuilder() : null;
   }
 
   /**
@@ -120,6 +124,7 @@ export class CaptureJournal {
    */
   static async open(file: string): Promise<CaptureJournal> {
     await mkdir(path.dirname(file), { recursive: true });
+    const fresh = ((await stat(file).catch(() => null))?.size ?? 0) === 0;
     const rescan = await repairTail(file);
     let out: AppendFile;
     try {
@@ -129,7 +134,7 @@ export class CaptureJournal {
     } catch (err) {
       throw new CaptureJournalError('ARCHIVER_JOURNAL_WRITE', `cannot open ${file}`, { cause: err });
     }
-    const journal = new CaptureJournal(file, out);
+    const journal = new CaptureJournal(file, out, fresh);
     if (rescan !== null) {
       // On disk before this run writes anything: a second kill must not lose it.
       try {
@@ -159,6 +164,11 @@ export class CaptureJournal {
     delete line.text;
     if (line.title === '') delete line.title;
     const json = JSON.stringify(line);
+    this.#summary?.add({
+      ...line,
+      hasTitle: line.title !== undefined,
+      hasText: text !== null || (textJson !== undefined && textJson.length > 2),
+    });
     // The text goes last, where the end of the crawl finds it without decoding it (journal-bytes.ts).
     if (text !== null) this.#writeLine(`${json.slice(0, -1)},"text":${text}}`);
     // '""' is the empty text, which the journal leaves out.
@@ -170,7 +180,8 @@ export class CaptureJournal {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       try {
-        if (this.#out.failure === null) this.#writeLine(CLOSED_LINE);
+        const summary = this.#summary?.summary() ?? null;
+        if (this.#out.failure === null) this.#writeLine(summary === null ? CLOSED_LINE : JSON.stringify({ closed: true, summary }));
       } catch {
         // Kept as the file's failure; thrown below, once the descriptor is released.
       }
@@ -209,8 +220,8 @@ async function repairTail(file: string): Promise<string[] | null> {
   let closed = false;
   for await (const batch of journalLineBuffers(file)) {
     for (const line of batch) {
-      closed = line.equals(CLOSED_BYTES);
       const parsed = readJournalLine(line);
+      closed = parsed?.kind === 'closed';
       if (parsed?.kind !== 'capture') continue;
       recent.push(parsed.capture.filename);
       if (recent.length > RESCAN_WINDOW_LINES) recent.shift();
@@ -240,7 +251,8 @@ async function lastNewlineEnd(file: string, size: number): Promise<number> {
   }
 }
 
-export type ParsedJournalLine = { kind: 'capture'; capture: JournaledCapture } | { kind: 'rescan'; files: string[] } | { kind: 'closed' };
+/** A closing line may carry the run's summary (journal-summary.ts). */
+export type ParsedJournalLine = { kind: 'capture'; capture: JournaledCapture } | { kind: 'rescan'; files: string[] } | { kind: 'closed'; summary?: JournalSummary };
 type ParsedLine = ParsedJournalLine;
 
 /** One journal line read back, null for an unreadable one (a cut last line); also for readers of a journal still being written. */
@@ -259,7 +271,10 @@ export function parseJournalLine(line: string): ParsedLine | null {
 export function journalLineOf(v: unknown): ParsedLine | null {
   if (typeof v !== 'object' || v === null) return null;
   const o = v as Record<string, unknown>;
-  if (o['closed'] === true) return { kind: 'closed' };
+  if (o['closed'] === true) {
+    const summary = summaryOf(o['summary']);
+    return summary === null ? { kind: 'closed' } : { kind: 'closed', summary };
+  }
   if (Array.isArray(o['rescan'])) return { kind: 'rescan', files: o['rescan'].filter((f): f is string => typeof f === 'string') };
   const ok = typeof o['url'] === 'string' && typeof o['date'] === 'string' && typeof o['status'] === 'number'
     && typeof o['mime'] === 'string' && (typeof o['digest'] === 'string' || o['digest'] === null)
@@ -270,7 +285,7 @@ export function journalLineOf(v: unknown): ParsedLine | null {
 
 /** A capture read as bytes (readJournalLine): its text, when it has one, still the JSON string the journal holds. */
 export type RawJournaledCapture = Omit<JournaledCapture, 'text'> & { textJson?: Buffer };
-export type RawJournalLine = { kind: 'capture'; capture: RawJournaledCapture } | { kind: 'rescan'; files: string[] } | { kind: 'closed' };
+export type RawJournalLine = { kind: 'capture'; capture: RawJournaledCapture } | { kind: 'rescan'; files: string[] } | { kind: 'closed'; summary?: JournalSummary };
 
 /** One journal line read from its bytes, its text left undecoded (see journal-bytes.ts); null for an unreadable one. */
 export function readJournalLine(line: Buffer): RawJournalLine | null {

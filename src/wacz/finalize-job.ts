@@ -30,9 +30,10 @@
  */
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { NoInputError } from '../core/errors.js';
+import { ArchiverError, NoInputError } from '../core/errors.js';
 import type { RawJournaledCapture } from '../job/capture-journal.js';
 import { openCaptureJournals } from '../job/capture-journal-reader.js';
+import { JournalSummaryBuilder, sameSummary } from '../job/journal-summary.js';
 import { AtomicLineFile, damageGate } from '../index/build-index.js';
 import type { WarcDamage } from '../warc/warc-damage.js';
 import { entryFor, formatCdxjLine, REVISIT_MIME, type CdxjEntry } from '../index/cdxj.js';
@@ -82,6 +83,19 @@ export interface FinalizedJob {
   pages: number;
   /** WARC files indexed from their bytes (all of them without a journal). */
   warcsRead: number;
+  /** The journal's closing summary stood for its first read (journal-summary.ts). */
+  journalSummary: boolean;
+}
+
+/**
+ * The journal's lines do not match the summary in its closing line (the
+ * file was changed after its run closed it): finalize starts again and
+ * reads the journal instead. Never leaves finalizeJob.
+ */
+class JournalSummaryMismatch extends ArchiverError {
+  constructor() {
+    super('ARCHIVER_JOURNAL_READ', 'the capture journal does not match its closing summary');
+  }
 }
 
 export const DEFAULT_COMPRESSED_INDEX_ABOVE_LINES = 30_000;
@@ -92,6 +106,15 @@ export function waczFileName(name: string): string {
 }
 
 export async function finalizeJob(opts: FinalizeJobOptions): Promise<FinalizedJob> {
+  try {
+    return await finalizeOnce(opts, true);
+  } catch (err) {
+    if (!(err instanceof JournalSummaryMismatch)) throw err;
+    return finalizeOnce(opts, false);
+  }
+}
+
+async function finalizeOnce(opts: FinalizeJobOptions, trustSummary: boolean): Promise<FinalizedJob> {
   const warcs = await jobWarcs(opts.jobDir);
   if (warcs.length === 0) throw new NoInputError(`${opts.jobDir}: no WARC files to index and package`);
   const cdxj = jobIndexPath(opts.jobDir);
@@ -110,7 +133,7 @@ export async function finalizeJob(opts: FinalizeJobOptions): Promise<FinalizedJo
   try {
     for (const warc of warcs) pkg.addFile(`archive/${path.basename(warc)}`, warc, false);
     const gate = damageGate(opts);
-    const { warcsRead, written } = await collect(opts, warcs, sorter, pages, pkg, gate.onDamage);
+    const { warcsRead, written, summary } = await collect(opts, warcs, sorter, pages, pkg, gate.onDamage, trustSummary);
     gate.check();
     const { index, lines } = await writeIndexes(sorter, cdxj, work, opts);
     let pageList = written;
@@ -130,7 +153,7 @@ export async function finalizeJob(opts: FinalizeJobOptions): Promise<FinalizedJo
       software: opts.software,
       ...(main ? { mainPageUrl: main.url, mainPageDate: main.ts } : {}),
     });
-    return { cdxj, wacz, captures: lines, pages: pageList.pages, warcsRead };
+    return { cdxj, wacz, captures: lines, pages: pageList.pages, warcsRead, journalSummary: summary };
   } finally {
     await pkg.abort();
     await sorter.close();
@@ -197,12 +220,13 @@ async function collect(
   pages: PageCollector,
   pkg: WaczBuilder,
   onDamage: (damage: WarcDamage) => void,
-): Promise<{ warcsRead: number; written: WrittenPages | null }> {
+  trustSummary: boolean,
+): Promise<{ warcsRead: number; written: WrittenPages | null; summary: boolean }> {
   const sizes = new Map<string, number>();
   for (const w of warcs) sizes.set(path.basename(w), (await stat(w)).size);
   const order = new JournalPageOrder(warcs.map((w) => path.basename(w)), pages.maxTextChars);
   // The job's journal, or every node's of a crawl of several processes.
-  const journal = opts.ignoreJournal === true ? null : await openCaptureJournals(await captureJournalFiles(opts.jobDir), sizes, order.onCapture);
+  const journal = opts.ignoreJournal === true ? null : await openCaptureJournals(await captureJournalFiles(opts.jobDir), sizes, order.onCapture, trustSummary ? order.onSummary : undefined);
   /** Files whose captures come from the journal. */
   const fromJournal = new Set<string>();
   let warcsRead = 0;
@@ -217,7 +241,15 @@ async function collect(
       if (!sorter.add(formatCdxjLine(e))) await sorter.spill();
     }
   }
-  if (journal === null || fromJournal.size === 0) return { warcsRead, written: null };
+  if (journal === null || fromJournal.size === 0) return { warcsRead, written: null, summary: false };
+  // A summary that stood for the first read is checked against the lines as the second read goes.
+  const check = journal.summary === null ? null : new JournalSummaryBuilder();
+  const checked = (c: RawJournaledCapture): void => check?.add({ ...c, hasTitle: c.title !== undefined, hasText: c.textJson !== undefined });
+  const verify = (): boolean => {
+    const built = check?.summary() ?? null;
+    if (journal.summary !== null && (built === null || !sameSummary(built, journal.summary))) throw new JournalSummaryMismatch();
+    return journal.summary !== null;
+  };
   const indexLine = async (c: RawJournaledCapture): Promise<void> => {
     if (!sorter.add(formatCdxjLine(cdxjEntryOf(c)))) await sorter.spill();
   };
@@ -225,21 +257,23 @@ async function collect(
     // One pass: index lines into their sort, pages straight into the package's pages.jsonl.
     const written = await writeOrderedPages(pkg.addStream(PAGES_PATH, true), pkg.failed, order, opts.seeds ?? [], async (take) => {
       for await (const c of journal.rawCaptures()) {
+        checked(c);
         await indexLine(c);
         await take(c);
       }
     });
-    return { warcsRead, written };
+    return { warcsRead, written, summary: verify() };
   }
   // Second pass over the journal, after the WARCs read from bytes: both sorts put everything in order.
   for await (const c of journal.rawCaptures()) {
+    checked(c);
     if (!fromJournal.has(c.filename)) continue;
     await indexLine(c);
     if (c.seed) pages.addSeed(c.url);
     const candidate = order.candidateOf(c);
     if (candidate !== null) await pages.add({ ...decodedCandidate(candidate), filename: c.filename, offset: c.offset });
   }
-  return { warcsRead, written: null };
+  return { warcsRead, written: null, summary: verify() };
 }
 
 /** The CDXJ entry of a journaled capture: what indexWarcFile reads from the record. */

@@ -23,6 +23,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { RawJournaledCapture } from '../job/capture-journal.js';
+import type { JournalSummary } from '../job/journal-summary.js';
 import { copyText, decodeTextJson } from '../job/journal-bytes.js';
 import { PageList, type OrderedCandidate, type PageEntry } from './page-list.js';
 import { PAGES_HEADER, type WrittenPages } from './pages.js';
@@ -59,6 +60,20 @@ export class JournalPageOrder {
     if (c.page && c.revisit && c.title === undefined && c.textJson === undefined && c.digest !== null) {
       this.borrowers.set(c.digest, (this.borrowers.get(c.digest) ?? 0) + 1);
     }
+  };
+
+  /** Instead of every capture: the summary the journal's writer kept of them (journal-summary.ts). */
+  readonly onSummary = (s: JournalSummary): void => {
+    for (const url of s.markedSeeds) this.markedSeeds.add(url);
+    for (const [digest, n] of s.borrowers) this.borrowers.set(digest, (this.borrowers.get(digest) ?? 0) + n);
+    // In order: offsets grew within each file, and the files came in package order, each in the package.
+    let lastRank = -1;
+    for (const [file] of s.files) {
+      const rank = this.#rank.get(file);
+      if (rank === undefined || rank <= lastRank) this.#ordered = false;
+      else lastRank = rank;
+    }
+    if (!s.inOrder) this.#ordered = false;
   };
 
   /** Every capture came in package order, each in a file of the package. */
