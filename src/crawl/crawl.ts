@@ -44,6 +44,8 @@ export type { AddSeedsResult, CrawlStartOptions, ExcludeResult, PageQuery } from
 
 /** How often the job's crawl time is saved while running (a kill loses at most this much). */
 const SAVE_CRAWL_TIME_MS = 5000;
+/** Packaging's modules (index, WACZ) are loaded this long into a crawl, so its end does not wait for them. */
+const PACKAGING_PRELOAD_MS = 1000;
 /** How often a `progress` event goes out. */
 const PROGRESS_EVENT_MS = 1000;
 
@@ -258,6 +260,7 @@ export class Crawl {
       timers.push(t);
     }
     every(SAVE_CRAWL_TIME_MS, () => void this.#p.job.saveCrawlTimeMs(this.#crawlTimeMs()).catch(() => undefined));
+    timers.push(setTimeout(() => void import('../wacz/finalize-job.js').catch(() => undefined), PACKAGING_PRELOAD_MS).unref());
     every(PROGRESS_EVENT_MS, () => {
       if (this.events.has('progress')) this.events.emit('progress', this.status());
     });

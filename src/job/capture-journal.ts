@@ -24,8 +24,9 @@
 import { mkdir, open, stat, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { ArchiverError } from '../core/errors.js';
-import { fileLines } from '../core/file-lines.js';
+import { journalLineBuffers, splitTextField } from './journal-bytes.js';
 import { AppendFile } from '../writer/append-file.js';
+import { JournalSummaryBuilder, summaryOf, type JournalSummary } from './journal-summary.js';
 
 
 /** Cap on the text kept per page, in characters (the same cap as the WARC-read path). */
@@ -108,9 +109,13 @@ export class CaptureJournal {
   readonly #out: AppendFile;
   #closing: Promise<void> | null = null;
 
-  private constructor(file: string, out: AppendFile) {
+  /** What the end of the crawl's first read would learn (journal-summary.ts): kept for a journal this run began. */
+  readonly #summary: JournalSummaryBuilder | null;
+
+  private constructor(file: string, out: AppendFile, fresh: boolean) {
     this.#file = file;
     this.#out = out;
+    this.#summary = fresh ? new JournalSummaryBuilder() : null;
   }
 
   /**
@@ -119,6 +124,7 @@ export class CaptureJournal {
    */
   static async open(file: string): Promise<CaptureJournal> {
     await mkdir(path.dirname(file), { recursive: true });
+    const fresh = ((await stat(file).catch(() => null))?.size ?? 0) === 0;
     const rescan = await repairTail(file);
     let out: AppendFile;
     try {
@@ -128,7 +134,7 @@ export class CaptureJournal {
     } catch (err) {
       throw new CaptureJournalError('ARCHIVER_JOURNAL_WRITE', `cannot open ${file}`, { cause: err });
     }
-    const journal = new CaptureJournal(file, out);
+    const journal = new CaptureJournal(file, out, fresh);
     if (rescan !== null) {
       // On disk before this run writes anything: a second kill must not lose it.
       try {
@@ -154,12 +160,19 @@ export class CaptureJournal {
   async append(c: JournaledCapture, textJson?: Uint8Array): Promise<void> {
     if (this.#closing) throw new CaptureJournalError('ARCHIVER_JOURNAL_WRITE', `${this.#file}: journal is closed`);
     const line: JournaledCapture = { ...c };
-    if (line.text !== undefined) line.text = journalText(line.text);
-    if (line.text === '' || textJson !== undefined) delete line.text;
+    const text = c.text !== undefined && c.text !== '' && textJson === undefined ? JSON.stringify(journalText(c.text)) : null;
+    delete line.text;
     if (line.title === '') delete line.title;
     const json = JSON.stringify(line);
+    this.#summary?.add({
+      ...line,
+      hasTitle: line.title !== undefined,
+      hasText: text !== null || (textJson !== undefined && textJson.length > 2),
+    });
+    // The text goes last, where the end of the crawl finds it without decoding it (journal-bytes.ts).
+    if (text !== null) this.#writeLine(`${json.slice(0, -1)},"text":${text}}`);
     // '""' is the empty text, which the journal leaves out.
-    if (textJson === undefined || textJson.length <= 2) this.#writeLine(json);
+    else if (textJson === undefined || textJson.length <= 2) this.#writeLine(json);
     else this.#out.append([Buffer.from(json.slice(0, -1) + ',"text":', 'utf8'), textJson, CLOSING_BRACE_NEWLINE]);
   }
 
@@ -167,7 +180,8 @@ export class CaptureJournal {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       try {
-        if (this.#out.failure === null) this.#writeLine(CLOSED_LINE);
+        const summary = this.#summary?.summary() ?? null;
+        if (this.#out.failure === null) this.#writeLine(summary === null ? CLOSED_LINE : JSON.stringify({ closed: true, summary }));
       } catch {
         // Kept as the file's failure; thrown below, once the descriptor is released.
       }
@@ -203,15 +217,17 @@ async function repairTail(file: string): Promise<string[] | null> {
   if (keep === 0) return null;
   const files = new Set<string>();
   const recent: string[] = [];
-  let last = '';
-  for await (const line of lines(file)) {
-    last = line;
-    const parsed = parseJournalLine(line);
-    if (parsed?.kind !== 'capture') continue;
-    recent.push(parsed.capture.filename);
-    if (recent.length > RESCAN_WINDOW_LINES) recent.shift();
+  let closed = false;
+  for await (const batch of journalLineBuffers(file)) {
+    for (const line of batch) {
+      const parsed = readJournalLine(line);
+      closed = parsed?.kind === 'closed';
+      if (parsed?.kind !== 'capture') continue;
+      recent.push(parsed.capture.filename);
+      if (recent.length > RESCAN_WINDOW_LINES) recent.shift();
+    }
   }
-  if (last === CLOSED_LINE) return null;
+  if (closed) return null;
   for (const f of recent) files.add(f);
   return [...files].sort();
 }
@@ -235,11 +251,8 @@ async function lastNewlineEnd(file: string, size: number): Promise<number> {
   }
 }
 
-async function* lines(file: string): AsyncGenerator<string, void, undefined> {
-  for await (const batch of fileLines(file)) yield* batch;
-}
-
-export type ParsedJournalLine = { kind: 'capture'; capture: JournaledCapture } | { kind: 'rescan'; files: string[] } | { kind: 'closed' };
+/** A closing line may carry the run's summary (journal-summary.ts). */
+export type ParsedJournalLine = { kind: 'capture'; capture: JournaledCapture } | { kind: 'rescan'; files: string[] } | { kind: 'closed'; summary?: JournalSummary };
 type ParsedLine = ParsedJournalLine;
 
 /** One journal line read back, null for an unreadable one (a cut last line); also for readers of a journal still being written. */
@@ -251,9 +264,17 @@ export function parseJournalLine(line: string): ParsedLine | null {
   } catch {
     return null;
   }
+  return journalLineOf(v);
+}
+
+/** A parsed journal line's value checked: what it is, or null when it is none of the three kinds. */
+export function journalLineOf(v: unknown): ParsedLine | null {
   if (typeof v !== 'object' || v === null) return null;
   const o = v as Record<string, unknown>;
-  if (o['closed'] === true) return { kind: 'closed' };
+  if (o['closed'] === true) {
+    const summary = summaryOf(o['summary']);
+    return summary === null ? { kind: 'closed' } : { kind: 'closed', summary };
+  }
   if (Array.isArray(o['rescan'])) return { kind: 'rescan', files: o['rescan'].filter((f): f is string => typeof f === 'string') };
   const ok = typeof o['url'] === 'string' && typeof o['date'] === 'string' && typeof o['status'] === 'number'
     && typeof o['mime'] === 'string' && (typeof o['digest'] === 'string' || o['digest'] === null)
@@ -262,117 +283,21 @@ export function parseJournalLine(line: string): ParsedLine | null {
   return ok ? { kind: 'capture', capture: o as unknown as JournaledCapture } : null;
 }
 
-/**
- * A journal opened for the end of a crawl: what a first pass over the whole
- * file learned (the rescan set depends on its tail and on `rescan` lines
- * anywhere), and a second pass that streams the captures, so a journal of
- * any size is read without holding its captures.
- */
-export interface JournalReader {
-  /** WARC files to index from their bytes instead (a run ended without closing the journal). */
-  readonly rescan: ReadonlySet<string>;
-  /** Files at least one kept capture points into (in `warcSizes`, member within the file). */
-  readonly covered: ReadonlySet<string>;
-  /** Lines dropped: unreadable, or pointing past the end (or at a missing file) in `warcSizes`. */
-  readonly dropped: number;
-  /** Captures whose record is still in its file, in journal order; reads the file again on each call. */
-  captures(): AsyncGenerator<JournaledCapture, void, undefined>;
-}
+/** A capture read as bytes (readJournalLine): its text, when it has one, still the JSON string the journal holds. */
+export type RawJournaledCapture = Omit<JournaledCapture, 'text'> & { textJson?: Buffer };
+export type RawJournalLine = { kind: 'capture'; capture: RawJournaledCapture } | { kind: 'rescan'; files: string[] } | { kind: 'closed'; summary?: JournalSummary };
 
-/**
- * Open a journal for the end of a crawl, or null when there is none: one
- * pass computes `rescan`, `covered` and `dropped` keeping no capture.
- * `warcSizes`: file name → size in bytes of the job's WARCs now; a capture
- * in a file not listed, or whose member ends past the file's end, is
- * dropped. A journal still open (the crawl was killed and never resumed)
- * asks for a rescan of its tail's files, like a reopen would. `onCapture`
- * sees each capture that pass keeps, in journal order.
- */
-export async function openCaptureJournal(file: string, warcSizes: ReadonlyMap<string, number>, onCapture?: (c: JournaledCapture) => void): Promise<JournalReader | null> {
+/** One journal line read from its bytes, its text left undecoded (see journal-bytes.ts); null for an unreadable one. */
+export function readJournalLine(line: Buffer): RawJournalLine | null {
+  const { head, textJson } = splitTextField(line);
+  let v: unknown;
   try {
-    await stat(file);
+    v = JSON.parse(head);
   } catch {
     return null;
   }
-  const rescan = new Set<string>();
-  const covered = new Set<string>();
-  let dropped = 0;
-  const recent: string[] = [];
-  let closed = true;
-  for await (const parsed of parsedLines(file)) {
-    if (parsed === null) {
-      dropped++;
-      continue;
-    }
-    if (parsed.kind === 'closed') {
-      closed = true;
-      continue;
-    }
-    if (parsed.kind === 'rescan') {
-      for (const f of parsed.files) rescan.add(f);
-      continue;
-    }
-    closed = false;
-    const c = parsed.capture;
-    recent.push(c.filename);
-    if (recent.length > RESCAN_WINDOW_LINES) recent.shift();
-    if (inFile(c, warcSizes)) {
-      covered.add(c.filename);
-      onCapture?.(c);
-    } else dropped++;
-  }
-  if (!closed) for (const f of recent) rescan.add(f);
-  return {
-    rescan,
-    covered,
-    dropped,
-    async *captures() {
-      for await (const parsed of parsedLines(file)) {
-        if (parsed?.kind === 'capture' && inFile(parsed.capture, warcSizes)) yield parsed.capture;
-      }
-    },
-  };
-}
-
-/**
- * Several journals read as one (the nodes of a crawl of several processes
- * write one each, about WARC files of their own): what each covers or asks
- * to rescan, their captures one journal after the other. Null when there is
- * none.
- */
-export async function openCaptureJournals(files: readonly string[], warcSizes: ReadonlyMap<string, number>, onCapture?: (c: JournaledCapture) => void): Promise<JournalReader | null> {
-  const readers: JournalReader[] = [];
-  for (const file of files) {
-    const reader = await openCaptureJournal(file, warcSizes, onCapture);
-    if (reader !== null) readers.push(reader);
-  }
-  if (readers.length <= 1) return readers[0] ?? null;
-  return {
-    rescan: new Set(readers.flatMap((r) => [...r.rescan])),
-    covered: new Set(readers.flatMap((r) => [...r.covered])),
-    dropped: readers.reduce((n, r) => n + r.dropped, 0),
-    async *captures() {
-      for (const r of readers) yield* r.captures();
-    },
-  };
-}
-
-/** The capture's gzip member is still whole in its file. */
-function inFile(c: JournaledCapture, warcSizes: ReadonlyMap<string, number>): boolean {
-  const size = warcSizes.get(c.filename);
-  return size !== undefined && c.offset + c.length <= size;
-}
-
-/**
- * Every non-empty line parsed, null for an unreadable one (only a cut last
- * line can be, or garbage written by hand); read failures become
- * CaptureJournalError.
- */
-async function* parsedLines(file: string): AsyncGenerator<ParsedLine | null, void, undefined> {
-  try {
-    // A consumer that stops early returns this generator, which closes the file; its errors never land here.
-    for await (const line of lines(file)) if (line !== '') yield parseJournalLine(line);
-  } catch (err) {
-    throw new CaptureJournalError('ARCHIVER_JOURNAL_READ', `${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-  }
+  const parsed = journalLineOf(v) as RawJournalLine | null;
+  // '""' is the empty text, which counts as none.
+  if (parsed?.kind === 'capture' && textJson !== null && textJson.length > 2) parsed.capture.textJson = textJson;
+  return parsed;
 }

@@ -9,7 +9,7 @@
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { captureJournalFiles, captureJournalPath, jobSearchDir, jobWarcs } from '../job/job-dir.js';
-import { openCaptureJournals } from '../job/capture-journal.js';
+import { openCaptureJournals } from '../job/capture-journal-reader.js';
 import { journalFrom, searchPageOf, warcPages } from './page-sources.js';
 import { SearchStore } from './search-store.js';
 import type { SearchPage } from './search-types.js';

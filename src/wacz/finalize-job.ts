@@ -15,15 +15,25 @@
  * once, into index.cdxj and into the WACZ's blocked index at the same time,
  * so the index never sits in memory whole. Page candidates go through a
  * second one (PageCollector) and come out as pages.jsonl in the work
- * directory, which the ZIP writer streams in; the journal is read twice
- * (openCaptureJournal), never held. Memory is the two sort buffers
+ * directory, which the ZIP writer streams in — unless the journal gives
+ * them in package order (journal-pages.ts), the case of a crawl that was
+ * never killed: then pages.jsonl is streamed into the package as the
+ * journal's second read makes it. The journal is read twice
+ * (openCaptureJournal), as bytes, its pages' text never decoded
+ * (journal-bytes.ts), and never held. Memory is the two sort buffers
  * (sortBufferBytes between them), ~16 bytes per page (URL fingerprints)
  * and a count per digest of text-less revisits (see PageList).
+ *
+ * The package is begun first (WaczBuilder): the WARCs, most of its bytes,
+ * are copied in while the journal is read; the page list and the index
+ * follow as they are made, datapackage.json last.
  */
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { NoInputError } from '../core/errors.js';
-import { openCaptureJournals, type JournaledCapture } from '../job/capture-journal.js';
+import { ArchiverError, NoInputError } from '../core/errors.js';
+import type { RawJournaledCapture } from '../job/capture-journal.js';
+import { openCaptureJournals } from '../job/capture-journal-reader.js';
+import { JournalSummaryBuilder, sameSummary } from '../job/journal-summary.js';
 import { AtomicLineFile, damageGate } from '../index/build-index.js';
 import type { WarcDamage } from '../warc/warc-damage.js';
 import { entryFor, formatCdxjLine, REVISIT_MIME, type CdxjEntry } from '../index/cdxj.js';
@@ -31,9 +41,9 @@ import { captureJournalFiles, jobIndexPath, jobWarcs } from '../job/job-dir.js';
 import { DEFAULT_SORT_BUFFER_BYTES, LineSorter } from '../index/line-sorter.js';
 import { indexWarcFile } from '../index/warc-index.js';
 import { BlockedIndexBuilder, DEFAULT_BLOCK_LINES, plainIndex, type IndexFiles } from './cdx-blocks.js';
-import { JournalPageOrder, writeOrderedPages } from './journal-pages.js';
+import { decodedCandidate, JournalPageOrder, writeOrderedPages } from './journal-pages.js';
 import { PageCollector, type WrittenPages } from './pages.js';
-import { writeWacz } from './wacz-writer.js';
+import { WaczBuilder } from './wacz-writer.js';
 
 export interface FinalizeJobOptions {
   jobDir: string;
@@ -73,6 +83,19 @@ export interface FinalizedJob {
   pages: number;
   /** WARC files indexed from their bytes (all of them without a journal). */
   warcsRead: number;
+  /** The journal's closing summary stood for its first read (journal-summary.ts). */
+  journalSummary: boolean;
+}
+
+/**
+ * The journal's lines do not match the summary in its closing line (the
+ * file was changed after its run closed it): finalize starts again and
+ * reads the journal instead. Never leaves finalizeJob.
+ */
+class JournalSummaryMismatch extends ArchiverError {
+  constructor() {
+    super('ARCHIVER_JOURNAL_READ', 'the capture journal does not match its closing summary');
+  }
 }
 
 export const DEFAULT_COMPRESSED_INDEX_ABOVE_LINES = 30_000;
@@ -83,6 +106,15 @@ export function waczFileName(name: string): string {
 }
 
 export async function finalizeJob(opts: FinalizeJobOptions): Promise<FinalizedJob> {
+  try {
+    return await finalizeOnce(opts, true);
+  } catch (err) {
+    if (!(err instanceof JournalSummaryMismatch)) throw err;
+    return finalizeOnce(opts, false);
+  }
+}
+
+async function finalizeOnce(opts: FinalizeJobOptions, trustSummary: boolean): Promise<FinalizedJob> {
   const warcs = await jobWarcs(opts.jobDir);
   if (warcs.length === 0) throw new NoInputError(`${opts.jobDir}: no WARC files to index and package`);
   const cdxj = jobIndexPath(opts.jobDir);
@@ -94,32 +126,43 @@ export async function finalizeJob(opts: FinalizeJobOptions): Promise<FinalizedJo
   const sortBufferBytes = (opts.sortBufferBytes ?? DEFAULT_SORT_BUFFER_BYTES) / 2;
   const sorter = new LineSorter({ tmpDir: work, maxBufferedBytes: sortBufferBytes });
   const pages = new PageCollector({ files: warcs.map((w) => path.basename(w)), tmpDir: work, sortBufferBytes });
+  const created = opts.created ?? new Date();
+  const wacz = path.join(opts.jobDir, waczFileName(opts.name));
+  // The WARCs, the bulk of the package, are copied in while the journal is read.
+  const pkg = await WaczBuilder.start(wacz, created);
   try {
+    for (const warc of warcs) pkg.addFile(`archive/${path.basename(warc)}`, warc, false);
     const gate = damageGate(opts);
-    const pagesFile = path.join(work, 'pages.jsonl');
-    const { warcsRead, written } = await collect(opts, warcs, sorter, pages, pagesFile, gate.onDamage);
+    const { warcsRead, written, summary } = await collect(opts, warcs, sorter, pages, pkg, gate.onDamage, trustSummary);
     gate.check();
     const { index, lines } = await writeIndexes(sorter, cdxj, work, opts);
-    const { pages: pageCount, main } = written ?? (await pages.writeJsonl(pagesFile, opts.seeds));
-    const wacz = path.join(opts.jobDir, waczFileName(opts.name));
-    await writeWacz(wacz, {
-      warcs,
-      index,
-      pagesFile,
-      info: {
-        title: opts.title ?? opts.name,
-        created: (opts.created ?? new Date()).toISOString(),
-        software: opts.software,
-        ...(main ? { mainPageUrl: main.url, mainPageDate: main.ts } : {}),
-      },
+    let pageList = written;
+    if (pageList === null) {
+      const pagesFile = path.join(work, 'pages.jsonl');
+      pageList = await pages.writeJsonl(pagesFile, opts.seeds);
+      pkg.addFile(PAGES_PATH, pagesFile, true);
+    }
+    for (const f of index.files) {
+      if ('file' in f) pkg.addFile(f.path, f.file, f.compress);
+      else pkg.addData(f.path, f.data, f.compress);
+    }
+    const { main } = pageList;
+    await pkg.finish({
+      title: opts.title ?? opts.name,
+      created: created.toISOString(),
+      software: opts.software,
+      ...(main ? { mainPageUrl: main.url, mainPageDate: main.ts } : {}),
     });
-    return { cdxj, wacz, captures: lines, pages: pageCount, warcsRead };
+    return { cdxj, wacz, captures: lines, pages: pageList.pages, warcsRead, journalSummary: summary };
   } finally {
+    await pkg.abort();
     await sorter.close();
     await pages.close();
     await rm(work, { recursive: true, force: true });
   }
 }
+
+const PAGES_PATH = 'pages/pages.jsonl';
 
 /** Work directories are `indexes/.finalize-XXXXXX`. */
 const WORK_PREFIX = '.finalize-';
@@ -175,14 +218,15 @@ async function collect(
   warcs: readonly string[],
   sorter: LineSorter,
   pages: PageCollector,
-  pagesFile: string,
+  pkg: WaczBuilder,
   onDamage: (damage: WarcDamage) => void,
-): Promise<{ warcsRead: number; written: WrittenPages | null }> {
+  trustSummary: boolean,
+): Promise<{ warcsRead: number; written: WrittenPages | null; summary: boolean }> {
   const sizes = new Map<string, number>();
   for (const w of warcs) sizes.set(path.basename(w), (await stat(w)).size);
   const order = new JournalPageOrder(warcs.map((w) => path.basename(w)), pages.maxTextChars);
   // The job's journal, or every node's of a crawl of several processes.
-  const journal = opts.ignoreJournal === true ? null : await openCaptureJournals(await captureJournalFiles(opts.jobDir), sizes, order.onCapture);
+  const journal = opts.ignoreJournal === true ? null : await openCaptureJournals(await captureJournalFiles(opts.jobDir), sizes, order.onCapture, trustSummary ? order.onSummary : undefined);
   /** Files whose captures come from the journal. */
   const fromJournal = new Set<string>();
   let warcsRead = 0;
@@ -197,33 +241,43 @@ async function collect(
       if (!sorter.add(formatCdxjLine(e))) await sorter.spill();
     }
   }
-  if (journal === null || fromJournal.size === 0) return { warcsRead, written: null };
-  const indexLine = async (c: JournaledCapture): Promise<void> => {
+  if (journal === null || fromJournal.size === 0) return { warcsRead, written: null, summary: false };
+  // A summary that stood for the first read is checked against the lines as the second read goes.
+  const check = journal.summary === null ? null : new JournalSummaryBuilder();
+  const checked = (c: RawJournaledCapture): void => check?.add({ ...c, hasTitle: c.title !== undefined, hasText: c.textJson !== undefined });
+  const verify = (): boolean => {
+    const built = check?.summary() ?? null;
+    if (journal.summary !== null && (built === null || !sameSummary(built, journal.summary))) throw new JournalSummaryMismatch();
+    return journal.summary !== null;
+  };
+  const indexLine = async (c: RawJournaledCapture): Promise<void> => {
     if (!sorter.add(formatCdxjLine(cdxjEntryOf(c)))) await sorter.spill();
   };
   if (warcsRead === 0 && order.ordered) {
-    // One pass: index lines into their sort, pages straight into pages.jsonl.
-    const written = await writeOrderedPages(pagesFile, order, opts.seeds ?? [], async (take) => {
-      for await (const c of journal.captures()) {
+    // One pass: index lines into their sort, pages straight into the package's pages.jsonl.
+    const written = await writeOrderedPages(pkg.addStream(PAGES_PATH, true), pkg.failed, order, opts.seeds ?? [], async (take) => {
+      for await (const c of journal.rawCaptures()) {
+        checked(c);
         await indexLine(c);
         await take(c);
       }
     });
-    return { warcsRead, written };
+    return { warcsRead, written, summary: verify() };
   }
   // Second pass over the journal, after the WARCs read from bytes: both sorts put everything in order.
-  for await (const c of journal.captures()) {
+  for await (const c of journal.rawCaptures()) {
+    checked(c);
     if (!fromJournal.has(c.filename)) continue;
     await indexLine(c);
     if (c.seed) pages.addSeed(c.url);
     const candidate = order.candidateOf(c);
-    if (candidate !== null) await pages.add({ ...candidate, filename: c.filename, offset: c.offset });
+    if (candidate !== null) await pages.add({ ...decodedCandidate(candidate), filename: c.filename, offset: c.offset });
   }
-  return { warcsRead, written: null };
+  return { warcsRead, written: null, summary: verify() };
 }
 
 /** The CDXJ entry of a journaled capture: what indexWarcFile reads from the record. */
-export function cdxjEntryOf(c: JournaledCapture): CdxjEntry {
+export function cdxjEntryOf(c: RawJournaledCapture): CdxjEntry {
   return entryFor({
     url: c.url,
     warcDate: c.date,

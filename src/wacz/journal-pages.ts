@@ -13,14 +13,25 @@
  * (openCaptureJournals' `onCapture`), which also checks the order. The
  * second read then feeds PageList directly and writes pages.jsonl as it
  * goes; the result is the one the sorted path gives.
+ *
+ * Neither read decodes a page's text: PageList carries it as the JSON
+ * string the journal holds, and it goes into the page's line as those
+ * bytes — JSON.stringify of the decoded text would give them back
+ * unchanged, since the journal wrote them with JSON.stringify. Only a text
+ * longer than the cap (a journal of another version) is decoded and cut.
  */
-import type { JournaledCapture } from '../job/capture-journal.js';
-import { AtomicLineFile } from '../index/build-index.js';
-import { PageList, type OrderedCandidate } from './page-list.js';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import type { RawJournaledCapture } from '../job/capture-journal.js';
+import type { JournalSummary } from '../job/journal-summary.js';
+import { copyText, decodeTextJson } from '../job/journal-bytes.js';
+import { PageList, type OrderedCandidate, type PageEntry } from './page-list.js';
 import { PAGES_HEADER, type WrittenPages } from './pages.js';
 
-/** Lines written to pages.jsonl at a time. */
-const WRITE_BATCH_LINES = 256;
+/** A page's text as its JSON string's UTF-8 bytes (quotes included). */
+export type TextJson = Buffer;
+
+const WRITE_CHUNK_BYTES = 1024 * 1024;
 
 export class JournalPageOrder {
   readonly #rank: ReadonlyMap<string, number>;
@@ -38,7 +49,7 @@ export class JournalPageOrder {
   }
 
   /** Every capture of the first read, in journal order. */
-  readonly onCapture = (c: JournaledCapture): void => {
+  readonly onCapture = (c: RawJournaledCapture): void => {
     if (c.seed) this.markedSeeds.add(c.url);
     const rank = this.#rank.get(c.filename);
     if (rank === undefined || rank < this.#lastRank || (rank === this.#lastRank && c.offset <= this.#lastOffset)) this.#ordered = false;
@@ -46,9 +57,23 @@ export class JournalPageOrder {
       this.#lastRank = rank;
       this.#lastOffset = c.offset;
     }
-    if (c.page && c.revisit && c.title === undefined && c.text === undefined && c.digest !== null) {
+    if (c.page && c.revisit && c.title === undefined && c.textJson === undefined && c.digest !== null) {
       this.borrowers.set(c.digest, (this.borrowers.get(c.digest) ?? 0) + 1);
     }
+  };
+
+  /** Instead of every capture: the summary the journal's writer kept of them (journal-summary.ts). */
+  readonly onSummary = (s: JournalSummary): void => {
+    for (const url of s.markedSeeds) this.markedSeeds.add(url);
+    for (const [digest, n] of s.borrowers) this.borrowers.set(digest, (this.borrowers.get(digest) ?? 0) + n);
+    // In order: offsets grew within each file, and the files came in package order, each in the package.
+    let lastRank = -1;
+    for (const [file] of s.files) {
+      const rank = this.#rank.get(file);
+      if (rank === undefined || rank <= lastRank) this.#ordered = false;
+      else lastRank = rank;
+    }
+    if (!s.inOrder) this.#ordered = false;
   };
 
   /** Every capture came in package order, each in a file of the package. */
@@ -56,10 +81,12 @@ export class JournalPageOrder {
     return this.#ordered;
   }
 
-  /** The candidate PageCollector would have sorted, or null for a capture that is no page. */
-  candidateOf(c: JournaledCapture): OrderedCandidate | null {
+  /** The candidate PageCollector would have sorted, its text undecoded, or null for a capture that is no page. */
+  candidateOf(c: RawJournaledCapture): OrderedCandidate<TextJson> | null {
     if (!c.page) return null;
-    const text = c.text !== undefined && c.text.length > this.#maxTextChars ? c.text.slice(0, this.#maxTextChars) : c.text;
+    let text = c.textJson === undefined ? undefined : this.#capped(c.textJson);
+    // PageList holds this text until the revisits that borrow it pass: copied out of the journal's read chunk.
+    if (text !== undefined && !c.revisit && c.digest !== null && this.borrowers.has(c.digest)) text = copyText(text);
     return {
       url: c.url,
       warcDate: c.date,
@@ -70,35 +97,111 @@ export class JournalPageOrder {
       ...(typeof c.relevance === 'number' ? { relevance: c.relevance } : {}),
     };
   }
+
+  /**
+   * The text cut to the cap. A JSON string holds at least as many bytes,
+   * and as many characters, as its text has UTF-16 units, plus its two
+   * quotes: one within the cap either way is within it decoded, and is
+   * kept as it is.
+   */
+  #capped(textJson: TextJson): TextJson {
+    if (textJson.length - 2 <= this.#maxTextChars) return textJson;
+    // Its characters before the escapes are read (natively): never fewer than the text has.
+    if (textJson.toString('utf8').length - 2 <= this.#maxTextChars) return textJson;
+    const text = decodeTextJson(textJson);
+    return text.length <= this.#maxTextChars ? textJson : Buffer.from(JSON.stringify(text.slice(0, this.#maxTextChars)), 'utf8');
+  }
+}
+
+/** A candidate with its text decoded, for PageCollector's sort. */
+export function decodedCandidate(c: OrderedCandidate<TextJson>): OrderedCandidate {
+  const { text, ...rest } = c;
+  return text === undefined ? rest : { ...rest, text: decodeTextJson(text) };
 }
 
 /**
- * pages.jsonl from captures in package order: `each` is called with a
- * function to hand every capture to, in order (the caller's pass over the
- * journal, which does its other work on the way).
+ * A page's pages.jsonl line (no newline) in pieces: what JSON.stringify(page)
+ * gives for the decoded text, key for key, with the text's bytes as they are.
+ */
+export function pageLineParts(page: PageEntry<TextJson>): (string | Buffer)[] {
+  const { text, relevance, ...head } = page;
+  if (text === undefined) return [JSON.stringify(page)];
+  const tail = relevance !== undefined ? `,"relevance":${JSON.stringify(relevance)}}` : '}';
+  return [`${JSON.stringify(head).slice(0, -1)},"text":`, text, tail];
+}
+
+/** A page's pages.jsonl line, whole. */
+export function pageLine(page: PageEntry<TextJson>): Buffer {
+  return Buffer.concat(pageLineParts(page).map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)));
+}
+
+/**
+ * Bytes gathered into chunks of WRITE_CHUNK_BYTES before they go to `out`:
+ * each chunk written costs a trip through the hash, the CRC and deflate's
+ * thread, and copying into one chunk allocates nothing per line.
+ */
+class ChunkedOut {
+  readonly #out: Writable;
+  readonly #failed: Promise<never>;
+  #chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
+  #used = 0;
+
+  constructor(out: Writable, failed: Promise<never>) {
+    this.#out = out;
+    this.#failed = failed;
+  }
+
+  async add(parts: readonly (string | Buffer)[]): Promise<void> {
+    for (const part of parts) {
+      const bytes = typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.length;
+      if (this.#used + bytes > this.#chunk.length) await this.flush();
+      if (bytes > this.#chunk.length) {
+        await this.#write(typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part));
+        continue;
+      }
+      if (typeof part === 'string') this.#chunk.write(part, this.#used, 'utf8');
+      else part.copy(this.#chunk, this.#used);
+      this.#used += bytes;
+    }
+  }
+
+  /** What is gathered goes out; the chunk is handed over and a new one begun. */
+  async flush(): Promise<void> {
+    if (this.#used === 0) return;
+    const full = this.#chunk.subarray(0, this.#used);
+    this.#chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
+    this.#used = 0;
+    await this.#write(full);
+  }
+
+  async #write(bytes: Buffer): Promise<void> {
+    if (!this.#out.write(bytes)) await Promise.race([once(this.#out, 'drain'), this.#failed]);
+  }
+}
+
+/**
+ * pages.jsonl from captures in package order, written into `out` (the
+ * package's entry), which is ended; `failed` rejects if the package can no
+ * longer be written. `each` is called with a function to hand every
+ * capture to, in order (the caller's pass over the journal, which does its
+ * other work on the way).
  */
 export async function writeOrderedPages(
-  file: string,
+  out: Writable,
+  failed: Promise<never>,
   order: JournalPageOrder,
   seeds: readonly string[],
-  each: (take: (c: JournaledCapture) => Promise<void>) => Promise<void>,
+  each: (take: (c: RawJournaledCapture) => Promise<void>) => Promise<void>,
 ): Promise<WrittenPages> {
-  const list = new PageList({ seeds, markedSeeds: order.markedSeeds, borrowers: order.borrowers });
-  await AtomicLineFile.write(file, async (out) => {
-    await out.add([JSON.stringify(PAGES_HEADER)]);
-    let lines: string[] = [];
-    await each(async (c) => {
-      const candidate = order.candidateOf(c);
-      const page = candidate === null ? null : list.next(candidate);
-      if (page === null) return;
-      lines.push(JSON.stringify(page));
-      if (lines.length >= WRITE_BATCH_LINES) {
-        const batch = lines;
-        lines = [];
-        await out.add(batch);
-      }
-    });
-    await out.add(lines);
+  const list = new PageList<TextJson>({ seeds, markedSeeds: order.markedSeeds, borrowers: order.borrowers });
+  const chunks = new ChunkedOut(out, failed);
+  await chunks.add([`${JSON.stringify(PAGES_HEADER)}\n`]);
+  await each(async (c) => {
+    const candidate = order.candidateOf(c);
+    const page = candidate === null ? null : list.next(candidate);
+    if (page !== null) await chunks.add([...pageLineParts(page), '\n']);
   });
+  await chunks.flush();
+  out.end();
   return { pages: list.count, main: list.mainPage() };
 }

@@ -21,18 +21,26 @@
 import { KeyTable } from '../fingerprint/key-table.js';
 import { std64, type Fp64 } from '../fingerprint/rabin.js';
 
-export interface PageEntry {
+/** Default cap on a page's text, in characters. */
+export const DEFAULT_MAX_TEXT_CHARS = 100_000;
+
+/**
+ * `T`: how a page's text is carried — a string, or (pages written straight
+ * from the capture journal) its JSON string as the journal holds it, which
+ * this list only passes along.
+ */
+export interface PageEntry<T = string> {
   url: string;
   /** ISO 8601, the capture's WARC-Date. */
   ts: string;
   title?: string;
-  text?: string;
+  text?: T;
   /** A focused crawl's relevance of the page to its topic. */
   relevance?: number;
 }
 
 /** A page candidate as the ordered pass needs it (its place in the package is its position in the stream). */
-export interface OrderedCandidate {
+export interface OrderedCandidate<T = string> {
   url: string;
   /** WARC-Date as written. */
   warcDate: string;
@@ -40,7 +48,7 @@ export interface OrderedCandidate {
   /** A response: its title and text are the payload's, which revisits may borrow. */
   original: boolean;
   title?: string;
-  text?: string;
+  text?: T;
   /** A focused crawl's relevance of this capture (its own, never borrowed). */
   relevance?: number;
 }
@@ -57,9 +65,12 @@ export interface PageListOptions {
   borrowers?: Map<string, number>;
 }
 
-type Borrowed = Pick<OrderedCandidate, 'title' | 'text'>;
+type Borrowed<T> = Pick<OrderedCandidate<T>, 'title' | 'text'>;
 
-export class PageList {
+/** A listed page as the choice of the main page keeps it: not its text. */
+export type PageRef = Pick<PageEntry<unknown>, 'url' | 'ts'>;
+
+export class PageList<T = string> {
   readonly #listed = new KeyTable();
   readonly #fp: Fp64 = { hi: 0, lo: 0 };
   readonly #seedRank = new Map<string, number>();
@@ -67,11 +78,11 @@ export class PageList {
   /** Digest → text-less revisits still to come. */
   readonly #waiting: Map<string, number>;
   /** Digest → title/text of its first original, while revisits wait for it. */
-  readonly #held = new Map<string, Borrowed>();
+  readonly #held = new Map<string, Borrowed<T>>();
   #count = 0;
-  #bySeed: { rank: number; page: PageEntry } | null = null;
-  #earliestMarked: PageEntry | null = null;
-  #earliest: PageEntry | null = null;
+  #bySeed: { rank: number; page: PageRef } | null = null;
+  #earliestMarked: PageRef | null = null;
+  #earliest: PageRef | null = null;
 
   constructor(opts: PageListOptions = {}) {
     (opts.seeds ?? []).forEach((s, i) => {
@@ -87,8 +98,8 @@ export class PageList {
   }
 
   /** The next candidate in package order: its page entry, or null when its URL is already listed. */
-  next(c: OrderedCandidate): PageEntry | null {
-    let source: Borrowed | undefined = c;
+  next(c: OrderedCandidate<T>): PageEntry<T> | null {
+    let source: Borrowed<T> | undefined = c;
     if (c.original) {
       if (c.digest !== null && this.#waiting.has(c.digest) && !this.#held.has(c.digest)) {
         this.#held.set(c.digest, { ...(c.title !== undefined ? { title: c.title } : {}), ...(c.text !== undefined ? { text: c.text } : {}) });
@@ -98,12 +109,12 @@ export class PageList {
     }
     std64.fpInto(c.url, this.#fp);
     if (!this.#listed.add(this.#fp.hi, this.#fp.lo)) return null;
-    const page: PageEntry = { url: c.url, ts: new Date(Date.parse(c.warcDate)).toISOString() };
+    const page: PageEntry<T> = { url: c.url, ts: new Date(Date.parse(c.warcDate)).toISOString() };
     if (source?.title) page.title = source.title;
     if (source?.text) page.text = source.text;
     if (c.relevance !== undefined) page.relevance = c.relevance;
     this.#count++;
-    this.#consider(page);
+    this.#consider({ url: page.url, ts: page.ts });
     return page;
   }
 
@@ -112,12 +123,12 @@ export class PageList {
    * order) that was listed; else the earliest page marked as a seed; else
    * the earliest page (ties: the first listed). Null without pages.
    */
-  mainPage(): PageEntry | null {
+  mainPage(): PageRef | null {
     return this.#bySeed?.page ?? this.#earliestMarked ?? this.#earliest;
   }
 
   /** A text-less revisit passes: what its digest's original holds, released after the last revisit. */
-  #borrow(digest: string): Borrowed | undefined {
+  #borrow(digest: string): Borrowed<T> | undefined {
     const source = this.#held.get(digest);
     const left = (this.#waiting.get(digest) ?? 0) - 1;
     if (left > 0) {
@@ -129,7 +140,7 @@ export class PageList {
     return source;
   }
 
-  #consider(page: PageEntry): void {
+  #consider(page: PageRef): void {
     const rank = this.#seedRank.get(page.url);
     if (rank !== undefined && (this.#bySeed === null || rank < this.#bySeed.rank)) this.#bySeed = { rank, page };
     if (this.#markedSeeds.has(page.url) && (this.#earliestMarked === null || page.ts < this.#earliestMarked.ts)) this.#earliestMarked = page;

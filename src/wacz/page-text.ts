@@ -14,8 +14,9 @@ import { applyDirectiveList, type RobotsDirectives } from '../fetch/robots-direc
 type Node = DefaultTreeAdapterTypes.Node;
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;
 
-/** Default cap on extracted text, in characters. */
-export const DEFAULT_MAX_TEXT_CHARS = 100_000;
+import { DEFAULT_MAX_TEXT_CHARS } from './page-list.js';
+
+export { DEFAULT_MAX_TEXT_CHARS };
 
 const NOT_RENDERED = new Set(['script', 'style', 'template', 'noscript', 'svg', 'math', 'iframe', 'object', 'canvas']);
 

@@ -22,8 +22,12 @@ import { AtomicLineFile } from '../index/build-index.js';
 import type { CdxjEntry } from '../index/cdxj.js';
 import type { IndexedRecord } from '../index/warc-index.js';
 import { LineSorter } from '../index/line-sorter.js';
-import { PageList, type OrderedCandidate, type PageEntry } from './page-list.js';
-import { DEFAULT_MAX_TEXT_CHARS, pageText, type PageText } from './page-text.js';
+import { loadOnce } from '../core/load-once.js';
+import { DEFAULT_MAX_TEXT_CHARS, PageList, type OrderedCandidate, type PageRef } from './page-list.js';
+import type { PageText } from './page-text.js';
+
+/** parse5, loaded for the first page read from a WARC: a package made from the capture journal never needs it. */
+const pageTextOf = loadOnce(async () => (await import('./page-text.js')).pageText);
 
 export type { PageEntry } from './page-list.js';
 
@@ -53,7 +57,7 @@ export interface WrittenPages {
   /** Entries written (the header line not counted). */
   pages: number;
   /** See PageList.mainPage(). */
-  main: PageEntry | null;
+  main: PageRef | null;
 }
 
 /** Widths of the sort key's hex fields: file rank, offset (2^56 > any safe integer), order added. */
@@ -199,7 +203,7 @@ export async function recordPageText(record: IndexedRecord, maxTextChars = DEFAU
   const decoded = await decodeContentEncoding(once(body), head.headers.get('content-encoding') ?? undefined, MAX_DECODED_BYTES);
   const bytes = decoded.bytes;
   const html = decodeText(bytes, detectCharset(bytes, contentType));
-  return pageText(html, maxTextChars);
+  return (await pageTextOf())(html, maxTextChars);
 }
 
 async function* once(chunk: Uint8Array): AsyncIterable<Uint8Array> {

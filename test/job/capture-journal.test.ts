@@ -13,12 +13,9 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  CaptureJournal,
-  JOURNAL_MAX_TEXT_CHARS,
-  openCaptureJournal,
-  type JournaledCapture,
-} from '../../src/job/capture-journal.js';
+import { CaptureJournal, JOURNAL_MAX_TEXT_CHARS, parseJournalLine, type JournaledCapture } from '../../src/job/capture-journal.js';
+import type { JournalSummary } from '../../src/job/journal-summary.js';
+import { openCaptureJournal } from '../../src/job/capture-journal-reader.js';
 import { captureJournalPath } from '../../src/job/job-dir.js';
 
 /** The whole journal in memory: openCaptureJournal, then every capture. */
@@ -141,6 +138,38 @@ describe('capture journal', () => {
     const read = await readCaptureJournal(file, bigSizes);
     assert.equal(read!.captures.length, 3000);
     assert.deepEqual(read!.captures.map((c) => c.offset), Array.from({ length: 3000 }, (_, i) => 1000 + i * 100));
+  });
+
+  test('a journal this run began is closed with a summary of its run, which stands for the first read; a reopened one is closed without', async () => {
+    const file = captureJournalPath(path.join(tmp, 'jsum'));
+    const journal = await CaptureJournal.open(file);
+    await journal.append(capture(0));
+    // A text-less revisit of capture 0's payload: it will borrow that page's text.
+    await journal.append(capture(1, 'A.warc.gz', { revisit: true, title: '', text: '', digest: 'sha1:D0' }));
+    await journal.append(capture(2, 'B.warc.gz'));
+    await journal.close();
+    const last = (await readFile(file, 'utf8')).trimEnd().split('\n').at(-1)!;
+    assert.deepEqual(parseJournalLine(last), {
+      kind: 'closed',
+      summary: { captures: 3, files: [['A.warc.gz', 1200], ['B.warc.gz', 1300]], inOrder: true, markedSeeds: [capture(0).url], borrowers: [['sha1:D0', 1]] },
+    });
+    let summed: JournalSummary | null = null;
+    const fromSummary = await openCaptureJournal(file, bigSizes, () => assert.fail('no line read'), (s) => (summed = s));
+    assert.ok(summed !== null && fromSummary?.summary === summed);
+    const seen: string[] = [];
+    const read = await openCaptureJournal(file, bigSizes, (c) => seen.push(c.url));
+    assert.equal(read?.summary, null);
+    assert.equal(seen.length, 3);
+    assert.deepEqual([...fromSummary.covered].sort(), [...read!.covered].sort());
+    assert.deepEqual([...fromSummary.rescan], [...read!.rescan]);
+    // A file cut shorter than the summary says: the journal is read.
+    const cut = await openCaptureJournal(file, new Map([['A.warc.gz', 1e9], ['B.warc.gz', 1250]]), undefined, () => assert.fail('summary used'));
+    assert.equal(cut?.summary, null);
+    assert.equal(cut?.dropped, 1);
+    const again = await CaptureJournal.open(file);
+    await again.append(capture(3, 'B.warc.gz'));
+    await again.close();
+    assert.equal((await readFile(file, 'utf8')).trimEnd().split('\n').at(-1), '{"closed":true}');
   });
 
   test('text is capped; empty title and text are left out', async () => {

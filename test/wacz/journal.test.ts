@@ -65,7 +65,12 @@ after(async () => {
 describe('index and pages from the capture journal', () => {
   test('the crawl wrote a journal line per response and revisit, and closed it', async () => {
     const lines = journalText.trimEnd().split('\n');
-    assert.equal(lines.at(-1), '{"closed":true}');
+    // The closing line sums up the run for the end of the crawl (journal-summary.ts).
+    const closing = JSON.parse(lines.at(-1)!) as { closed: boolean; summary: { captures: number; inOrder: boolean; files: [string, number][] } };
+    assert.equal(closing.closed, true);
+    assert.equal(closing.summary.captures, lines.length - 1);
+    assert.equal(closing.summary.inOrder, true);
+    assert.deepEqual(closing.summary.files.map(([f]) => f), (await jobWarcs(dir)).map((w) => path.basename(w)));
     const cdxj = (await readFile(path.join(dir, 'indexes', 'index.cdxj'), 'utf8')).trimEnd().split('\n').map(parseCdxjLine);
     assert.equal(lines.length - 1, cdxj.length);
     assert.ok((await jobWarcs(dir)).length >= 3, 'several WARC files');
@@ -75,6 +80,7 @@ describe('index and pages from the capture journal', () => {
     const fromWarcs = await build(true);
     const fromJournal = await build(false);
     assert.equal(fromJournal.job.warcsRead, 0);
+    assert.equal(fromJournal.job.journalSummary, true, 'the closing summary stood for the first read');
     assert.equal(fromWarcs.job.warcsRead, (await jobWarcs(dir)).length);
     assertSame(fromJournal, fromWarcs);
     const welcome = fromJournal.pages.find((p) => p.url === `${web.origins[0]}/welcome.html`);
@@ -138,6 +144,8 @@ describe('index and pages from the capture journal', () => {
     await writeFile(captureJournalPath(dir), kept);
     const fromJournal = await build(false);
     assert.equal(fromJournal.job.warcsRead, 1);
+    // The closing summary still names the file: the lines do not match it, and the journal is read instead.
+    assert.equal(fromJournal.job.journalSummary, false);
     assertSame(fromJournal, await build(true));
   });
 

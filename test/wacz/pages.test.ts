@@ -174,7 +174,8 @@ describe('page list from an external sort', () => {
       if (sortBufferBytes !== undefined) assert.ok(got.runs > 50, `${got.runs} runs`);
       else assert.equal(got.runs, 0);
       assert.deepEqual(got.lines, expected.lines, `buffer ${sortBufferBytes}`);
-      assert.deepEqual(got.written.main, expected.main);
+      // The list keeps the main page's URL and time (what datapackage.json names), not its text.
+      assert.deepEqual(got.written.main, expected.main && { url: expected.main.url, ts: expected.main.ts });
       assert.equal(got.written.pages, expected.lines.length - 1);
     }
     assert.ok(expected.lines.some((l) => l.includes('\ud83d\ude00')), 'some text survives the cut');
