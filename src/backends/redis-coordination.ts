@@ -7,6 +7,7 @@
  * from Redis `TIME`. It also keeps the process's clock in step with Redis
  * (RedisClock), so the times a node stores mean the same on every machine.
  */
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
 import type { NodeView } from '../frontier/redis-frontier.js';
@@ -21,7 +22,11 @@ const HEARTBEAT_MS = 1000;
 const NOW = `local function now() local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end
 local function precise() local t = redis.call('TIME') return t[1] .. '.' .. string.format('%06d', tonumber(t[2])) end`;
 
-/** KEYS: meta, nodes, incarnations; ARGV: id, profile hash, ttl → {ok, incarnation, finished, time} | {profile} | {alive}. */
+/**
+ * KEYS: meta, nodes, incarnations; ARGV: id, profile hash, ttl, join id → {ok, incarnation, finished, time} |
+ * {profile} | {alive}. The join id (meta `join:<id>`) is this process's: the same join sent again, its answer
+ * lost, finds the id its first run wrote, and is answered as that run was, not refused as a live node.
+ */
 const JOIN = redisScript(
   'crawl-join',
   `${NOW}
@@ -29,8 +34,12 @@ local t, ttl = now(), tonumber(ARGV[3])
 local p = redis.call('HGET', KEYS[1], 'profile')
 if p and p ~= ARGV[2] then return {'profile'} end
 local hb = redis.call('ZSCORE', KEYS[2], ARGV[1])
-if hb and tonumber(hb) > t - ttl then return {'alive'} end
-redis.call('HSET', KEYS[1], 'profile', ARGV[2])
+if hb and tonumber(hb) > t - ttl then
+  local inc = redis.call('HGET', KEYS[1], 'join:' .. ARGV[1]) == ARGV[4] and string.match(redis.call('HGET', KEYS[3], ARGV[1]) or '', '%.(%d+)$')
+  if not inc then return {'alive'} end
+  return {'ok', tonumber(inc), redis.call('HGET', KEYS[1], 'finished') or '', precise()}
+end
+redis.call('HSET', KEYS[1], 'profile', ARGV[2], 'join:' .. ARGV[1], ARGV[4])
 if redis.call('ZCOUNT', KEYS[2], '(' .. (t - ttl), '+inf') == 0 then redis.call('HDEL', KEYS[1], 'stopped', 'paused') end
 redis.call('ZADD', KEYS[2], t, ARGV[1])
 local inc = redis.call('HINCRBY', KEYS[1], 'incarnations', 1)
@@ -130,7 +139,8 @@ export class RedisCoordination implements CrawlCoordination {
 
   async join(profileHash: string): Promise<JoinResult> {
     const sent = localNow();
-    const r = await this.#link.eval<(string | number)[]>(JOIN, [this.#keys.meta, this.#keys.nodes, this.#keys.incarnations], [this.node, profileHash, NODE_TTL_MS]);
+    const joinId = randomUUID();
+    const r = await this.#link.eval<(string | number)[]>(JOIN, [this.#keys.meta, this.#keys.nodes, this.#keys.incarnations], [this.node, profileHash, NODE_TTL_MS, joinId]);
     if (r[0] === 'profile') throw new UsageError(`crawl ${JSON.stringify(this.#keys.crawl)} in ${this.#link.spec.text} was started with a different profile (its hash differs); use the same profile, or --fresh`);
     if (r[0] === 'alive') throw new UsageError(`node ${JSON.stringify(this.node)} is alive in crawl ${JSON.stringify(this.#keys.crawl)}; give this process another --node`);
     const at = Number(r[3]) * 1000;

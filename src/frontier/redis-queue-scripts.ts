@@ -19,7 +19,9 @@
  * - `T:inbox:<node>`   list of `queueKey|member` scheduled by others into
  *   the node's queues (written to the queue by the node itself, so its
  *   counts stay exact; a dead node's inbox is moved into the queues);
- * - `T:ver`            counter bumped by every change (finished detection).
+ * - `T:ver`            counter bumped by every change (finished detection);
+ * - `T:answer:<script>:<node>` list: the call id and answer of the node's last
+ *   drain / adoption here that took something (see `answered` below).
  */
 import { redisScript } from '../store/redis/redis-link.js';
 
@@ -55,6 +57,25 @@ local function route(qk, member)
   end
 end
 local function split(entry) local at = string.find(entry, '|', 1, true) return string.sub(entry, 1, at - 1), string.sub(entry, at + 1) end
+-- Drain and adopt take things out of shared sets for the caller; RedisLink sends a call again when the
+-- connection broke under it, and a Redis stopped right after running one never answers it. Run twice,
+-- the second run would take other things and what the first took would be known to no node: inbox URIs
+-- lost, or leases held until they expire. So each call carries an id unique to its node, and the last
+-- answer that took something is kept with it: the same call again gets that answer, and runs nothing.
+local function answered(name, node, id)
+  local kept = T .. ':answer:' .. name .. ':' .. node
+  if redis.call('LINDEX', kept, 0) == id then return redis.call('LRANGE', kept, 1, -1) end
+  return nil
+end
+local function keep(name, node, id, out)
+  local kept = T .. ':answer:' .. name .. ':' .. node
+  redis.call('DEL', kept)
+  if #out > 0 then redis.call('RPUSH', kept, id, unpack(out)) end
+  return out
+end
+local function forgetAnswers(node)
+  redis.call('DEL', T .. ':answer:drain:' .. node, T .. ':answer:adopt:' .. node)
+end
 `;
 
 /** ARGV: T, me, ttl, then per queue: key, may take it on (1|0), n, n members → per queue: status (m|f|a), key, epoch, count, meta. */
@@ -92,11 +113,16 @@ redis.call('INCR', T .. ':ver')
 return out`,
 );
 
-/** ARGV: T, me, max → key, member, … of URIs others scheduled into my queues (now written to them). */
+/**
+ * ARGV: T, me, max, call id → key, member, … of URIs others scheduled into my queues (now written to them).
+ * The same call id again answers the same (its first answer was lost): one drain at a time per node.
+ */
 export const DRAIN = redisScript(
   'frontier-drain',
   `${LIB}
-local me = ARGV[2]
+local me, id = ARGV[2], ARGV[4]
+local again = answered('drain', me, id)
+if again then return again end
 local got = redis.call('LPOP', T .. ':inbox:' .. me, tonumber(ARGV[3]))
 local out = {}
 if not got then return out end
@@ -108,7 +134,7 @@ for _, entry in ipairs(got) do
   else route(qk, member) end
 end
 redis.call('INCR', T .. ':ver')
-return out`,
+return keep('drain', me, id, out)`,
 );
 
 /** ARGV: T, me, then ops: d key sortKey | p key epoch sortKey member | m key epoch json | h host openAt → 0. */
@@ -155,6 +181,7 @@ export const LOAD = redisScript(
 local me, ttl = ARGV[2], tonumber(ARGV[3])
 local t = now()
 redis.call('HSET', T .. ':inc', me, ARGV[4])
+forgetAnswers(me)
 local inbox = redis.call('LRANGE', T .. ':inbox:' .. me, 0, -1)
 redis.call('DEL', T .. ':inbox:' .. me)
 for _, entry in ipairs(inbox) do
@@ -207,6 +234,7 @@ for tk in string.gmatch(ARGV[4], '[^,]+') do
       if ownerOf(qk) == d then release(qk, d) end
     end
     redis.call('DEL', T .. ':owned:' .. d)
+    forgetAnswers(d)
     local inbox = redis.call('LRANGE', T .. ':inbox:' .. d, 0, -1)
     redis.call('DEL', T .. ':inbox:' .. d)
     for _, entry in ipairs(inbox) do local qk, member = split(entry) route(qk, member) end
@@ -215,11 +243,16 @@ end
 return {lost, redis.call('SCARD', T .. ':pending')}`,
 );
 
-/** ARGV: T, me, ttl, max → key, epoch, count, meta, … of queues taken from the pending set. */
+/**
+ * ARGV: T, me, ttl, max, call id → key, epoch, count, meta, … of queues taken from the pending set. The same
+ * call id again answers the same (its first answer was lost): one adoption at a time per node.
+ */
 export const ADOPT = redisScript(
   'frontier-adopt',
   `${LIB}
 local me, ttl, max = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local again = answered('adopt', me, ARGV[5])
+if again then return again end
 local t = now()
 local out = {}
 local taken = 0
@@ -233,7 +266,7 @@ while taken < max do
     taken = taken + 1
   end
 end
-return out`,
+return keep('adopt', me, ARGV[5], out)`,
 );
 
 /** ARGV: T, me, then per queue: key, epoch, figures JSON → queues released (held under that epoch). */

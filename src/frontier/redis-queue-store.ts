@@ -63,6 +63,10 @@ export class RedisQueueStore implements SharedQueueStore {
   readonly #o: RedisQueueStoreOptions;
   /** Queue key → the lease epoch this node holds it under (the fencing token of its writes). */
   readonly #epochs = new Map<string, string>();
+  /** Drains and adoptions sent, for their call ids (a call sent again is answered as the first time). */
+  #calls = 0;
+  /** The drain in progress: one at a time, so that a call sent again finds its own answer kept. */
+  #draining: Promise<unknown> = Promise.resolve();
 
   constructor(o: RedisQueueStoreOptions) {
     this.#o = o;
@@ -155,10 +159,17 @@ export class RedisQueueStore implements SharedQueueStore {
   }
 
   /** URIs others scheduled into this node's queues since the last call. */
-  async drain(max = 1000): Promise<QueueEntry[]> {
+  drain(max = 1000): Promise<QueueEntry[]> {
+    const run = this.#draining.then(() => this.#drainOnce(max));
+    this.#draining = run.catch(() => undefined);
+    return run;
+  }
+
+  async #drainOnce(max: number): Promise<QueueEntry[]> {
     const out: QueueEntry[] = [];
+    const id = this.#callId();
     await this.#eachShard(async (shard) => {
-      const got = await this.#eval<Buffer[]>(DRAIN, shard, [this.#o.node, max]);
+      const got = await this.#eval<Buffer[]>(DRAIN, shard, [this.#o.node, max, id]);
       for (let i = 0; i < got.length; i += 2) {
         const { sortKey, value } = parseMember(got[i + 1]!);
         out.push({ queueKey: got[i]!.toString(), sortKey, value });
@@ -188,12 +199,12 @@ export class RedisQueueStore implements SharedQueueStore {
     return { lost, pending };
   }
 
-  /** Take up to `max` queues waiting for a node. */
+  /** Take up to `max` queues waiting for a node (the caller adopts one batch at a time). */
   async adopt(max: number): Promise<Map<string, StoredQueue>> {
     const adopted = new Map<string, StoredQueue>();
     if (max <= 0) return adopted;
     for (let shard = 0; shard < SHARDS && adopted.size < max; shard++) {
-      const got = await this.#eval<Buffer[]>(ADOPT, shard, [this.#o.node, this.#o.leaseMs, max - adopted.size]);
+      const got = await this.#eval<Buffer[]>(ADOPT, shard, [this.#o.node, this.#o.leaseMs, max - adopted.size, this.#callId()]);
       for (let i = 0; i < got.length; i += 4) {
         const key = got[i]!.toString();
         this.#epochs.set(key, got[i + 1]!.toString());
@@ -254,6 +265,11 @@ export class RedisQueueStore implements SharedQueueStore {
       f.retiredQueues += Number(r);
     });
     return f;
+  }
+
+  /** Unique to this incarnation's calls (the token is the incarnation's). */
+  #callId(): string {
+    return `${this.#o.token}#${++this.#calls}`;
   }
 
   #eval<T>(script: Parameters<RedisLink['eval']>[0], shard: number, args: readonly (string | Buffer | number)[]): Promise<T> {

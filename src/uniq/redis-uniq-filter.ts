@@ -63,22 +63,34 @@ local function void(t, at)
   return dead[t] or (current[n] ~= nil and current[n] ~= t)
 end`;
 
-/** KEYS: buckets; ARGV: count key, dead nodes, marker (`p<token>:<batch>:`, the time is added), current tokens, fields… → 1 (reserved) / 0 per field. */
+/**
+ * KEYS: buckets; ARGV: count key, dead nodes, marker (`p<token>:<batch>:`, the time is added), current tokens,
+ * fields… → 1 (reserved) / 0 per field.
+ *
+ * Sent again as is when the connection broke under it (RedisLink), it answers as the first run did: a field
+ * already holding this batch's marker was reserved by an earlier run of this same call, whose answer was lost
+ * (Redis stopped after running it), so it is this batch's again. Only a repeat within one run is refused (the
+ * first of equal keys in a batch is the new one). Read as taken, such a URL was neither queued nor recorded,
+ * and, its discoverer's repeats skipped locally and other nodes refused for RESERVATION_MS, lost.
+ */
 const RESERVE = redisScript(
   'seen-reserve',
   `${VOIDS}
 local marker = ARGV[3] .. now
 local out = {}
+local here = {}
 for i = 1, #KEYS do
   local f = ARGV[i + 4]
   local v = redis.call('HGET', KEYS[i], f)
   local mine = false
-  if v == false then mine = true
-  elseif v ~= '' and string.sub(v, 1, #ARGV[3]) ~= ARGV[3] then
+  if here[KEYS[i] .. '|' .. f] then mine = false
+  elseif v == false then mine = true
+  elseif string.sub(v, 1, #ARGV[3]) == ARGV[3] then mine = true
+  elseif v ~= '' then
     local t, at = string.match(v, '^p([^:]*):[^:]*:(%d+)$')
     if t ~= nil and void(t, tonumber(at)) then mine = true end
   end
-  if mine then redis.call('HSET', KEYS[i], f, marker) out[i] = 1 else out[i] = 0 end
+  if mine then redis.call('HSET', KEYS[i], f, marker) here[KEYS[i] .. '|' .. f] = true out[i] = 1 else out[i] = 0 end
 end
 return out`,
 );

@@ -3,14 +3,20 @@
  * Redis and on a 3-master Redis Cluster (its scripts keep to the crawl's
  * own hash tag): joining (a live id and another profile refused), the run
  * flags every node hears with its heartbeat, each node's figures, and the
- * end — the last node to leave a finished crawl packages it.
+ * end — the last node to leave a finished crawl packages it. And a join
+ * whose answer was lost (Redis stopped right after running it) and which
+ * the link sends again is the node's own, not another live node's.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { CrawlKeys } from '../../src/store/redis/crawl-keys.js';
+import { RedisLink } from '../../src/store/redis/redis-link.js';
+import { parseRedisSpec } from '../../src/store/redis/redis-spec.js';
 import { RedisCoordination } from '../../src/backends/redis-coordination.js';
 import type { RunFlags } from '../../src/backends/crawl-coordination.js';
 import { REDIS_VARIANTS } from '../helpers/redis-variants.js';
+import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { startReplyCuttingProxy, type ReplyCuttingProxy } from '../helpers/reply-cutting-proxy.js';
 
 const FIGURES = { pages: 3, bytes: 300, pagesPerSec: 1.5, inFlight: 1, busyQueues: 2, elapsedMs: 2000 };
 
@@ -67,5 +73,39 @@ for (const variant of REDIS_VARIANTS) describe(`crawl coordination (${variant.na
     const c = node(crawl, 'c');
     assert.equal((await c.join('p')).finished, true);
     await Promise.all([a.close(), b.close(), c.close()]);
+  });
+});
+
+describe('crawl coordination, an answer lost on the way back', needsRedis(), () => {
+  let redis: TestRedis;
+  let proxy: ReplyCuttingProxy;
+  let link: RedisLink;
+  before(async () => {
+    redis = await startRedis();
+    proxy = await startReplyCuttingProxy(redis.port);
+    link = await RedisLink.open(parseRedisSpec(proxy.spec()), { log: null });
+  });
+  after(async () => {
+    await link?.close();
+    await proxy?.close();
+    await redis?.dispose();
+  });
+
+  // Before the fix the join sent again found the heartbeat its first run wrote and refused the node as
+  // alive already: a node starting as Redis restarted exited with a usage error.
+  it('a join that ran but whose answer was lost is the same join when sent again: joined, once, with its incarnation', { timeout: 30_000 }, async () => {
+    const keys = new CrawlKeys('joined');
+    const first = new RedisCoordination(link, keys, 'joiner');
+    // The join is the first command naming the node.
+    const cut = proxy.cutAfter('joiner');
+    const joined = await first.join('p');
+    await cut;
+    assert.equal(proxy.cuts, 1, 'the join ran and its answer was lost');
+    assert.deepEqual([joined.incarnation, joined.finished, first.token], [1, false, 'joiner.1']);
+    await assert.rejects(new RedisCoordination(link, keys, 'joiner').join('p'), { code: 'ARCHIVER_USAGE' }, 'another process under the id is still refused');
+    const other = new RedisCoordination(link, keys, 'other');
+    assert.equal((await other.join('p')).incarnation, 2);
+    await first.close();
+    await other.close();
   });
 });

@@ -112,7 +112,9 @@ for (const store of STORES.filter((s) => only === undefined || (only === 'one') 
   after(async () => {
     await web?.close();
     await db?.dispose();
-    await rm(tmp, { recursive: true, force: true });
+    // ARCHIVER_TEST_KEEP=1 keeps the job directories (the nodes' crawl logs and WARCs) to read after a failure.
+    if (process.env['ARCHIVER_TEST_KEEP'] === undefined) await rm(tmp, { recursive: true, force: true });
+    else console.log(`kept ${tmp}`);
   });
 
   /**

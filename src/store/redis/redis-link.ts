@@ -6,6 +6,10 @@
  * it (node-redis's offline queue), a command cut off by the loss is sent
  * again, and the operator is told once per outage on stderr, and once when
  * Redis is back. Nothing crashes while Redis is gone; the crawl waits.
+ * A command cut off may have run all the same (a Redis stopped right after
+ * running it never answers), so every command and script sent through here
+ * must answer the same when run twice (the seen filter's reservation and the
+ * queue store's drain and adoption show how).
  *
  * A Redis Cluster (`redis+cluster://`) is reached through node-redis's
  * cluster client: a command goes to the master of its first key's slot
