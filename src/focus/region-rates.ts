@@ -1,0 +1,184 @@
+/**
+ * What the crawl has learnt of each region of a site: the relevance of the
+ * pages fetched so far under each directory of their URLs, and what a link
+ * into a region is worth given it.
+ *
+ * Issue 26, fourth round: on a site of several books (Berkeley DB's
+ * reference, guides and API books, each in its own directory), a relevant
+ * table of contents handed its whole book a rank above every link of the
+ * site's front page; the book's pages turned out off the topic one after
+ * the other, and the links still queued from it kept their rank (the
+ * frontier cannot re-rank), so the rest of the book was fetched before any
+ * other book was opened. A link's words and its page's relevance say
+ * nothing of that; the pages fetched in its directory do.
+ *
+ * The rate of a directory is the mean relevance of the pages fetched under
+ * it, smoothed towards its parent's (PRIOR_PAGES pseudo-pages at the
+ * parent's rate; the site's root towards ROOT_PRIOR), so a directory with
+ * no page fetched yet has its parent's rate, and one with a few has
+ * little more than them. From the rate of a link's deepest directory, r,
+ * and the root's, r₀:
+ * - `factor` = min(1, r / r₀): what the link keeps of what it inherits from
+ *   its page (link-priority.ts), so a region worse than the site's average
+ *   is discounted — never its own words' evidence (a link whose anchor
+ *   names the topic leads to a relevant page wherever it is);
+ * - `explore` = EXPLORE × r × PRIOR_PAGES / (PRIOR_PAGES + n), with n the
+ *   pages fetched in the link's own directory: a floor for a link into a
+ *   directory below the root that the crawl has barely looked at, worth
+ *   about half the site's rate while it is unexplored and fading as pages
+ *   are fetched there. It ranks such links above those of an exhausted
+ *   region (tunnelling towards an unexplored book) and below any link with
+ *   evidence of its own, so it only counts once the frontier's best scores
+ *   are weak. Links at the root's level get no floor: on a flat site (all
+ *   pages in one directory) nothing changes.
+ *
+ * The scores of links already queued are looked at again when claimed
+ * (FocusCrawl.demoted): one that lost more than DEMOTE_MARGIN since it was
+ * placed is queued again at its new rank instead of being fetched, at most
+ * MAX_DEMOTIONS times.
+ *
+ * Cost: per page, at most MAX_DEPTH + 1 map updates; per link, a scan of its
+ * URL up to the path's end and as many map look-ups; no pass over the
+ * page's text. Bounded: MAX_REGIONS directories and MAX_LINKS links'
+ * parts are remembered; past them new ones are not (they get no floor and
+ * are not demoted).
+ */
+
+import { linkScore } from './link-priority.js';
+
+export const ROOT_PRIOR = 0.5;
+export const PRIOR_PAGES = 3;
+export const EXPLORE = 0.5;
+/** Directories below the site's root counted (`/a/b/c/`). */
+export const MAX_DEPTH = 3;
+export const MAX_REGIONS = 50_000;
+export const MAX_LINKS = 200_000;
+export const DEMOTE_MARGIN = 0.1;
+export const MAX_DEMOTIONS = 2;
+
+interface Counts {
+  /** Pages fetched and scored under it. */
+  pages: number;
+  /** Their relevance, summed. */
+  relevance: number;
+}
+
+/** A link's place in its region. */
+export interface RegionEstimate {
+  /** What the link keeps of what it inherits. */
+  factor: number;
+  /** The least the link scores. */
+  explore: number;
+}
+
+export class RegionRates {
+  readonly #regions = new Map<string, Counts>();
+  readonly #scratch: string[] = [];
+
+  /** A page fetched and scored. */
+  scored(url: string, relevance: number): void {
+    for (const key of this.#prefixes(url)) {
+      let c = this.#regions.get(key);
+      if (c === undefined) {
+        if (this.#regions.size >= MAX_REGIONS) return;
+        c = { pages: 0, relevance: 0 };
+        this.#regions.set(key, c);
+      }
+      c.pages++;
+      c.relevance += relevance;
+    }
+  }
+
+  /** What a link to `url` keeps of its inheritance, and its floor. */
+  estimate(url: string): RegionEstimate {
+    const keys = this.#prefixes(url);
+    let rate = ROOT_PRIOR;
+    let root = ROOT_PRIOR;
+    let own = 0;
+    keys.forEach((key, depth) => {
+      const c = this.#regions.get(key);
+      own = c?.pages ?? 0;
+      if (c !== undefined) rate = (c.relevance + PRIOR_PAGES * rate) / (c.pages + PRIOR_PAGES);
+      if (depth === 0) root = rate;
+    });
+    const factor = root <= 0 ? 1 : Math.min(1, rate / root);
+    const explore = keys.length > 1 ? (EXPLORE * rate * PRIOR_PAGES) / (PRIOR_PAGES + own) : 0;
+    return { factor, explore };
+  }
+
+  /** The site's root (`http://h:p/`) and the URL's directories below it, at most MAX_DEPTH; a scratch array, valid until the next call. */
+  #prefixes(url: string): string[] {
+    const out = this.#scratch;
+    out.length = 0;
+    const scheme = url.indexOf('://');
+    let slash = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
+    if (slash < 0) return out;
+    let end = url.length;
+    for (const stop of ['?', '#']) {
+      const at = url.indexOf(stop, slash);
+      if (at >= 0 && at < end) end = at;
+    }
+    out.push(url.slice(0, slash + 1));
+    while (out.length <= MAX_DEPTH) {
+      slash = url.indexOf('/', slash + 1);
+      if (slash < 0 || slash >= end) break;
+      out.push(url.slice(0, slash + 1));
+    }
+    return out;
+  }
+}
+
+/** A queued link's evidence, by which its score is computed again when claimed. */
+export interface LinkParts {
+  /** What it inherits of its page (before its region's factor). */
+  inherited: number;
+  neighbourhood: { anchor: number; around: number; url: number };
+}
+
+/** The parts of the links queued, by URL (bounded), and how often each was demoted. */
+export class QueuedLinkParts {
+  readonly #parts = new Map<string, LinkParts & { demotions: number }>();
+  /** Parts of the links of the page being placed, until the seen filter says which were queued. */
+  readonly #placing = new Map<string, LinkParts>();
+
+  /** A link of the page being placed; `again`: queued again by a better path (better-paths.ts), so its parts are those of the new copy. */
+  placing(url: string, parts: LinkParts, again: boolean): void {
+    const had = again ? this.#parts.get(url) : undefined;
+    if (had !== undefined) Object.assign(had, parts);
+    else this.#placing.set(url, parts);
+  }
+
+  /** The links of the page just placed that were queued (a better path's copy replaces the parts it was queued with). */
+  queued(urls: Iterable<string>): void {
+    for (const url of urls) {
+      const p = this.#placing.get(url);
+      if (p === undefined) continue;
+      const had = this.#parts.get(url);
+      if (had !== undefined) Object.assign(had, p);
+      else if (this.#parts.size < MAX_LINKS) this.#parts.set(url, { ...p, demotions: 0 });
+    }
+    this.#placing.clear();
+  }
+
+  /** A queued link's parts, when it may still be demoted. */
+  demotable(url: string): LinkParts | null {
+    const p = this.#parts.get(url);
+    return p === undefined || p.demotions >= MAX_DEMOTIONS ? null : p;
+  }
+
+  demoted(url: string): void {
+    const p = this.#parts.get(url);
+    if (p !== undefined) p.demotions++;
+  }
+
+  /** Fetched: never demoted again, and forgotten. */
+  fetched(url: string): void {
+    this.#parts.delete(url);
+  }
+}
+
+/** A link's score in its region: what it inherits discounted in a region poorer than the site, at least the region's exploration floor (region-rates.ts). */
+export function regionalScore(parts: LinkParts, regions: RegionRates, url: string): number {
+  const region = regions.estimate(url);
+  return Math.max(region.explore, linkScore(parts.inherited * region.factor, parts.neighbourhood));
+}
