@@ -19,16 +19,13 @@
  * relevance of its contents) fill the budget.
  * Order judged from the server's side.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { Crawl } from '../../src/crawl/crawl.js';
 import { captureIo } from '../helpers/capture.js';
+import { pageMapFixture } from '../helpers/page-map-server.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 
 const OFF_WORDS = 'railway timetable platform ticket carriage departure station signal';
@@ -59,38 +56,18 @@ function site(): Map<string, string> {
   return pages;
 }
 
-let tmp: string;
-let server: http.Server;
-let origin: string;
-const asked: string[] = [];
-before(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-focus-regions-'));
-  const pages = site();
-  server = http.createServer((req, res) => {
-    const p = req.url ?? '/';
-    asked.push(p);
-    const body = pages.get(p);
-    res.writeHead(body === undefined ? 404 : 200, { 'content-type': body === undefined ? 'text/plain' : 'text/html; charset=utf-8' });
-    res.end(body ?? 'not found');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-after(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  await rm(tmp, { recursive: true, force: true });
-});
+const fixture = pageMapFixture('focus-regions', site);
 
 describe('a focused crawl of a site of several books', () => {
   it('leaves a book whose chapters turn out off the topic for an unexplored one, and fetches the parts about the topic there', async () => {
     // robots.txt, the front page, three notes, book A's contents, then 21 pages: fewer than book A's 20 chapters and book C's 7 pages.
     const p = validateProfile(
-      testProfileJson('regions', [`${origin}/`], path.join(tmp, 'regions'), { limits: { maxPages: 27 }, focus: { keywords: ['tomato', 'compost'] } }),
-      'regions', tmp,
+      testProfileJson('regions', [`${fixture.web.origin}/`], path.join(fixture.tmp, 'regions'), { limits: { maxPages: 27 }, focus: { keywords: ['tomato', 'compost'] } }),
+      'regions', fixture.tmp,
     );
     const summary = await (await Crawl.start(p, { log: captureIo().stderr, quiet: true })).done;
     assert.equal(summary.status, 'FINISHED_DOCUMENT_LIMIT');
-    const pages = asked.filter((a) => a.endsWith('.html') || a === '/');
+    const pages = fixture.web.asked.filter((a) => a.endsWith('.html') || a === '/');
     const parts = pages.filter((a) => /^\/c\/p\d\.html$/.test(a));
     const chapters = pages.filter((a) => /^\/a\/ch\d+\.html$/.test(a));
     assert.equal(parts.length, PARTS, `every part of book C: ${pages.join(' ')}`);
