@@ -44,7 +44,8 @@
  * Measured (focus-real.ts, keywords, harvest): Berkeley DB 0.341 → 0.511–0.516,
  * PostgreSQL (flat) 0.633 → 0.626–0.633. Tried and left out: revising what a
  * page's links inherit by how its links fetched so far turned out (Berkeley DB
- * 0.39–0.40, whatever the prior); a floor that does not scale with the
+ * 0.39–0.40, whatever the prior; at the root's level only, sqlite +1 page and
+ * git +2, too little for a loss not understood); a floor that does not scale with the
  * parent's rate (0.376).
  *
  * Cost: per page, at most MAX_DEPTH + 1 map updates; per link placed or
