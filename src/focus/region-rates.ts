@@ -51,9 +51,11 @@
  * Cost: per page, at most MAX_DEPTH + 1 map updates; per link placed or
  * claimed, a scan of its URL up to the path's end and as many map
  * look-ups; no pass over the page's text. A demotion costs a frontier
- * write and a seen-filter write, as a better path's copy does. Bounded: MAX_REGIONS directories and MAX_LINKS links'
- * parts are remembered; past them new ones are not (they get no floor and
- * are not demoted).
+ * write and a seen-filter write, as a better path's copy does. Bounded:
+ * MAX_REGIONS directories and MAX_LINKS links' parts are remembered (a
+ * link's until it is fetched); past them a new directory counts as
+ * unexplored and a new link is never demoted. Kept in memory only: a resumed
+ * crawl, or each node of a shared one, learns its regions afresh.
  */
 
 import { linkScore } from './link-priority.js';
