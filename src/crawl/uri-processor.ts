@@ -105,6 +105,9 @@ export class UriProcessor {
     if (focus === undefined) return this.#claimed(claim, worker, release);
     // A copy queued again by a better path (src/focus/better-paths.ts) whose page was fetched meanwhile.
     if (focus.superseded(claim.uri)) return DONE;
+    // A link whose region turned out off the topic since it was queued goes back lower (src/focus/region-rates.ts).
+    const demoted = focus.demoted(claim.uri);
+    if (demoted !== null) return this.#d.links.scheduleForced([demoted]).then(() => DONE);
     const waitMs = focus.waitMs(claim.uri, this.#d.clock.now());
     if (waitMs > 0) return { kind: 'defer', delayMs: waitMs };
     let outcome: Outcome = DONE;

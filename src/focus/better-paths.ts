@@ -52,6 +52,12 @@ export class BetterPaths {
     this.#tracked.set(key, { score, copies: 0, fetched: false });
   }
 
+  /** A URL queued again lower (region-rates.ts): a better path may lift it again. */
+  lowered(url: string, score: number): void {
+    const t = this.#tracked.get(this.#key(url));
+    if (t !== undefined) t.score = score;
+  }
+
   /** Whether a claimed URI is a copy of a page already fetched: then it is dropped (and no longer counted). */
   superseded(url: string): boolean {
     const t = this.#tracked.get(this.#key(url));

@@ -31,30 +31,26 @@ import type { FocusOptions } from '../config/profile.js';
 import { Directive, priorityOf, seedUri, type CrawlUri, type Hop } from '../core/crawl-uri.js';
 import type { RecordStore, SharedRecordStore } from '../store/record-store.js';
 import { KeptTopic } from './kept-topic.js';
-import { FOCUS_TRAINING, loggedRelevance, relevanceAnnotation } from './annotations.js';
+import { loggedRelevance } from './annotations.js';
 import { writeFocusReport } from './focus-report.js';
-import { DECAY, inheritedScore, linkScore, priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
+import { priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
 import { BetterPaths } from './better-paths.js';
-import { DEFERRED_SCORE, deferEmbed, embedsWait, isDeferredEmbed } from './deferred-embeds.js';
+import { DEMOTE_MARGIN, QueuedLinkParts, RegionRates, regionalScore, type LinkParts } from './region-rates.js';
+import { ScoredCapture } from './scored-capture.js';
+import { DEFERRED_SCORE, isDeferredEmbed } from './deferred-embeds.js';
 import { FOLLOW_WAIT_MS, PagesInFlight } from './pages-in-flight.js';
 import { hostOf } from '../url/hosts.js';
 import { Patience, PATIENCE_WAIT_MS } from './patience.js';
 import { splitTerms } from './page-terms.js';
-import { TemplateLinks, type TemplatePage } from './template-links.js';
+import { TemplateLinks } from './template-links.js';
 import { RelevanceFeedback } from './relevance-feedback.js';
-import { termsOf, urlTerms } from './terms.js';
-import { TopicModel, type FocusDocument, type Judgement, type PreparedText } from './topic-model.js';
+import { termsOf } from './terms.js';
+import { TopicModel, type FocusDocument, type PreparedText } from './topic-model.js';
 import { isTrainingUrl, readTrainingDocs } from './training-docs.js';
 
 /** How long a URI waits while the model is learnt. */
 export const TRAINING_WAIT_MS = 250;
-/**
- * What the links of a training page inherit: they are placed before the
- * topic is learnt, so their own words cannot be scored; a page the operator
- * chose is on the topic, but what it links to is not known to be (a fixed
- * 1 put all of them above every link of the crawl's relevant pages).
- */
-export const TRAINING_INHERITED = 0.5;
+export { TRAINING_INHERITED } from './link-priority.js';
 
 /** What the crawl tells of a capture. */
 export interface FocusCapture {
@@ -124,6 +120,9 @@ export class FocusCrawl {
   #provisional: TopicModel | null = null;
   readonly #inFlight = new PagesInFlight();
   readonly #paths = new BetterPaths();
+  /** What each directory's pages were worth so far, and the evidence of each queued link (region-rates.ts). */
+  readonly regions = new RegionRates();
+  readonly #parts = new QueuedLinkParts();
   /** Navigation repeated across pages (template-links.ts). */
   readonly templates = new TemplateLinks();
   /** Relevance feedback (profile `focus.feedback`). */
@@ -209,12 +208,33 @@ export class FocusCrawl {
   }
 
   /** A link placed with `score`: whether to queue it again, past the seen filter (better-paths.ts). */
-  placedAgain(url: string, score: number): boolean {
-    return this.#paths.again(url, score);
+  placedAgain(url: string, score: number, parts?: LinkParts): boolean {
+    const again = this.#paths.again(url, score);
+    if (parts !== undefined) this.#parts.placing(url, parts, again);
+    return again;
+  }
+
+  /**
+   * A claimed link whose score fell by more than DEMOTE_MARGIN since it was
+   * placed, its region's pages having turned out off the topic
+   * (region-rates.ts): the copy to queue at its new rank instead of
+   * fetching it; null to fetch it.
+   */
+  demoted(uri: CrawlUri): CrawlUri | null {
+    const p = priorityOf(uri);
+    if (uri.directive !== Directive.normal || p < SCORED_BASE || p >= SEED_PRIORITY || isDeferredEmbed(uri)) return null;
+    const parts = this.#parts.demotable(uri.url);
+    if (parts === null) return null;
+    const score = regionalScore(parts, this.regions, uri.url);
+    if (score >= scoreOfPriority(p) - DEMOTE_MARGIN) return null;
+    this.#parts.demoted(uri.url);
+    this.#paths.lowered(uri.url, score);
+    return { ...uri, priority: priorityOfScore(score) };
   }
 
   /** Links the seen filter let through, as queued. */
   queued(children: readonly CrawlUri[]): void {
+    this.#parts.queued(children.map((c) => c.url));
     for (const c of children) {
       const p = priorityOf(c);
       if (isDeferredEmbed(c)) this.#paths.queued(c.url, DEFERRED_SCORE);
@@ -240,13 +260,17 @@ export class FocusCrawl {
     const prepared = model.preparePage(documentOf(capture.page!));
     const judged = model.judge(prepared, capture.links === undefined ? undefined : model.linkedTerms(anchorsOf(capture.links), prepared.languages));
     this.#learnFrom(prepared, judged.relevance);
+    this.regions.scored(uri.url, judged.relevance);
     return new ScoredCapture(this, uri, { relevance: loggedRelevance(judged.relevance), focus: judged.focus }, prepared, this.#trainingUrls.has(uri.url) ? 'training' : 'plain');
   }
 
   /** A claimed URI's outcome: a training URL fetched or given up counts down to the model. */
   async settled(uri: CrawlUri, outcome: { kind: 'done' | 'retry' | 'defer' }): Promise<void> {
     this.#inFlight.settled(uri.url);
-    if (outcome.kind === 'done') this.#paths.fetched(uri.url);
+    if (outcome.kind === 'done') {
+      this.#paths.fetched(uri.url);
+      this.#parts.fetched(uri.url);
+    }
     if (this.#kept.model !== null || outcome.kind === 'defer' || !this.#waiting.delete(uri.url)) return;
     if (this.#waiting.size === 0) await this.#learn();
   }
@@ -287,99 +311,6 @@ export class FocusCrawl {
     if (added.length === 0) return;
     this.#kept.widen(added);
     this.#notice(`archiver: focus: topic widened by relevance feedback: ${added.map(([t, w]) => `${t} (${w.toFixed(2)})`).join(', ')}; ${this.#kept.model.size} term(s)`);
-  }
-}
-
-/** One capture's score and the placement of its links. */
-class ScoredCapture implements FocusedCapture {
-  readonly relevance: number | null;
-  readonly annotations: readonly string[];
-  readonly #f: FocusCrawl;
-  readonly #uri: CrawlUri;
-  readonly #prepared: PreparedText | null;
-  readonly #training: boolean;
-  /** Pages past the last relevant one this capture lies at (links of it carry it). */
-  readonly #gap: number;
-  /** What its links inherit. */
-  readonly #inherited: number;
-  /** Its embeds wait (deferred-embeds.ts). */
-  readonly #embedsWait: boolean;
-  /** Which of its links are the site's template (template-links.ts); null when its text was not scored. */
-  readonly #template: TemplatePage | null;
-
-  constructor(f: FocusCrawl, uri: CrawlUri, judged: Judgement | null, prepared: PreparedText | null, kind: 'training' | 'plain') {
-    const relevance = judged?.relevance ?? null;
-    this.#f = f;
-    this.#uri = uri;
-    this.relevance = relevance;
-    this.#prepared = prepared;
-    this.#training = kind === 'training';
-    const threshold = f.focus.threshold;
-    const own = uri.focusGap ?? 0;
-    const chosen = this.#training || uri.seed;
-    // Seeds and training pages count as relevant; a page that is not one passes its gap on unchanged.
-    this.#gap = chosen || (relevance !== null && relevance >= threshold) ? 0 : relevance === null ? own : own + 1;
-    this.#inherited = this.#training && relevance === null ? TRAINING_INHERITED : inheritedScore(judged?.focus ?? null, scoreOfPriority(priorityOf(uri)));
-    this.#template = judged !== null ? f.templates.page() : null;
-    this.#embedsWait = embedsWait({ budgeted: f.budgeted, training: this.#training, relevance, threshold, directive: uri.directive });
-    this.annotations = relevance !== null ? [relevanceAnnotation(relevance)] : this.#training && f.model === null ? [FOCUS_TRAINING] : [];
-  }
-
-  queued(children: readonly CrawlUri[]): void {
-    this.#f.queued(children);
-  }
-
-  place(child: CrawlUri, link: FocusLink): Placement {
-    const parent = this.#uri;
-    switch (link.hop) {
-      case 'P':
-        return 'follow';
-      case 'R':
-        // The same page, elsewhere: it keeps its place.
-        if (parent.priority !== undefined) child.priority = parent.priority;
-        if (parent.focusGap !== undefined) child.focusGap = parent.focusGap;
-        return this.#f.followTraining(parent.url, child.url) ? 'forced' : 'follow';
-      case 'E':
-      case 'X': {
-        // Part of this page: fetched whatever its relevance (transclusion), ranked as the page.
-        const score = Math.max(scoreOfPriority(priorityOf(parent)), this.relevance ?? 0);
-        this.#setGap(child);
-        if (link.hop === 'E' && this.#embedsWait) {
-          deferEmbed(child);
-          return 'follow';
-        }
-        child.priority = priorityOfScore(score);
-        // An embed made to wait by a page off the topic goes now for this one.
-        return link.hop === 'E' && this.#f.placedAgain(child.url, score) ? 'forced' : 'follow';
-      }
-      default: {
-        // Counted whether followed or not: the share is of every page's links.
-        const template = this.#template?.kind(link.anchorTerms, child.url, link.context) ?? null;
-        if (this.#gap > this.#f.focus.restrictHops) return 'restricted';
-        // The template's links are on this page because they are on every page (template-links.ts).
-        const inherited = template === null ? this.#inherited : template === 'anchor' ? DECAY * this.#inherited : 0;
-        const score = linkScore(inherited, this.#neighbourhood(link));
-        child.priority = priorityOfScore(score);
-        this.#setGap(child);
-        return this.#f.placedAgain(child.url, score) ? 'forced' : 'follow';
-      }
-    }
-  }
-
-  #setGap(child: CrawlUri): void {
-    if (this.#gap > 0) child.focusGap = this.#gap;
-  }
-
-  #neighbourhood(link: FocusLink): { anchor: number; around: number; url: number } {
-    const model = this.#f.model ?? this.#f.provisional;
-    if (model === null) return { anchor: 0, around: 0, url: 0 };
-    const languages = this.#prepared?.languages ?? model.languages;
-    const short = (terms: readonly string[]): number => (terms.length === 0 ? 0 : model.shortTextScore(model.prepareTerms(terms, languages)));
-    return {
-      anchor: link.anchorTerms ? short(splitTerms(link.anchorTerms)) : 0,
-      around: link.aroundTerms ? model.relevance(model.prepareTerms(splitTerms(link.aroundTerms), languages)) : 0,
-      url: short(link.urlTerms !== undefined ? splitTerms(link.urlTerms) : urlTerms(link.url)),
-    };
   }
 }
 

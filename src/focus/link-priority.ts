@@ -66,3 +66,11 @@ export function linkScore(inherited: number, n: Neighbourhood): number {
   const neighbourhood = Math.min(1, Math.max(n.anchor, n.url, AROUND_WEIGHT * n.around));
   return 1 - (1 - INHERITED_WEIGHT * Math.min(1, inherited)) * (1 - neighbourhood);
 }
+
+/**
+ * What the links of a training page inherit: they are placed before the
+ * topic is learnt, so their own words cannot be scored; a page the operator
+ * chose is on the topic, but what it links to is not known to be (a fixed
+ * 1 put all of them above every link of the crawl's relevant pages).
+ */
+export const TRAINING_INHERITED = 0.5;

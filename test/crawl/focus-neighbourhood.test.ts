@@ -17,16 +17,13 @@
  * ten pages come before any off-topic page not yet fetched. Order judged
  * from the server's side: the order requests arrived in.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { Crawl } from '../../src/crawl/crawl.js';
 import { captureIo } from '../helpers/capture.js';
+import { pageMapFixture } from '../helpers/page-map-server.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 
 const OFF_TOPIC = 50;
@@ -64,39 +61,19 @@ function site(): Map<string, string> {
   return pages;
 }
 
-let tmp: string;
-let server: http.Server;
-let origin: string;
-const asked: string[] = [];
-before(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-focus-hub-'));
-  const pages = site();
-  server = http.createServer((req, res) => {
-    const p = req.url ?? '/';
-    asked.push(p);
-    const body = pages.get(p);
-    res.writeHead(body === undefined ? 404 : 200, { 'content-type': body === undefined ? 'text/plain' : 'text/html; charset=utf-8' });
-    res.end(body ?? 'not found');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-after(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  await rm(tmp, { recursive: true, force: true });
-});
+const fixture = pageMapFixture('focus-hub', site);
 
 describe('a focused crawl from an off-topic seed', () => {
   it('fetches the page its anchor names, then the relevant hub\'s neighbourhood, before the seed\'s other links', async () => {
     const name = 'hub';
     const p = validateProfile(
-      testProfileJson(name, [`${origin}/`], path.join(tmp, name), { limits: { maxPages: 45 }, focus: { keywords: ['tomato', 'compost'] } }),
-      name, tmp,
+      testProfileJson(name, [`${fixture.web.origin}/`], path.join(fixture.tmp, name), { limits: { maxPages: 45 }, focus: { keywords: ['tomato', 'compost'] } }),
+      name, fixture.tmp,
     );
-    asked.length = 0;
+    fixture.web.asked.length = 0;
     const summary = await (await Crawl.start(p, { log: captureIo().stderr, quiet: true })).done;
     assert.equal(summary.status, 'FINISHED_DOCUMENT_LIMIT');
-    const pages = asked.filter((a) => a.endsWith('.html'));
+    const pages = fixture.web.asked.filter((a) => a.endsWith('.html'));
     const offTopic = (a: string): boolean => a.startsWith('/s/') && a !== '/s/26.html' && a !== '/s/named.html';
     const firstOff = pages.findIndex(offTopic);
     assert.ok(pages.indexOf('/s/named.html') >= 0 && pages.indexOf('/s/named.html') < firstOff, `the page named by its anchor first: ${pages.slice(0, 5).join(' ')}`);

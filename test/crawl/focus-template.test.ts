@@ -16,14 +16,13 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { Crawl } from '../../src/crawl/crawl.js';
 import { captureIo } from '../helpers/capture.js';
+import { servePageMap, type PageMapServer } from '../helpers/page-map-server.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 
 const OFF_WORDS = 'railway timetable platform ticket carriage departure station signal';
@@ -74,33 +73,19 @@ function book(headLinks: boolean): Map<string, string> {
 }
 
 let tmp: string;
-const servers: http.Server[] = [];
-const asked = new Map<string, string[]>();
+const webs: PageMapServer[] = [];
 before(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-focus-template-'));
 });
 after(async () => {
-  for (const s of servers) await new Promise((resolve) => s.close(resolve));
+  for (const w of webs) await w.close();
   await rm(tmp, { recursive: true, force: true });
 });
 
-async function serve(name: string, pages: Map<string, string>): Promise<string> {
-  const log: string[] = [];
-  asked.set(name, log);
-  const server = http.createServer((req, res) => {
-    const p = req.url ?? '/';
-    log.push(p);
-    const body = pages.get(p);
-    res.writeHead(body === undefined ? 404 : 200, { 'content-type': body === undefined ? 'text/plain' : 'text/html; charset=utf-8' });
-    res.end(body ?? 'not found');
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
 async function crawl(name: string, headLinks: boolean): Promise<string[]> {
-  const origin = await serve(name, book(headLinks));
+  const web = await servePageMap(book(headLinks));
+  webs.push(web);
+  const origin = web.origin;
   // robots.txt, the front page, three chapters, six parts, and three more.
   const p = validateProfile(
     testProfileJson(name, [`${origin}/`], path.join(tmp, name), { limits: { maxPages: 14 }, focus: { keywords: ['tomato', 'compost'] } }),
@@ -108,7 +93,7 @@ async function crawl(name: string, headLinks: boolean): Promise<string[]> {
   );
   const summary = await (await Crawl.start(p, { log: captureIo().stderr, quiet: true })).done;
   assert.equal(summary.status, 'FINISHED_DOCUMENT_LIMIT');
-  return asked.get(name)!.filter((a) => a.endsWith('.html'));
+  return web.asked.filter((a) => a.endsWith('.html'));
 }
 
 const offTopic = (a: string): boolean => /^\/c\d+\.html$/.test(a);
