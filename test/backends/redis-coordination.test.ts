@@ -16,7 +16,7 @@ import { RedisCoordination } from '../../src/backends/redis-coordination.js';
 import type { RunFlags } from '../../src/backends/crawl-coordination.js';
 import { REDIS_VARIANTS } from '../helpers/redis-variants.js';
 import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
-import { startReplyCuttingProxy, type ReplyCuttingProxy } from '../helpers/reply-cutting-proxy.js';
+import { redisBehindCuttingProxy } from '../helpers/reply-cutting-proxy.js';
 
 const FIGURES = { pages: 3, bytes: 300, pagesPerSec: 1.5, inFlight: 1, busyQueues: 2, elapsedMs: 2000 };
 
@@ -77,33 +77,21 @@ for (const variant of REDIS_VARIANTS) describe(`crawl coordination (${variant.na
 });
 
 describe('crawl coordination, an answer lost on the way back', needsRedis(), () => {
-  let redis: TestRedis;
-  let proxy: ReplyCuttingProxy;
-  let link: RedisLink;
-  before(async () => {
-    redis = await startRedis();
-    proxy = await startReplyCuttingProxy(redis.port);
-    link = await RedisLink.open(parseRedisSpec(proxy.spec()), { log: null });
-  });
-  after(async () => {
-    await link?.close();
-    await proxy?.close();
-    await redis?.dispose();
-  });
+  const r = redisBehindCuttingProxy();
 
   // Before the fix the join sent again found the heartbeat its first run wrote and refused the node as
   // alive already: a node starting as Redis restarted exited with a usage error.
   it('a join that ran but whose answer was lost is the same join when sent again: joined, once, with its incarnation', { timeout: 30_000 }, async () => {
     const keys = new CrawlKeys('joined');
-    const first = new RedisCoordination(link, keys, 'joiner');
+    const first = new RedisCoordination(r.link, keys, 'joiner');
     // The join is the first command naming the node.
-    const cut = proxy.cutAfter('joiner');
+    const cut = r.proxy.cutAfter('joiner');
     const joined = await first.join('p');
     await cut;
-    assert.equal(proxy.cuts, 1, 'the join ran and its answer was lost');
+    assert.equal(r.proxy.cuts, 1, 'the join ran and its answer was lost');
     assert.deepEqual([joined.incarnation, joined.finished, first.token], [1, false, 'joiner.1']);
-    await assert.rejects(new RedisCoordination(link, keys, 'joiner').join('p'), { code: 'ARCHIVER_USAGE' }, 'another process under the id is still refused');
-    const other = new RedisCoordination(link, keys, 'other');
+    await assert.rejects(new RedisCoordination(r.link, keys, 'joiner').join('p'), { code: 'ARCHIVER_USAGE' }, 'another process under the id is still refused');
+    const other = new RedisCoordination(r.link, keys, 'other');
     assert.equal((await other.join('p')).incarnation, 2);
     await first.close();
     await other.close();

@@ -7,6 +7,10 @@
  * connections made after the cut (the client's reconnect) are left alone.
  */
 import net from 'node:net';
+import { after, before } from 'node:test';
+import { parseRedisSpec } from '../../src/store/redis/redis-spec.js';
+import { RedisLink } from '../../src/store/redis/redis-link.js';
+import { startRedis, type TestRedis } from './redis-server.js';
 
 export interface ReplyCuttingProxy {
   /** Where clients connect: `redis://127.0.0.1:PORT/DB`. */
@@ -84,4 +88,32 @@ export async function startReplyCuttingProxy(redisPort: number): Promise<ReplyCu
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** What `redisBehindCuttingProxy()` starts for a suite. */
+export interface ProxiedRedis {
+  readonly redis: TestRedis;
+  readonly proxy: ReplyCuttingProxy;
+  /** A link that goes through the proxy. */
+  readonly link: RedisLink;
+}
+
+/**
+ * A redis-server, this proxy in front of it and a RedisLink through the
+ * proxy, started before the calling suite's tests and stopped after them
+ * (call it inside `describe`). Its fields are set once `before` ran.
+ */
+export function redisBehindCuttingProxy(): ProxiedRedis {
+  const s = {} as { redis: TestRedis; proxy: ReplyCuttingProxy; link: RedisLink };
+  before(async () => {
+    s.redis = await startRedis();
+    s.proxy = await startReplyCuttingProxy(s.redis.port);
+    s.link = await RedisLink.open(parseRedisSpec(s.proxy.spec()), { log: null });
+  });
+  after(async () => {
+    await s.link?.close();
+    await s.proxy?.close();
+    await s.redis?.dispose();
+  });
+  return s;
 }

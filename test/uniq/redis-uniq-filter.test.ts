@@ -12,7 +12,7 @@ import { RedisLink } from '../../src/store/redis/redis-link.js';
 import { parseRedisSpec } from '../../src/store/redis/redis-spec.js';
 import { RedisUriUniqFilter } from '../../src/uniq/redis-uniq-filter.js';
 import { REDIS_VARIANTS } from '../helpers/redis-variants.js';
-import { startReplyCuttingProxy, type ReplyCuttingProxy } from '../helpers/reply-cutting-proxy.js';
+import { redisBehindCuttingProxy } from '../helpers/reply-cutting-proxy.js';
 import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { uniqFilterConformance } from './conformance.js';
 
@@ -59,19 +59,7 @@ for (const variant of REDIS_VARIANTS) describe(`Redis seen filter (${variant.nam
 });
 
 describe('Redis seen filter, an answer lost on the way back', needsRedis(), () => {
-  let redis: TestRedis;
-  let proxy: ReplyCuttingProxy;
-  let link: RedisLink;
-  before(async () => {
-    redis = await startRedis();
-    proxy = await startReplyCuttingProxy(redis.port);
-    link = await RedisLink.open(parseRedisSpec(proxy.spec()), { log: null });
-  });
-  after(async () => {
-    await link?.close();
-    await proxy?.close();
-    await redis?.dispose();
-  });
+  const r = redisBehindCuttingProxy();
 
   // Seen under load (distributed-crawl, "Redis stopped for 5 s"): a stylesheet fetched as Redis stopped had
   // its one link, an image, reserved by a script Redis ran and never answered. The link sent it again; the
@@ -80,20 +68,20 @@ describe('Redis seen filter, an answer lost on the way back', needsRedis(), () =
   // marker for a live reservation. No node ever fetched it.
   it('a reservation that ran but whose answer was lost is the batch\'s own when sent again: the URL is queued and recorded', { timeout: 30_000 }, async () => {
     const keys = new CrawlKeys('cut');
-    const node = new RedisUriUniqFilter({ link, keys, name: 'seen', token: 'cut.1', memoryKeys: 1000 });
+    const node = new RedisUriUniqFilter({ link: r.link, keys, name: 'seen', token: 'cut.1', memoryKeys: 1000 });
     const urls = ['http://x.test/img/footer.gif', 'http://x.test/img/footer.gif', 'http://x.test/next.html'];
     // The first batch of token cut.1 reserves with the marker `pcut.1:1:`: the reservation is the first command holding it.
-    const cut = proxy.cutAfter('pcut.1:1:');
+    const cut = r.proxy.cutAfter('pcut.1:1:');
     let queued: boolean[] = [];
     const fresh = await node.addMany(urls, async (f) => {
       queued = [...f];
     });
     await cut;
-    assert.equal(proxy.cuts, 1, 'the reservation ran and its answer was lost');
+    assert.equal(r.proxy.cuts, 1, 'the reservation ran and its answer was lost');
     assert.deepEqual(fresh, [true, false, true], 'new once each, as if answered the first time');
     assert.deepEqual(queued, [true, false, true], 'queued before being recorded');
     assert.equal(await node.count(), 2, 'recorded');
-    const other = new RedisUriUniqFilter({ link, keys, name: 'seen', token: 'other.1', memoryKeys: 1000 });
+    const other = new RedisUriUniqFilter({ link: r.link, keys, name: 'seen', token: 'other.1', memoryKeys: 1000 });
     assert.deepEqual(await other.addMany(urls.slice(0, 1)), [false], 'and taken for another node');
   });
 });
