@@ -248,19 +248,13 @@ export class Crawl {
 
   async #begin(opts: CrawlStartOptions): Promise<CrawlSummary> {
     const limits = this.#profile.limits;
+    // The crawl's timers, none of which keeps the process alive; cleared at its end.
     const timers: NodeJS.Timeout[] = [];
-    const every = (ms: number, fn: () => void) => {
-      const t = setInterval(fn, ms);
-      t.unref();
-      timers.push(t);
-    };
-    if (limits.maxDurationSec > 0) {
-      const t = setTimeout(() => this.#halt('FINISHED_TIME_LIMIT'), limits.maxDurationSec * 1000);
-      t.unref();
-      timers.push(t);
-    }
+    const keep = (t: NodeJS.Timeout): number => timers.push(t.unref());
+    const every = (ms: number, fn: () => void): number => keep(setInterval(fn, ms));
+    if (limits.maxDurationSec > 0) keep(setTimeout(() => this.#halt('FINISHED_TIME_LIMIT'), limits.maxDurationSec * 1000));
     every(SAVE_CRAWL_TIME_MS, () => void this.#p.job.saveCrawlTimeMs(this.#crawlTimeMs()).catch(() => undefined));
-    timers.push(setTimeout(() => void import('../wacz/finalize-job.js').catch(() => undefined), PACKAGING_PRELOAD_MS).unref());
+    keep(setTimeout(() => void import('../wacz/finalize-job.js').catch(() => undefined), PACKAGING_PRELOAD_MS));
     every(PROGRESS_EVENT_MS, () => {
       if (this.events.has('progress')) this.events.emit('progress', this.status());
     });
