@@ -36,7 +36,7 @@ import { writeFocusReport } from './focus-report.js';
 import { priorityOfScore, scoreOfPriority, SCORED_BASE, SEED_PRIORITY, TRAINING_PRIORITY } from './link-priority.js';
 import { BetterPaths } from './better-paths.js';
 import { DEMOTE_MARGIN, QueuedLinkParts, RegionRates, regionalScore, type LinkParts } from './region-rates.js';
-import { ScoredCapture } from './scored-capture.js';
+import { ScoredCapture, type FocusCapture, type FocusedCapture, type FocusLink } from './scored-capture.js';
 import { DEFERRED_SCORE, isDeferredEmbed } from './deferred-embeds.js';
 import { FOLLOW_WAIT_MS, PagesInFlight } from './pages-in-flight.js';
 import { hostOf } from '../url/hosts.js';
@@ -51,41 +51,7 @@ import { isTrainingUrl, readTrainingDocs } from './training-docs.js';
 /** How long a URI waits while the model is learnt. */
 export const TRAINING_WAIT_MS = 250;
 export { TRAINING_INHERITED } from './link-priority.js';
-
-/** What the crawl tells of a capture. */
-export interface FocusCapture {
-  status: number;
-  mime: string;
-  /** An HTML page's title and visible text, and its terms when the extraction cut them (page-terms.ts). */
-  page?: { title: string | null; text: string; terms?: string };
-  /** The page's links as found (their anchors' words are left out of what its links inherit: mention-score.ts). */
-  links?: readonly Pick<FocusLink, 'hop' | 'anchorTerms'>[];
-}
-
-/** A link as found: its hop, and for a hyperlink the terms it comes with (page-terms.ts; cut here when absent). */
-export interface FocusLink {
-  url: string;
-  hop: Hop;
-  /** Where the page gave it (`a/@href`, `link/@href`…). */
-  context?: string;
-  anchorTerms?: string;
-  aroundTerms?: string;
-  urlTerms?: string;
-}
-
-export type Placement = 'follow' | 'restricted' | 'forced';
-
-/** A capture as scored: its relevance, and where its links go. */
-export interface FocusedCapture {
-  /** The page's relevance in [0, 1], three decimals (as logged); null when no text was scored (not a 2xx HTML page, or one the model learns from). */
-  readonly relevance: number | null;
-  /** For crawl.log. */
-  readonly annotations: readonly string[];
-  /** Sets the child's priority (and focus gap); `restricted`: not followed; `forced`: queued whatever the seen filter says. */
-  place(child: CrawlUri, link: FocusLink): Placement;
-  /** The children the seen filter let through, as queued. */
-  queued(children: readonly CrawlUri[]): void;
-}
+export type { FocusCapture, FocusedCapture, FocusLink, Placement } from './scored-capture.js';
 
 export interface FocusCrawlOptions {
   focus: FocusOptions;

@@ -5,22 +5,75 @@
  * (region-rates.ts), the site's template links inheriting less
  * (template-links.ts).
  */
-import { priorityOf, type CrawlUri } from '../core/crawl-uri.js';
+import type { FocusOptions } from '../config/profile.js';
+import { priorityOf, type CrawlUri, type Hop } from '../core/crawl-uri.js';
 import { FOCUS_TRAINING, relevanceAnnotation } from './annotations.js';
 import { DECAY, inheritedScore, priorityOfScore, scoreOfPriority, TRAINING_INHERITED } from './link-priority.js';
 import { deferEmbed, embedsWait } from './deferred-embeds.js';
 import { splitTerms } from './page-terms.js';
-import { regionalScore } from './region-rates.js';
-import type { TemplatePage } from './template-links.js';
+import { regionalScore, type LinkParts, type RegionRates } from './region-rates.js';
+import type { TemplateLinks, TemplatePage } from './template-links.js';
 import { urlTerms } from './terms.js';
-import type { Judgement, PreparedText } from './topic-model.js';
-import type { FocusCrawl, FocusedCapture, FocusLink, Placement } from './focus-crawl.js';
+import type { Judgement, PreparedText, TopicModel } from './topic-model.js';
+
+/** What the crawl tells of a capture. */
+export interface FocusCapture {
+  status: number;
+  mime: string;
+  /** An HTML page's title and visible text, and its terms when the extraction cut them (page-terms.ts). */
+  page?: { title: string | null; text: string; terms?: string };
+  /** The page's links as found (their anchors' words are left out of what its links inherit: mention-score.ts). */
+  links?: readonly Pick<FocusLink, 'hop' | 'anchorTerms'>[];
+}
+
+/** A link as found: its hop, and for a hyperlink the terms it comes with (page-terms.ts; cut here when absent). */
+export interface FocusLink {
+  url: string;
+  hop: Hop;
+  /** Where the page gave it (`a/@href`, `link/@href`…). */
+  context?: string;
+  anchorTerms?: string;
+  aroundTerms?: string;
+  urlTerms?: string;
+}
+
+export type Placement = 'follow' | 'restricted' | 'forced';
+
+/** A capture as scored: its relevance, and where its links go. */
+export interface FocusedCapture {
+  /** The page's relevance in [0, 1], three decimals (as logged); null when no text was scored (not a 2xx HTML page, or one the model learns from). */
+  readonly relevance: number | null;
+  /** For crawl.log. */
+  readonly annotations: readonly string[];
+  /** Sets the child's priority (and focus gap); `restricted`: not followed; `forced`: queued whatever the seen filter says. */
+  place(child: CrawlUri, link: FocusLink): Placement;
+  /** The children the seen filter let through, as queued. */
+  queued(children: readonly CrawlUri[]): void;
+}
+
+/** What a scored capture asks of its crawl (FocusCrawl). */
+export interface ScoringCrawl {
+  readonly focus: FocusOptions;
+  readonly regions: RegionRates;
+  /** The site's template links, learnt as pages are placed. */
+  readonly templates: TemplateLinks;
+  /** The crawl has a page or byte budget. */
+  readonly budgeted: boolean;
+  /** The topic, once learnt; `provisional` while it is being learnt. */
+  readonly model: TopicModel | null;
+  readonly provisional: TopicModel | null;
+  /** Whether a link already queued is queued again at `score` (a better path, or a region that turned out poorer). */
+  placedAgain(url: string, score: number, parts?: LinkParts): boolean;
+  queued(children: readonly CrawlUri[]): void;
+  /** Whether a training page's link to `to` is followed whatever the seen filter says. */
+  followTraining(from: string, to: string): boolean;
+}
 
 /** One capture's score and the placement of its links. */
 export class ScoredCapture implements FocusedCapture {
   readonly relevance: number | null;
   readonly annotations: readonly string[];
-  readonly #f: FocusCrawl;
+  readonly #f: ScoringCrawl;
   readonly #uri: CrawlUri;
   readonly #prepared: PreparedText | null;
   readonly #training: boolean;
@@ -33,7 +86,7 @@ export class ScoredCapture implements FocusedCapture {
   /** Which of its links are the site's template (template-links.ts); null when its text was not scored. */
   readonly #template: TemplatePage | null;
 
-  constructor(f: FocusCrawl, uri: CrawlUri, judged: Judgement | null, prepared: PreparedText | null, kind: 'training' | 'plain') {
+  constructor(f: ScoringCrawl, uri: CrawlUri, judged: Judgement | null, prepared: PreparedText | null, kind: 'training' | 'plain') {
     const relevance = judged?.relevance ?? null;
     this.#f = f;
     this.#uri = uri;
