@@ -15,7 +15,8 @@ import {
   type RawJournaledCapture,
   type RawJournalLine,
 } from './capture-journal.js';
-import { decodeTextJson, journalLineBuffers } from './journal-bytes.js';
+import { fileLineBuffers } from '../core/file-lines.js';
+import { decodeTextJson } from './journal-bytes.js';
 import type { JournalSummary } from './journal-summary.js';
 
 /**
@@ -195,7 +196,7 @@ function inFile(c: RawJournaledCapture, warcSizes: ReadonlyMap<string, number>):
 async function* parsedLines(file: string): AsyncGenerator<RawJournalLine | null, void, undefined> {
   try {
     // A consumer that stops early returns this generator, which closes the file; its errors never land here.
-    for await (const batch of journalLineBuffers(file)) for (const line of batch) yield readJournalLine(line);
+    for await (const batch of fileLineBuffers(file)) for (const line of batch) yield readJournalLine(line);
   } catch (err) {
     throw new CaptureJournalError('ARCHIVER_JOURNAL_READ', `${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }

@@ -24,7 +24,8 @@
 import { mkdir, open, stat, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { ArchiverError } from '../core/errors.js';
-import { journalLineBuffers, splitTextField } from './journal-bytes.js';
+import { fileLineBuffers } from '../core/file-lines.js';
+import { splitTextField } from './journal-bytes.js';
 import { AppendFile } from '../writer/append-file.js';
 import { JournalSummaryBuilder, summaryOf, type JournalSummary } from './journal-summary.js';
 
@@ -218,7 +219,7 @@ async function repairTail(file: string): Promise<string[] | null> {
   const files = new Set<string>();
   const recent: string[] = [];
   let closed = false;
-  for await (const batch of journalLineBuffers(file)) {
+  for await (const batch of fileLineBuffers(file)) {
     for (const line of batch) {
       const parsed = readJournalLine(line);
       closed = parsed?.kind === 'closed';

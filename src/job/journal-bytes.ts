@@ -14,14 +14,10 @@
  * elsewhere (hand-written) is read all the same, the string's end found by
  * its first unescaped quote.
  */
-import { open } from 'node:fs/promises';
 
 const TEXT_KEY = Buffer.from(',"text":"', 'latin1');
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const NEWLINE = 0x0a;
-
-const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 
 /** A line cut in two: `head` is the line without its text field, `textJson` that field's JSON string (quotes included). */
 export interface SplitLine {
@@ -37,7 +33,7 @@ export function splitTextField(line: Buffer): SplitLine {
   const end = stringEnd(line, open + 1);
   // No closing quote: a cut line; parsed whole, it fails as it should.
   if (end < 0) return { head: line.toString('utf8'), textJson: null };
-  // Not copied: it is valid as long as the line (see journalLineBuffers).
+  // Not copied: it is valid as long as the line (see fileLineBuffers, core/file-lines.ts).
   const textJson = line.subarray(open, end);
   return { head: line.toString('utf8', 0, at) + line.toString('utf8', end), textJson };
 }
@@ -53,58 +49,6 @@ function stringEnd(b: Buffer, from: number): number {
     if (slashes % 2 === 0) return q + 1;
     i = q + 1;
   }
-}
-
-/**
- * The file's non-empty lines as bytes, a chunk's worth at a time (lines cut
- * at '\n'; a last line without one comes too). One buffer is read into
- * again and again — fresh ones for each megabyte read would each count
- * against V8's external memory and bring on full collections of a crawl's
- * heap — so a batch's lines hold until the next batch is asked for: a
- * reader that keeps bytes beyond that copies them (copyText).
- */
-export async function* journalLineBuffers(file: string, chunkBytes = DEFAULT_CHUNK_BYTES): AsyncGenerator<Buffer[], void, undefined> {
-  const fh = await open(file, 'r');
-  try {
-    let chunk = Buffer.allocUnsafe(chunkBytes);
-    /** Bytes at the chunk's start carried over from the last read: a line not yet ended. */
-    let carried = 0;
-    for (;;) {
-      if (carried === chunk.length) {
-        // A line longer than the chunk: a larger one.
-        const larger = Buffer.allocUnsafe(chunk.length * 2);
-        chunk.copy(larger, 0, 0, carried);
-        chunk = larger;
-      }
-      const { bytesRead } = await fh.read(chunk, carried, chunk.length - carried, null);
-      if (bytesRead === 0) break;
-      const filled = carried + bytesRead;
-      const end = chunk.lastIndexOf(NEWLINE, filled - 1);
-      if (end < 0) {
-        carried = filled;
-        continue;
-      }
-      yield cut(chunk, end);
-      chunk.copyWithin(0, end + 1, filled);
-      carried = filled - end - 1;
-    }
-    if (carried > 0) yield [chunk.subarray(0, carried)];
-  } finally {
-    await fh.close();
-  }
-}
-
-/** The non-empty lines of `chunk[0, end)`. */
-function cut(chunk: Buffer, end: number): Buffer[] {
-  const lines: Buffer[] = [];
-  let start = 0;
-  while (start < end) {
-    const nl = chunk.indexOf(NEWLINE, start);
-    const stop = nl < 0 || nl > end ? end : nl;
-    if (stop > start) lines.push(chunk.subarray(start, stop));
-    start = stop + 1;
-  }
-  return lines;
 }
 
 /** A text's bytes on their own, for a reader that keeps them past its line's batch. */

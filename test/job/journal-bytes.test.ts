@@ -14,7 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { CaptureJournal, parseJournalLine, readJournalLine, type JournaledCapture } from '../../src/job/capture-journal.js';
 import { openCaptureJournal, withText } from '../../src/job/capture-journal-reader.js';
-import { decodeTextJson, journalLineBuffers, splitTextField } from '../../src/job/journal-bytes.js';
+import { fileLineBuffers } from '../../src/core/file-lines.js';
+import { decodeTextJson, splitTextField } from '../../src/job/journal-bytes.js';
 import { JournalPageOrder, pageLine } from '../../src/wacz/journal-pages.js';
 import { PageList } from '../../src/wacz/page-list.js';
 
@@ -99,7 +100,7 @@ describe('journal lines read as bytes', () => {
     // Chunks of 64 bytes: most lines span several.
     const lines: Buffer[] = [];
     // Copied: a batch's lines hold until the next batch is read.
-    for await (const batch of journalLineBuffers(file, 64)) lines.push(...batch.map((l) => Buffer.from(l)));
+    for await (const batch of fileLineBuffers(file, 64)) lines.push(...batch.map((l) => Buffer.from(l)));
     const text = await readFile(file, 'utf8');
     assert.deepEqual(lines.map((l) => l.toString('utf8')), text.split('\n').filter((l) => l !== ''));
     const reader = await openCaptureJournal(file, new Map([['A.warc.gz', 1e9]]));
