@@ -16,7 +16,8 @@
  * (an ignored <frame> in <body>, a <canvas> closed by its parent's end tag);
  * such differences only ever add a link or move a word boundary.
  */
-import { html as htmlSpec, Tokenizer, TokenizerMode, type TokenHandler, type Token } from 'parse5';
+import { html as htmlSpec, TokenizerMode, type TokenHandler, type Token } from 'parse5';
+import { PlainRunTokenizer } from './plain-run-tokenizer.js';
 
 export type HtmlAttribute = Token.Attribute;
 
@@ -89,7 +90,7 @@ export function scanHtml(html: string, handler: HtmlScanHandler): void {
 
 class HtmlScan implements TokenHandler {
   readonly #handler: HtmlScanHandler;
-  readonly #tokenizer: Tokenizer;
+  readonly #tokenizer: PlainRunTokenizer;
   /** Open SVG/MathML elements; empty in HTML content. HTML elements inside integration points are not tracked. */
   readonly #foreign: ForeignElement[] = [];
   /** Open <template>/<noscript>/<object>/<canvas> elements. */
@@ -106,7 +107,7 @@ class HtmlScan implements TokenHandler {
 
   constructor(handler: HtmlScanHandler) {
     this.#handler = handler;
-    this.#tokenizer = new Tokenizer({ sourceCodeLocationInfo: false }, this);
+    this.#tokenizer = new PlainRunTokenizer({ sourceCodeLocationInfo: false }, this);
   }
 
   run(html: string): void {

@@ -1,0 +1,158 @@
+/**
+ * PlainRunTokenizer against parse5's own Tokenizer: the same tags,
+ * attributes, comments, doctypes and text, in the same order, on thousands
+ * of documents strung together from pieces that sit at the edges of a plain
+ * run (words and single spaces, other whitespace, CR/LF, character
+ * references, NUL, control characters, surrogate pairs and lone halves,
+ * quotes inside values, tags cut off by the end of input), and on the pages
+ * of the fixture web. Text is compared as the characters between two other
+ * tokens, because a single space between two words is the one thing that
+ * travels differently (inside the character token, not as a whitespace
+ * token of its own); that it does so, and only that, is checked too. With a
+ * parse-error listener the tokenizer must not step over anything: the
+ * tokens and the errors are then parse5's exactly.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Tokenizer, type Token, type TokenHandler } from 'parse5';
+import { PlainRunTokenizer } from '../../src/fetch/plain-run-tokenizer.js';
+import { generateWeb } from '../../src/demo/site-generator.js';
+import { mulberry32 } from '../helpers/prng.js';
+
+const PIECES = [
+  'word', 'two words', 'a  b', 'x\ty', 'x\ny', 'x\r\ny', 'x\rz', ' ', '  ', '\n', '\r', '\t', '\f', 'é', 'Ünïcödé', '\u00a0', '\u3000',
+  '😀', 'a😀b', '\ud800', '\udc00x', '\u0000', 'a\u0000b', '\u0001', '\u007f', '\u0085', '\ufdd0', '\uffff', '&amp;', '&', '&lt;', '&notit;', '&#65;', '&#x1F600;', '&#0;',
+  '<p>', '</p>', '<br/>', '<a href="x y">', "<a href='x\"y'>", '<a href="&amp;q=1&b">', '<a title="a\tb\nc\r\nd">', '<a href="😀\ud800">', '<a href="\u0000z">', '<a href=unquoted>',
+  '<img alt="" src=\'\'>', '<a x="', "<a y='", '"', "'", '<', '>', '=', '</', '<!--', '-->', '<!-- c -->', '<!DOCTYPE html>', '<script>', '</script>', '<style>', '</style>',
+  '<title>', '</title>', '<textarea>', '</textarea>', '<plaintext>', '<svg>', '</svg>', '<![CDATA[', ']]>', '<math>', '</math>', 'end.', ' end', '1 2 3', 'a.b,c;d', '-', '--',
+];
+
+type Shape = { kind: string; value: string };
+
+/** The tokens of `html`: runs of character tokens joined (NUL tokens kept apart), everything else as it came. */
+function tokens(Kind: typeof Tokenizer, html: string, withErrors = false): { shapes: Shape[]; raw: Shape[]; errors: string[] } {
+  const shapes: Shape[] = [];
+  const raw: Shape[] = [];
+  const errors: string[] = [];
+  let text = '';
+  const flush = (): void => {
+    if (text !== '') shapes.push({ kind: 'text', value: text });
+    text = '';
+  };
+  const other = (kind: string, value: string): void => {
+    flush();
+    shapes.push({ kind, value });
+    raw.push({ kind, value });
+  };
+  const tag = (t: Token.TagToken): string => JSON.stringify([t.tagName, t.selfClosing, t.attrs.map((a) => [a.name, a.value])]);
+  const handler: TokenHandler = {
+    onCharacter: (t) => {
+      text += t.chars;
+      raw.push({ kind: 'chars', value: t.chars });
+    },
+    onWhitespaceCharacter: (t) => {
+      text += t.chars;
+      raw.push({ kind: 'space', value: t.chars });
+    },
+    onNullCharacter: (t) => other('nul', t.chars),
+    onStartTag: (t) => other('start', tag(t)),
+    onEndTag: (t) => other('end', tag(t)),
+    onComment: (t) => other('comment', t.data),
+    onDoctype: (t) => other('doctype', JSON.stringify([t.name, t.publicId, t.systemId, t.forceQuirks])),
+    onEof: () => other('eof', ''),
+    ...(withErrors ? { onParseError: (e) => errors.push(`${e.code}@${e.startOffset}`) } : {}),
+  };
+  new Kind({ sourceCodeLocationInfo: false }, handler).write(html, true);
+  return { shapes, raw, errors };
+}
+
+function randomDocument(seed: number): string {
+  const rnd = mulberry32(seed);
+  const n = 1 + Math.floor(rnd() * 40);
+  let html = '';
+  for (let i = 0; i < n; i++) html += PIECES[Math.floor(rnd() * PIECES.length)];
+  return html;
+}
+
+/**
+ * Whether `ours` is `theirs` with some character tokens joined, each join
+ * being [characters][one space][characters], and no other change.
+ */
+function onlySpacesJoined(ours: readonly Shape[], theirs: readonly Shape[]): boolean {
+  let i = 0;
+  for (const o of ours) {
+    const t = theirs[i++];
+    if (t === undefined || t.kind !== o.kind) return false;
+    if (o.kind !== 'chars') {
+      if (t.value !== o.value) return false;
+      continue;
+    }
+    let joined = t.value;
+    while (joined !== o.value) {
+      const space = theirs[i];
+      const next = theirs[i + 1];
+      if (space?.kind !== 'space' || space.value !== ' ' || next?.kind !== 'chars') return false;
+      joined += ' ' + next.value;
+      i += 2;
+      if (!o.value.startsWith(joined)) return false;
+    }
+  }
+  return i === theirs.length;
+}
+
+describe('PlainRunTokenizer', () => {
+  it('gives parse5\'s tokens and text on 5,000 documents strung together from the edges of plain runs', () => {
+    for (let seed = 1; seed <= 5000; seed++) {
+      const html = randomDocument(seed);
+      assert.deepEqual(tokens(PlainRunTokenizer, html).shapes, tokens(Tokenizer, html).shapes, `seed ${seed}: ${JSON.stringify(html)}`);
+    }
+  });
+
+  it('gives parse5\'s tokens and text on the pages of the fixture web, with long runs of words and attribute values', () => {
+    const web = generateWeb({ addresses: ['127.0.0.2', '127.0.0.3'], port: 8080, pagesPerHost: 30, seed: 3 });
+    let pages = 0;
+    for (const host of web.hosts) {
+      for (const [, res] of host.resources) {
+        const type = res.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+        if (!type.startsWith('text/html')) continue;
+        const html = res.body.toString('utf8');
+        assert.deepEqual(tokens(PlainRunTokenizer, html).shapes, tokens(Tokenizer, html).shapes);
+        pages++;
+      }
+    }
+    assert.ok(pages > 50, String(pages));
+  });
+
+  it('keeps a single space between two words inside the character token, and nothing else', () => {
+    const html = '<p>one two  three\tfour\nfive six </p> seven&amp;eight nine';
+    const ours = tokens(PlainRunTokenizer, html).raw;
+    assert.deepEqual(
+      ours.filter((t) => t.kind === 'chars' || t.kind === 'space').map((t) => t.value),
+      ['one two', '  ', 'three', '\t', 'four', '\n', 'five six', ' ', ' ', 'seven&eight nine'],
+    );
+    let joins = 0;
+    for (let seed = 1; seed <= 2000; seed++) {
+      const doc = randomDocument(seed);
+      const mine = tokens(PlainRunTokenizer, doc).raw;
+      const theirs = tokens(Tokenizer, doc).raw;
+      assert.ok(onlySpacesJoined(mine, theirs), `seed ${seed}: ${JSON.stringify(doc)}`);
+      if (mine.length < theirs.length) joins++;
+    }
+    assert.ok(joins > 100, `${joins} documents had spaces joined`);
+  });
+
+  it('steps over nothing when parse errors are listened to: parse5\'s tokens and errors exactly', () => {
+    for (let seed = 1; seed <= 1000; seed++) {
+      const html = randomDocument(seed);
+      const ours = tokens(PlainRunTokenizer, html, true);
+      const theirs = tokens(Tokenizer, html, true);
+      assert.deepEqual([ours.raw, ours.errors], [theirs.raw, theirs.errors], `seed ${seed}`);
+    }
+  });
+
+  it('reads a megabyte-long word, attribute value and run of spaced words to the end', () => {
+    for (const html of ['x'.repeat(1_000_000) + '<b>', `<a href="${'y'.repeat(1_000_000)}">z`, 'w '.repeat(500_000) + '<i>']) {
+      assert.deepEqual(tokens(PlainRunTokenizer, html).shapes, tokens(Tokenizer, html).shapes);
+    }
+  });
+});
