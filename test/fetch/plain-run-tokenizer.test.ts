@@ -16,7 +16,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Tokenizer, type Token, type TokenHandler } from 'parse5';
 import { PlainRunTokenizer } from '../../src/fetch/plain-run-tokenizer.js';
-import { generateWeb } from '../../src/demo/site-generator.js';
+import { fixtureHtmlPages } from '../helpers/fixture-html.js';
 import { mulberry32 } from '../helpers/prng.js';
 
 const PIECES = [
@@ -109,18 +109,9 @@ describe('PlainRunTokenizer', () => {
   });
 
   it('gives parse5\'s tokens and text on the pages of the fixture web, with long runs of words and attribute values', () => {
-    const web = generateWeb({ addresses: ['127.0.0.2', '127.0.0.3'], port: 8080, pagesPerHost: 30, seed: 3 });
-    let pages = 0;
-    for (const host of web.hosts) {
-      for (const [, res] of host.resources) {
-        const type = res.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
-        if (!type.startsWith('text/html')) continue;
-        const html = res.body.toString('utf8');
-        assert.deepEqual(tokens(PlainRunTokenizer, html).shapes, tokens(Tokenizer, html).shapes);
-        pages++;
-      }
-    }
-    assert.ok(pages > 50, String(pages));
+    const pages = fixtureHtmlPages(3);
+    for (const html of pages) assert.deepEqual(tokens(PlainRunTokenizer, html).shapes, tokens(Tokenizer, html).shapes);
+    assert.ok(pages.length > 50, String(pages.length));
   });
 
   it('keeps a single space between two words inside the character token, and nothing else', () => {
