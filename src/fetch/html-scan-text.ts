@@ -39,10 +39,21 @@ export class VisibleText {
     if (this.#full || chunk.length === 0) return;
     if (this.#space && this.#text.length > 0) this.#text += ' ';
     this.#space = false;
-    // A 30 MB text node is cut before it is kept; only characters such as U+00A0 could have shrunk it.
-    const room = this.#collapseAt - this.#text.length;
-    this.#text += chunk.length > room ? chunk.slice(0, room) : chunk;
-    if (this.#text.length >= this.#collapseAt) this.#collapse();
+    // A 30 MB text node is taken a cap's length at a time, collapsed as it goes (characters such as
+    // U+00A0 may shrink it), until the text is full: what is kept does not depend on how the text
+    // came in pieces (a word, or words with single spaces, html-scan.ts).
+    let rest = chunk;
+    while (rest.length > 0 && !this.#full) {
+      const room = this.#collapseAt - this.#text.length;
+      if (rest.length <= room) {
+        this.#text += rest;
+        rest = '';
+      } else {
+        this.#text += rest.slice(0, room);
+        rest = rest.slice(room);
+      }
+      if (this.#text.length >= this.#collapseAt) this.#collapse();
+    }
   }
 
   /** A word boundary: whitespace, or the end of a text node. */

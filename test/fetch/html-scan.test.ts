@@ -140,6 +140,26 @@ describe('VisibleText', () => {
     t.append('bcdefghijk');
     assert.equal(t.toString(), 'a bcdefghi');
   });
+
+  it('keeps the same text whether words come one by one or several to a piece, across the cap', () => {
+    const words = Array.from({ length: 400 }, (_, i) => (i % 7 === 0 ? `w${i}\u00a0\u00a0x` : `word${i}`));
+    const all = words.join(' ').replace(/\s+/g, ' ');
+    for (const cap of [50, 333, 1000, 5000]) {
+      const one = new VisibleText(cap);
+      for (const w of words) {
+        one.append(w);
+        one.boundary();
+      }
+      const several = new VisibleText(cap);
+      for (let i = 0; i < words.length; i += 5) {
+        several.append(words.slice(i, i + 5).join(' '));
+        several.boundary();
+      }
+      const expected = all.slice(0, cap).trimEnd();
+      assert.equal(one.toString(), expected, `cap ${cap}, one by one`);
+      assert.equal(several.toString(), expected, `cap ${cap}, five to a piece`);
+    }
+  });
 });
 
 describe('late <base href>', () => {
