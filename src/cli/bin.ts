@@ -19,11 +19,11 @@ process.env['UV_THREADPOOL_SIZE'] ??= '16';
 const { setFlagsFromString } = await import('node:v8');
 setFlagsFromString('--liftoff-only');
 // V8 hands a function to TurboFan once it has used up an "interrupt budget"
-// of bytecode executed (132 KB by default). A crawl of a thousand pages
+// of bytecode executed (67,584 bytes by default). A crawl of a thousand pages
 // lasts seconds and runs a wide spread of lukewarm code: with the default,
 // TurboFan compiled ~440 functions on the PostgreSQL docs, many of them
 // again after a deoptimisation on too little type feedback, and those
-// compiles were a quarter of the crawl's CPU. With 3.4× the budget only the
+// compiles were a quarter of the crawl's CPU. With 6.7× the budget only the
 // code that stays hot is optimised, and later, on better feedback: ~140
 // compiles, a sixth of the compile time (README, Performance). A long crawl
 // reaches the same optimised code a few seconds later.
