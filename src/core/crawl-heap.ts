@@ -15,8 +15,9 @@
  *
  * Process-wide by nature: V8's flags are the process's. Making any heap
  * raises a growth factor under 2 back to 2 (V8's Heap::ConfigureHeap), so
- * every worker started by compiledWorker holds growth again once it is up;
- * `held` is the one bit this module keeps, V8's own state mirrored.
+ * every worker started by compiledWorker holds growth again while it starts
+ * and once it is up; `held` is the one bit this module keeps, V8's own state
+ * mirrored.
  */
 import { setFlagsFromString } from 'node:v8';
 
@@ -50,11 +51,18 @@ function holdYoungGeneration(): void {
  */
 export function startWorkerHeap(youngMb: number | undefined): { started: () => void } {
   if (youngMb !== undefined) setFlagsFromString(`--min-semi-space-size=${Math.max(1, Math.floor(youngMb / 2))}`);
+  // The worker's heap is made on its own thread, some ms from now, and sets
+  // the growth factor back to 2 then; until the worker is up, a scavenge here
+  // would double the main thread's semi-spaces. Held again every millisecond
+  // meanwhile (tens of times, once per crawl).
+  const meanwhile = held ? setInterval(holdYoungGeneration, 1) : null;
+  meanwhile?.unref();
   let done = false;
   return {
     started: () => {
       if (done) return;
       done = true;
+      if (meanwhile !== null) clearInterval(meanwhile);
       if (youngMb !== undefined) setFlagsFromString('--min-semi-space-size=0');
       holdYoungGeneration();
     },
