@@ -28,6 +28,9 @@ setFlagsFromString('--liftoff-only');
 // compiles, a sixth of the compile time (README, Performance). A long crawl
 // reaches the same optimised code a few seconds later.
 setFlagsFromString('--interrupt-budget=450000');
+// A crawl's heaps kept near their live size (core/crawl-heap.ts), before
+// loading the modules grows the young generation.
+if (process.argv[2] === 'run') (await import('../core/crawl-heap.js')).sizeHeapForCrawl();
 const { installCrashGuard } = await import('./crash-guard.js');
 installCrashGuard({ stderr: process.stderr, exit: (code) => process.exit(code) });
 const { watchParentUnderNpm } = await import('./parent-watch.js');

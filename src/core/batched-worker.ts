@@ -13,6 +13,7 @@
  */
 import { existsSync } from 'node:fs';
 import { Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
+import { startWorkerHeap } from './crawl-heap.js';
 
 interface Pending<Out> {
   resolve: (output: Out) => void;
@@ -141,8 +142,22 @@ export class BatchedWorker<In, Out> {
  * A `start` for BatchedWorker: the compiled worker module at `url`, or null
  * when it is not there — running from the TypeScript sources under tsx,
  * whose loader does not reach worker threads, so the work stays in-thread.
- * `resourceLimits`: the worker's heap limits (node's Worker option).
+ * `resourceLimits`: the worker's heap limits (node's Worker option); a
+ * young generation limit is also its size from the start (crawl-heap.ts).
  */
 export function compiledWorker(url: URL, resourceLimits?: ResourceLimits): () => Worker | null {
-  return () => (existsSync(url) ? new Worker(url, resourceLimits !== undefined ? { resourceLimits } : {}) : null);
+  return () => {
+    if (!existsSync(url)) return null;
+    const heap = startWorkerHeap(resourceLimits?.maxYoungGenerationSizeMb);
+    let worker: Worker;
+    try {
+      worker = new Worker(url, resourceLimits !== undefined ? { resourceLimits } : {});
+    } catch (err) {
+      heap.started();
+      throw err;
+    }
+    worker.once('online', heap.started);
+    worker.once('exit', heap.started);
+    return worker;
+  };
 }

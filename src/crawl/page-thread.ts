@@ -34,12 +34,15 @@ export const SMALL_PAGE_CHARS = 2048;
 export const IN_THREAD_FIRST = 16;
 
 /**
- * The page thread's young generation, in MB. Left to V8 it grows to 16 MB
- * a semi-space while the thread turns page after page into strings; capped,
- * peak RSS on the Debian doc sites fell by 10–17 MB with no CPU cost that
- * the bench could tell from its noise (README, Performance).
+ * The page thread's young generation, in MB: two semi-spaces of half of it
+ * (V8 rounds each down to a power of two), made whole with the thread's
+ * heap (core/crawl-heap.ts). Left to V8 it grows to 16 MB a semi-space
+ * while the thread turns page after page into strings. 8 took 10–17 MB off
+ * the Debian doc sites' peak RSS, 2 another 6–11 MB: four times the
+ * scavenges of 8 (~350 → ~1,480 on the Python docs), each cheaper, ~0.2–0.3 s
+ * more of this thread's time in all (`--trace-gc`).
  */
-const YOUNG_GENERATION_MB = 8;
+const YOUNG_GENERATION_MB = 2;
 
 export interface PageThreadOptions extends ExtractOptions {
   /** Captures worked in this thread before the worker is started (default IN_THREAD_FIRST; 0: the worker from the first). */
