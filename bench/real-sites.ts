@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { formatThreadCpu, watchThreadCpu } from './thread-cpu.js';
 
 /** The Debian documentation sites tried by default: name, document root, the package that installs it. */
 export const DEFAULT_SITES: readonly { name: string; root: string; pkg: string }[] = [
@@ -41,6 +42,8 @@ export interface ToolRun {
   urls: Set<string>;
   /** archiver only: start of the process to its first request, and end of its last response to its exit. */
   startMs?: number;
+  /** archiver only: its CPU seconds by thread (thread-cpu.ts), e.g. "main 1.6 s, arch-page 2.0 s, node helpers 0.7 s". */
+  threads?: string;
   exitMs?: number;
   exitCode: number | null;
 }
@@ -103,14 +106,17 @@ async function startNginx(root: string, work: string): Promise<{ origin: string;
 }
 
 /** Runs `argv` under GNU time; returns wall, CPU, peak RSS, and when it started and ended (ms since the epoch). */
-async function timed(argv: string[], cwd: string): Promise<{ wallSecs: number; cpuSecs: number; peakRssMB: number; startedAt: number; endedAt: number; exitCode: number | null }> {
+async function timed(argv: string[], cwd: string): Promise<{ wallSecs: number; cpuSecs: number; peakRssMB: number; startedAt: number; endedAt: number; exitCode: number | null; threads: string }> {
   const out = path.join(cwd, 'time.txt');
   const startedAt = Date.now();
   const child = spawn('/usr/bin/time', ['-f', '%e %U %S %M', '-o', out, ...argv], { cwd, stdio: 'ignore' });
+  // The command under GNU time, read by thread from /proc (nothing off Linux).
+  const watch = watchThreadCpu(child.pid!, true);
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  const threads = formatThreadCpu(watch.stop());
   const endedAt = Date.now();
   const [e, u, s, m] = (await readFile(out, 'utf8')).trim().split('\n').pop()!.split(/\s+/).map(Number) as [number, number, number, number];
-  return { wallSecs: e, cpuSecs: u + s, peakRssMB: m / 1024, startedAt, endedAt, exitCode };
+  return { wallSecs: e, cpuSecs: u + s, peakRssMB: m / 1024, startedAt, endedAt, exitCode, threads };
 }
 
 async function logLines(log: string): Promise<{ msec: number; uri: string }[]> {
@@ -150,6 +156,7 @@ async function runTool(tool: 'archiver' | 'wget', site: { origin: string; log: s
   await new Promise((r) => setTimeout(r, 100));
   const lines = await logLines(site.log);
   const run: ToolRun = { tool, wallSecs: t.wallSecs, cpuSecs: t.cpuSecs, peakRssMB: t.peakRssMB, requests: lines.length, urls: new Set(lines.map((l) => l.uri)), exitCode: t.exitCode };
+  if (tool === 'archiver' && t.threads !== '') run.threads = t.threads;
   if (tool === 'archiver' && lines.length > 0) {
     run.startMs = lines[0]!.msec - t.startedAt;
     run.exitMs = t.endedAt - lines[lines.length - 1]!.msec;
@@ -170,6 +177,7 @@ export async function runSiteBench(site: { name: string; root: string }, runs: n
       for (const tool of ['archiver', 'wget'] as const) {
         const r = await runTool(tool, server, work);
         log(`${site.name} ${tool} run ${i + 1}: ${r.wallSecs.toFixed(2)} s wall, ${r.cpuSecs.toFixed(2)} s CPU, ${r.peakRssMB.toFixed(0)} MB, ${r.requests} requests, exit ${r.exitCode}`);
+        if (r.threads !== undefined) log(`    CPU by thread: ${r.threads}`);
         all.push(r);
       }
     }
