@@ -17,6 +17,7 @@ import { CaptureJournal, JOURNAL_MAX_TEXT_CHARS, parseJournalLine, type Journale
 import type { JournalSummary } from '../../src/job/journal-summary.js';
 import { openCaptureJournal } from '../../src/job/capture-journal-reader.js';
 import { captureJournalPath } from '../../src/job/job-dir.js';
+import { journaledCapture } from '../helpers/journaled-capture.js';
 
 /** The whole journal in memory: openCaptureJournal, then every capture. */
 async function readCaptureJournal(file: string, warcSizes: ReadonlyMap<string, number>) {
@@ -36,22 +37,7 @@ after(async () => {
 });
 
 function capture(i: number, filename = 'A.warc.gz', extra: Partial<JournaledCapture> = {}): JournaledCapture {
-  return {
-    url: `http://127.0.0.2/p${i}.html`,
-    date: '2026-01-02T03:04:05Z',
-    status: 200,
-    mime: 'text/html',
-    digest: `sha1:D${i}`,
-    filename,
-    offset: 1000 + i * 100,
-    length: 100,
-    revisit: false,
-    seed: i === 0,
-    page: true,
-    title: `Page ${i}`,
-    text: `text of page ${i}`,
-    ...extra,
-  };
+  return journaledCapture(i, { filename, seed: i === 0, text: `text of page ${i}`, ...extra });
 }
 
 const bigSizes = new Map([['A.warc.gz', 1e9], ['B.warc.gz', 1e9]]);

@@ -18,6 +18,7 @@ import { fileLineBuffers } from '../../src/core/file-lines.js';
 import { decodeTextJson, splitTextField } from '../../src/job/journal-bytes.js';
 import { JournalPageOrder, pageLine } from '../../src/wacz/journal-pages.js';
 import { PageList } from '../../src/wacz/page-list.js';
+import { journaledCapture } from '../helpers/journaled-capture.js';
 
 let tmp: string;
 before(async () => {
@@ -38,21 +39,7 @@ const TRICKY_TEXTS = [
 ];
 
 function capture(i: number, extra: Partial<JournaledCapture> = {}): JournaledCapture {
-  return {
-    url: `http://127.0.0.2/p${i}.html`,
-    date: '2026-01-02T03:04:05Z',
-    status: 200,
-    mime: 'text/html',
-    digest: `sha1:D${i}`,
-    filename: 'A.warc.gz',
-    offset: 1000 + i * 100,
-    length: 100,
-    revisit: false,
-    seed: false,
-    page: true,
-    title: `Page "${i}"`,
-    ...extra,
-  };
+  return journaledCapture(i, { title: `Page "${i}"`, ...extra });
 }
 
 describe('journal lines read as bytes', () => {
