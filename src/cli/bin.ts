@@ -22,11 +22,14 @@ setFlagsFromString('--liftoff-only');
 // of bytecode executed (67,584 bytes by default). A crawl of a thousand pages
 // lasts seconds and runs a wide spread of lukewarm code: with the default,
 // TurboFan compiled ~440 functions on the PostgreSQL docs, many of them
-// again after a deoptimisation on too little type feedback, and those
-// compiles were a quarter of the crawl's CPU. With 6.7× the budget only the
-// code that stays hot is optimised, and later, on better feedback: ~140
-// compiles, a sixth of the compile time (README, Performance). A long crawl
-// reaches the same optimised code a few seconds later.
+// again after a deoptimisation on too little type feedback, on background
+// threads that took a quarter of the crawl's CPU. With 6.7× the budget only
+// the code that stays hot is optimised, and later, on better feedback: ~140
+// compiles, and those threads' CPU about 1 s lower, of which the main and
+// page threads, running baseline code longer, take some back; the net was
+// within the bench's noise on the sites, and a gain on the synthetic web
+// (README, Performance). A long crawl reaches the same optimised code a few
+// seconds later.
 setFlagsFromString('--interrupt-budget=450000');
 // A crawl's heaps kept near their live size (core/crawl-heap.ts), before
 // loading the modules grows the young generation.

@@ -5,10 +5,11 @@
  * the text nodes of a parse5 tree, so both give the same string for a normal
  * page. Capped, because the archive stores it per page for full-text search.
  *
- * Words arrive one token at a time (the tokenizer splits text at every
- * whitespace run, which the scanner reports as a boundary), so appending
- * must be cheap: pieces are joined by one space as they come, and only
- * other whitespace (U+00A0, U+3000…) inside them is collapsed, in bulk.
+ * Text arrives a few words at a time (the tokenizer splits it at every
+ * whitespace run but a single space between two words, and the scanner
+ * reports each split as a boundary), so appending must be cheap: pieces are
+ * joined by one space as they come, and only other whitespace (U+00A0,
+ * U+3000…) inside them is collapsed, in bulk.
  */
 
 /** Default cap on visible text, in characters (the same as the WACZ page text). */
