@@ -64,16 +64,19 @@ export class PlainRunTokenizer extends Tokenizer {
   }
 
   protected override _stateAttributeValueDoubleQuoted(cp: number): void {
-    this.#attributeValue(cp, QUOTE, () => super._stateAttributeValueDoubleQuoted(cp));
+    const state = this.state;
+    super._stateAttributeValueDoubleQuoted(cp);
+    this.#valueRun(cp, QUOTE, state);
   }
 
   protected override _stateAttributeValueSingleQuoted(cp: number): void {
-    this.#attributeValue(cp, APOSTROPHE, () => super._stateAttributeValueSingleQuoted(cp));
+    const state = this.state;
+    super._stateAttributeValueSingleQuoted(cp);
+    this.#valueRun(cp, APOSTROPHE, state);
   }
 
-  #attributeValue(cp: number, quote: number, parse5: () => void): void {
-    const state = this.state;
-    parse5();
+  /** After parse5 read `cp` in a quoted value (in `state`): the rest of the value's plain run at once. */
+  #valueRun(cp: number, quote: number, state: number): void {
     if (!valueChar(cp, quote) || this.state !== state || !this.#ready()) return;
     const html = this.preprocessor.html;
     const end = html.length;
