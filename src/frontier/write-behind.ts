@@ -5,7 +5,10 @@
  * holding the pending deletes of finished URIs, pending rewrites (retries,
  * prerequisites) and the figures of every queue and host changed since the
  * last flush, snapshotted then. One store round trip per finished URI would
- * cap the crawl at a few thousand URIs/s.
+ * cap the crawl at a few thousand URIs/s. A flush waits GROUP_COMMIT_MS for
+ * more to gather (a group commit): on one host fetched back to back, a flush
+ * on the next turn of the event loop held one URI's delete and the same
+ * queue's and host's figures each time, ~1.5 commits per URI.
  *
  * Crash safety: because a queue's figures land in the same commit as the
  * deletes they reflect, a crash that loses the last commit loses both: the
@@ -25,6 +28,14 @@ import { FrontierError, FrontierErrorCode } from './errors.js';
 import { refId, type QueueEntry, type QueueStore, type ReadEntry, type StoreBatch, type StoreOp } from './queue-store.js';
 
 const WRITE_BATCH = 512;
+/**
+ * How long pending writes gather before they are committed. A crash loses
+ * at most this much more: the URIs finished in it are fetched again on
+ * resume (at-least-once, as for a crash mid-fetch). On the PostgreSQL docs
+ * (1,176 URIs, one host) 10 ms took ~0.35 s off the main thread's ~3.5 s
+ * (six alternated runs each, README, Performance).
+ */
+export const GROUP_COMMIT_MS = 10;
 
 /** What changed since the last call, as it stands now: queues' figures and hosts' gate times. */
 export type MetaSnapshot = Pick<StoreBatch, 'queues' | 'hosts'>;
@@ -52,7 +63,7 @@ export class WriteBehind {
   /** Ids of the deletes in `#pending`. */
   #pendingDeletes: string[] = [];
   #flushing: Promise<void> = Promise.resolve();
-  #flushScheduled = false;
+  #flushTimer: ReturnType<typeof setTimeout> | null = null;
   #failure: unknown = undefined;
 
   /** `snapshot` is called as each commit is made: the figures changed since its last call. */
@@ -78,18 +89,18 @@ export class WriteBehind {
     this.writeSoon();
   }
 
-  /** Something is pending (or figures changed): flush on the next turn, or now if the batch is full. */
+  /** Something is pending (or figures changed): flush within GROUP_COMMIT_MS, or now if the batch is full. */
   writeSoon(): void {
     if (this.#pending.length >= WRITE_BATCH) this.#flushInBackground();
-    else if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
-      setImmediate(() => this.#flushInBackground());
-    }
+    else this.#flushTimer ??= setTimeout(() => this.#flushInBackground(), GROUP_COMMIT_MS);
   }
 
   /** Commit everything pending plus the figures' snapshot; resolves once it is in the store. */
   flush(): Promise<void> {
-    this.#flushScheduled = false;
+    if (this.#flushTimer !== null) {
+      clearTimeout(this.#flushTimer);
+      this.#flushTimer = null;
+    }
     const ops = this.#pending;
     const deletes = this.#pendingDeletes;
     this.#pending = [];
