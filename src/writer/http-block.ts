@@ -10,7 +10,7 @@
  * repeated names), hence OrderedHeaders.
  */
 import { STATUS_CODES } from 'node:http';
-import { HeadersMultiMap, StatusAndHeaders } from './warcio.js';
+import { HeadersMultiMap, MapStatusAndHeaders, type StatusAndHeaders } from './warcio.js';
 import type { HttpExchange } from '../core/exchange.js';
 
 export type HeaderPair = readonly [string, string];
@@ -38,7 +38,7 @@ export function responseHead(ex: HttpExchange): StatusAndHeaders {
   // HTTP/2 has no reason phrase; a standard one keeps the status line parseable by every reader.
   const reason = ex.statusText !== '' ? ex.statusText : (STATUS_CODES[ex.status] ?? '');
   const statusline = `HTTP/1.1 ${ex.status} ${reason}`.trimEnd();
-  return new StatusAndHeaders({ statusline, headers: new OrderedHeaders(fixResponseHeaders(ex.responseHeaders, ex.body.size)) });
+  return new MapStatusAndHeaders({ statusline, headers: new OrderedHeaders(fixResponseHeaders(ex.responseHeaders, ex.body.size)) });
 }
 
 /**
@@ -92,5 +92,5 @@ export function requestHead(raw: Buffer): StatusAndHeaders {
     if (colon <= 0) continue;
     pairs.push([line.slice(0, colon), line.slice(colon + 1).trimStart()]);
   }
-  return new StatusAndHeaders({ statusline, headers: new OrderedHeaders(pairs) });
+  return new MapStatusAndHeaders({ statusline, headers: new OrderedHeaders(pairs) });
 }

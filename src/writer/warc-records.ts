@@ -6,7 +6,7 @@
  * pass and once while writing, and never held whole in memory.
  */
 import { randomUUID } from 'node:crypto';
-import { BaseSerializerBuffer, WARCRecord, WARCSerializer, type StatusAndHeaders, type WARCSerializerOpts } from './warcio.js';
+import { BaseSerializerBuffer, createRecord, createWarcInfo, WARCSerializer, type StatusAndHeaders, type WARCSerializerOpts } from './warcio.js';
 import { ArchiverError } from '../core/errors.js';
 import type { BodyStore, HttpExchange } from '../core/exchange.js';
 import { requestBody, requestHead, responseHead } from './http-block.js';
@@ -122,7 +122,7 @@ export async function buildCaptureRecords(c: CaptureRecordInput, version: WarcVe
 
   const respHead = responseHead(ex);
   const mainTap = new DigestTap(headBytes(respHead), !revisit);
-  const main = WARCRecord.create(
+  const main = createRecord(
     {
       type: revisit ? 'revisit' : 'response',
       date,
@@ -141,14 +141,14 @@ export async function buildCaptureRecords(c: CaptureRecordInput, version: WarcVe
   // A POST's body follows its head (fetcher.ts): replay matches a POST by it (wabac's __wb_method=post key).
   const reqBody = requestBody(ex.requestHead);
   const reqTap = new DigestTap(headBytes(reqHead), false);
-  const request = WARCRecord.create({ type: 'request', date, warcVersion, warcHeaders: concurrentHeaders('request') }, reqTap.wrap(() => (reqBody.length > 0 ? [reqBody] : [])));
+  const request = createRecord({ type: 'request', date, warcVersion, warcHeaders: concurrentHeaders('request') }, reqTap.wrap(() => (reqBody.length > 0 ? [reqBody] : [])));
   request.httpHeaders = reqHead;
   const reqSer = new WARCSerializer(request, SERIALIZER_OPTS);
   const reqSize = await finishDigests(reqSer, reqTap, 'none');
 
   const metaTap = new DigestTap(null, false);
   const fields = Buffer.from(metadataFields(c), 'utf8');
-  const metadata = WARCRecord.create({ type: 'metadata', date, warcVersion, warcHeaders: concurrentHeaders('metadata') }, metaTap.wrap(() => [fields]));
+  const metadata = createRecord({ type: 'metadata', date, warcVersion, warcHeaders: concurrentHeaders('metadata') }, metaTap.wrap(() => [fields]));
   const metaSer = new WARCSerializer(metadata, SERIALIZER_OPTS);
   const metaSize = await finishDigests(metaSer, metaTap, 'none');
 
@@ -199,7 +199,7 @@ export async function buildWarcInfo(w: WarcInfoInput): Promise<PreparedRecord> {
   fields['robots'] = w.info.robotsPolicy;
   if (w.info.description) fields['description'] = w.info.description;
   fields['isPartOf'] = w.info.jobName;
-  const record = WARCRecord.createWARCInfo(
+  const record = createWarcInfo(
     {
       filename: w.filename,
       date: warcDate(w.openedAt, w.version),
