@@ -9,7 +9,7 @@
  * URL and their raw values kept; a base that changes the resolution replays
  * them. Pages whose source has no `<base` at all keep nothing.
  */
-import { resolveLink, resolveUrl, type ExtractedLink } from './link-resolution.js';
+import { resolveUrl, type ExtractedLink } from './link-resolution.js';
 
 interface RawLink {
   raw: string;
@@ -27,9 +27,38 @@ export interface LinkCollectorOptions {
   mayHaveBase: boolean;
 }
 
+/**
+ * How many distinct values a page's resolutions are remembered for, per
+ * link the page may yield: beyond it (a page of a million distinct mailto:
+ * links) values are resolved without being remembered, so the memo stays
+ * within a few times the cap.
+ */
+const MEMO_PER_LINK = 4;
+
+/**
+ * The part of a trimmed link value its resolution depends on: up to its
+ * fragment, which is dropped anyway. The URL parser reads a `#` as the start
+ * of the fragment wherever it stands, so `x.html#a` and `x.html#b` resolve
+ * as `x.html` does — but for whitespace or a control character just before
+ * the `#`, which is kept in the path there (`a #b` is `a%20`) and would be
+ * trimmed without it (by resolveUrl, or by the parser).
+ */
+export function resolutionKey(value: string): string {
+  const hash = value.indexOf('#');
+  if (hash <= 0) return value;
+  const cut = value.slice(0, hash);
+  return cut.charCodeAt(hash - 1) > 0x20 && cut.trimEnd().length === hash ? cut : value;
+}
+
 export class LinkCollector {
   links: ExtractedLink[] = [];
   #seen = new Set<string>();
+  /**
+   * Values already resolved against the current base, by resolutionKey: a
+   * documentation page links the same few pages many times at different
+   * anchors (the Python docs: 118,000 values, 29,000 distinct keys per page).
+   */
+  #resolved = new Map<string, string | null>();
   readonly #pageUrl: string;
   readonly #maxLinks: number;
   #base: string;
@@ -83,6 +112,7 @@ export class LinkCollector {
     this.#base = base;
     this.links = [];
     this.#seen = new Set();
+    this.#resolved = new Map();
     for (const p of pending) {
       if (this.full) break;
       this.#take(p.raw, p.hop, p.context);
@@ -91,13 +121,26 @@ export class LinkCollector {
 
   /** The link when it was new, else null. */
   #take(raw: string, hop: ExtractedLink['hop'], context: string): ExtractedLink | null {
-    const link = resolveLink(raw, this.#base, hop, context);
-    if (link === null) return null;
-    const key = `${hop} ${link.url}`;
+    const url = this.#resolve(raw);
+    if (url === null) return null;
+    const key = `${hop} ${url}`;
     if (this.#seen.has(key)) return null;
     this.#seen.add(key);
+    const link: ExtractedLink = { url, hop, context };
     this.links.push(link);
     return link;
+  }
+
+  /** `raw` resolved against the base (resolveUrl), remembered by its resolution key. */
+  #resolve(raw: string): string | null {
+    const key = resolutionKey(raw.trim());
+    const memo = this.#resolved;
+    let url = memo.get(key);
+    if (url === undefined) {
+      url = resolveUrl(key, this.#base);
+      if (memo.size < this.#maxLinks * MEMO_PER_LINK) memo.set(key, url);
+    }
+    return url;
   }
 }
 

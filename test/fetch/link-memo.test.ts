@@ -1,0 +1,80 @@
+/**
+ * LinkCollector remembers each page's resolutions by resolutionKey (a
+ * value up to its fragment). That must never change a link: on thousands of
+ * generated values — fragments, whitespace and control characters around
+ * and before the `#`, `#` inside authorities, queries and schemes, dot
+ * segments, backslashes, percent signs, non-ASCII — the key resolves to
+ * exactly what the whole value resolves to, against several bases; and a
+ * collector fed them gives the links resolving each value alone would.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { LinkCollector, resolutionKey } from '../../src/fetch/html-scan-links.js';
+import { resolveUrl } from '../../src/fetch/link-resolution.js';
+import { mulberry32 } from '../helpers/prng.js';
+
+const PARTS = [
+  'a.html', '../b/c.html', './', '/', '//other.example/x', 'http://h.example', 'https://h.example:8443/p', 'HTTP://H.example/Q', 'mailto:x@y', 'javascript:void(0)', 'ftp://f/',
+  'http:', 'http:x', 'x:y', '#', '#frag', '##', 'a#b#c', '?', '?q=1', '&b=2', '%23', '%', '%zz', '\\', '\\\\h\\p', '..', '.', ' ', '  ', '\t', '\n', '\r', '\f', '\u0000', '\u0001',
+  '\u001f', '\u00a0', '\u3000', 'é', '😀', 'user:pw@', '@', ':', '[::1]', '[', 'index', 'x y', '"', "'", '<', '>', '`', '{', '}', '|', '^',
+];
+
+const BASES = ['http://127.0.0.1:8080/dir/page.html', 'https://docs.example/a/b/', 'http://h.example', 'http://h.example/x?y=1#z'];
+
+function randomValue(rnd: () => number): string {
+  const n = 1 + Math.floor(rnd() * 6);
+  let v = '';
+  for (let i = 0; i < n; i++) v += PARTS[Math.floor(rnd() * PARTS.length)];
+  return v;
+}
+
+describe('resolution by key', () => {
+  it('a value up to its fragment resolves exactly as the whole value does', () => {
+    const rnd = mulberry32(23);
+    let keyed = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const raw = randomValue(rnd);
+      const key = resolutionKey(raw.trim());
+      if (key !== raw.trim()) keyed++;
+      for (const base of BASES) assert.equal(resolveUrl(key, base), resolveUrl(raw, base), `${JSON.stringify(raw)} against ${base}`);
+    }
+    // The generator does reach the shortened keys the memo relies on.
+    assert.ok(keyed > 2000, `only ${keyed} values were shortened`);
+  });
+
+  it('whitespace just before the fragment keeps the whole value as its key', () => {
+    assert.equal(resolutionKey('a.html#x'), 'a.html');
+    assert.equal(resolutionKey('a #x'), 'a #x');
+    assert.equal(resolutionKey('a\t#x'), 'a\t#x');
+    assert.equal(resolutionKey('#x'), '#x');
+    assert.equal(resolveUrl('a #x', BASES[0]!), 'http://127.0.0.1:8080/dir/a%20');
+  });
+
+  it('a collector gives the links that resolving each value alone gives, in order', () => {
+    const rnd = mulberry32(7);
+    for (let page = 0; page < 300; page++) {
+      const base = BASES[page % BASES.length]!;
+      const values = Array.from({ length: 1 + Math.floor(rnd() * 60) }, () => randomValue(rnd));
+      // Repeats at other anchors, as documentation pages have them.
+      for (const v of values.slice(0, 10)) values.push(`${v}#again`, v);
+      const maxLinks = 1 + Math.floor(rnd() * 40);
+      const collector = new LinkCollector(base, { maxLinks, mayHaveBase: false });
+      for (const v of values) collector.add(v, 'L', 'a/@href');
+      const expected: string[] = [];
+      for (const v of values) {
+        const url = resolveUrl(v, base);
+        if (url !== null && !expected.includes(url) && expected.length < maxLinks) expected.push(url);
+      }
+      assert.deepEqual(collector.links.map((l) => l.url), expected, `page ${page}`);
+    }
+  });
+
+  it('a late <base> resolves what came before it again, not from the memo', () => {
+    const collector = new LinkCollector('http://h.example/one/page.html', { maxLinks: 10, mayHaveBase: true });
+    collector.add('x.html#a', 'L', 'a/@href');
+    collector.setBase('http://other.example/two/');
+    collector.add('x.html#b', 'L', 'a/@href');
+    collector.add('y.html', 'L', 'a/@href');
+    assert.deepEqual(collector.links.map((l) => l.url), ['http://other.example/two/x.html', 'http://other.example/two/y.html']);
+  });
+});
