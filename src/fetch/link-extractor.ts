@@ -54,19 +54,24 @@ export interface HtmlExtractOptions {
 
 const DEFAULT_MAX_LINKS = 100_000;
 
-/** Attributes that embed a resource, per element: [attribute, is a srcset list]. */
-const EMBED_ATTRS: Readonly<Record<string, ReadonlyArray<readonly [string, boolean]>>> = {
-  img: [['src', false], ['srcset', true]],
-  script: [['src', false]],
-  iframe: [['src', false]],
-  frame: [['src', false]],
-  embed: [['src', false]],
-  object: [['data', false]],
-  source: [['src', false], ['srcset', true]],
-  video: [['src', false], ['poster', false]],
-  audio: [['src', false], ['poster', false]],
-  track: [['src', false]],
-};
+/**
+ * Attributes that embed a resource, per element: [attribute, is a srcset
+ * list]. A Map, not an object: a page's own tag names index it, and
+ * `<constructor>` or `<__proto__>` must find nothing (on an object they
+ * found Object's prototype members, and the page's extraction threw).
+ */
+const EMBED_ATTRS: ReadonlyMap<string, ReadonlyArray<readonly [string, boolean]>> = new Map([
+  ['img', [['src', false], ['srcset', true]]],
+  ['script', [['src', false]]],
+  ['iframe', [['src', false]]],
+  ['frame', [['src', false]]],
+  ['embed', [['src', false]]],
+  ['object', [['data', false]]],
+  ['source', [['src', false], ['srcset', true]]],
+  ['video', [['src', false], ['poster', false]]],
+  ['audio', [['src', false], ['poster', false]]],
+  ['track', [['src', false]]],
+]);
 
 /**
  * `<link rel>` values that name another page rather than a resource of
@@ -161,7 +166,7 @@ class PageExtraction implements HtmlScanHandler {
           const alt = attr(attrs, 'alt');
           if (alt !== undefined) texts.alt(alt);
         }
-        const embeds = EMBED_ATTRS[tag];
+        const embeds = EMBED_ATTRS.get(tag);
         if (embeds === undefined) break;
         for (const [name, isSrcset] of embeds) {
           const value = attr(attrs, name);
@@ -214,7 +219,7 @@ class PageExtraction implements HtmlScanHandler {
 /** Whether an element carries a link the extractor would take (for counting past the cap). */
 function bearsLink(tag: string, attrs: readonly HtmlAttribute[]): boolean {
   if (tag === 'a' || tag === 'area' || tag === 'link') return attr(attrs, 'href') !== undefined;
-  const embeds = EMBED_ATTRS[tag];
+  const embeds = EMBED_ATTRS.get(tag);
   return embeds !== undefined && embeds.some(([name]) => attr(attrs, name) !== undefined);
 }
 

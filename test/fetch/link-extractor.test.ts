@@ -140,6 +140,16 @@ describe('extractHtml', () => {
     assert.equal(ex.links[999]!.url, 'http://site-a.test/p999');
   });
 
+  it("takes elements named like Object's members for the unknown elements they are", () => {
+    const names = ['constructor', '__proto__', 'tostring', 'hasownproperty', 'valueof', '__definegetter__', 'isprototypeof'];
+    const html = names.map((n) => `<${n} src="/${n}.js" data="/${n}.bin" href="/${n}.html">x</${n}>`).join('') + '<a href="/after.html">a</a>';
+    // Past the cap the same names are counted, not looked up as embeds either.
+    for (const maxLinks of [100, 1]) {
+      const ex = extractHtml(`<a href="/first.html">f</a>${html}`, PAGE, { maxLinks });
+      assert.deepEqual(ex.links.map((l) => l.url), ['http://site-a.test/first.html', 'http://site-a.test/after.html'].slice(0, maxLinks));
+    }
+  });
+
   it('returns a null title when there is none', () => {
     assert.equal(extractHtml('<p>hi</p><svg><title>icon</title></svg>', PAGE).title, null);
   });
