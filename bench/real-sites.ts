@@ -224,10 +224,36 @@ export function canRun(log: (line: string) => void): boolean {
   return missing.length === 0;
 }
 
+/** CPU seconds of `node -e 0` under GNU time with `env`: the best of three. */
+function nodeStartCpu(env: NodeJS.ProcessEnv): number {
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const r = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, '-e', '0'], { env, encoding: 'utf8' });
+    const [u, s] = r.stderr.trim().split('\n').pop()!.split(/\s+/).map(Number) as [number, number];
+    best = Math.min(best, u + s);
+  }
+  return best;
+}
+
+/**
+ * What node itself costs to start here, before any of archiver's code: part
+ * of every archiver figure below and of none of wget's. A machine that sets
+ * NODE_EXTRA_CA_CERTS (this sandbox does) makes node parse that bundle of
+ * certificates at every start.
+ */
+export function nodeStartLine(): string {
+  const withEnv = nodeStartCpu(process.env);
+  const extra = process.env['NODE_EXTRA_CA_CERTS'];
+  if (extra === undefined || extra === '') return `node's own start here: ${withEnv.toFixed(2)} s CPU`;
+  const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
+  return `node's own start here: ${withEnv.toFixed(2)} s CPU with NODE_EXTRA_CA_CERTS=${extra} set in the environment, ${nodeStartCpu(without).toFixed(2)} s without it`;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { site: { type: 'string', multiple: true, default: [] }, runs: { type: 'string', default: '2' } } });
   const log = (l: string): void => console.log(l);
   if (!canRun(log)) return;
+  log(nodeStartLine());
   const results: SiteResult[] = [];
   for (const site of pickSites(values.site, log)) results.push(await runSiteBench(site, Number(values.runs), log));
   console.log(siteTable(results).join('\n'));

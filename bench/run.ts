@@ -27,7 +27,7 @@ import { crawlTable, runCrawlBench, type CrawlBenchResult } from './crawl.js';
 import { focusTable, runFocusBench } from './focus.js';
 import { DOC_SITES, realFocusTable, runRealFocusBench } from './focus-real.js';
 import { latencyTable, runLatencyBench } from './latency.js';
-import { canRun, pickSites, runSiteBench, siteTable, type SiteResult } from './real-sites.js';
+import { canRun, nodeStartLine, pickSites, runSiteBench, siteTable, type SiteResult } from './real-sites.js';
 import { formatThreadCpu } from './thread-cpu.js';
 
 const PARTS = ['sites', 'crawl', 'latency', 'focus', 'uniq', 'frontier', 'analyze', 'search', 'distributed'] as const;
@@ -127,13 +127,17 @@ async function main(): Promise<void> {
     const results: SiteResult[] = [];
     for (const site of pickSites(values.site, (l) => console.log(l))) results.push(await runSiteBench(site, Math.max(2, Number(values.runs)), (l) => console.log(l)));
     const table = siteTable(results);
+    const start = nodeStartLine();
     console.log(table.join('\n'));
+    console.log(start);
     sections.push({
       title: 'Real sites behind nginx: archiver vs GNU wget (keep-alive, gzip, one connection, delays 0; best of alternating runs; GNU time)',
       lines: [
         'wget: `--recursive --level=inf --no-parent --page-requisites --warc-file`; archiver: 4 workers. Fixed costs are read off nginx\'s log (`$msec`); the one-page crawl is the front page alone (`node dist/bench/real-sites.js`).',
         '',
         ...table,
+        '',
+        `${start} (part of every archiver figure above, of none of wget's).`,
       ],
     });
   }
