@@ -31,14 +31,21 @@ setFlagsFromString('--liftoff-only');
 // (README, Performance). A long crawl reaches the same optimised code a few
 // seconds later.
 setFlagsFromString('--interrupt-budget=450000');
+// The CLI's modules: the bundle when it is fresh (bundle-choice.ts), else the compiled modules beside this file.
+const { freshBundle } = await import('./bundle-choice.js');
+const bundle = freshBundle(new URL('../../bundle/', import.meta.url), new URL('./', import.meta.url));
 // A crawl's heaps kept near their live size (core/crawl-heap.ts), before
-// loading the modules grows the young generation.
-if (process.argv[2] === 'run') (await import('../core/crawl-heap.js')).sizeHeapForCrawl();
-const { installCrashGuard } = await import('./crash-guard.js');
-installCrashGuard({ stderr: process.stderr, exit: (code) => process.exit(code) });
-const { watchParentUnderNpm } = await import('./parent-watch.js');
-watchParentUnderNpm({ env: process.env, ppid: () => process.ppid, first: parentAtStart, onGone: () => process.kill(process.pid, 'SIGTERM') });
-const { main } = await import('./main.js');
+// loading the modules grows the young generation. The bundle's copy of that
+// module is the one its workers use (it keeps a bit of state), hence its own entry.
+if (process.argv[2] === 'run') {
+  const heap: typeof import('../core/crawl-heap.js') = await import(bundle ? new URL('crawl-heap.js', bundle).href : '../core/crawl-heap.js');
+  heap.sizeHeapForCrawl();
+}
+// The crash guard first, so a failure while the CLI loads is reported as any other.
+const guard: typeof import('./crash-guard.js') = await import(bundle ? new URL('crash-guard.js', bundle).href : './crash-guard.js');
+guard.installCrashGuard({ stderr: process.stderr, exit: (code) => process.exit(code) });
+const cli: typeof import('./cli-entry.js') = await import(bundle ? new URL('cli-entry.js', bundle).href : './cli-entry.js');
+cli.watchParentUnderNpm({ env: process.env, ppid: () => process.ppid, first: parentAtStart, onGone: () => process.kill(process.pid, 'SIGTERM') });
 
-const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+const code = await cli.main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
 process.exitCode = code;

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+/**
+ * Build step after tsc and the profile validator: bundles the compiled CLI
+ * (dist/src/) with esbuild into dist/bundle/, one file per entry point —
+ * the CLI, what bin.ts loads before it, and each worker thread's program —
+ * plus the chunks they share and those loaded on demand. bin.ts runs the
+ * bundle when it is fresher than dist/src/ (src/cli/bundle-choice.ts).
+ *
+ * Packages stay outside (loaded from node_modules as before), and so do the
+ * files the modules find beside themselves: the compiled profile validator
+ * is copied in, after the schema module its freshness is checked against
+ * (src/config/profile-validator.ts). Workers are found beside the module
+ * that starts them (`new URL('./page-worker.js', import.meta.url)`): in the
+ * bundle that module is a chunk in dist/bundle/, where each worker is an
+ * entry of the same name.
+ */
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const src = `${root}/dist/src`;
+const out = `${root}/dist/bundle`;
+
+/** Entry name (the file's name in the bundle) → compiled module. */
+const ENTRIES = {
+  'cli-entry': 'cli/cli-entry.js',
+  'crash-guard': 'cli/crash-guard.js',
+  'crawl-heap': 'core/crawl-heap.js',
+  'page-worker': 'crawl/page-worker.js',
+  'search-worker': 'search/search-worker.js',
+  'page-links-worker': 'analysis/page-links-worker.js',
+  'pagerank-worker': 'analysis/pagerank-worker.js',
+  'capture-worker': 'writer/capture-worker.js',
+};
+
+const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
+const INSIDE = new Set(['parse5', 'entities']);
+const EXTERNAL = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)].filter((name) => !INSIDE.has(name)).flatMap((name) => [name, `${name}/*`]);
+rmSync(out, { recursive: true, force: true });
+await build({
+  entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, `${src}/${file}`])),
+  outdir: out,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: EXTERNAL,
+  logLevel: 'warning',
+});
+copyFileSync(`${src}/config/profile-schema.js`, `${out}/profile-schema.js`);
+copyFileSync(`${src}/config/profile-validator.standalone.cjs`, `${out}/profile-validator.standalone.cjs`);
