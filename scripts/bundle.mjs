@@ -6,8 +6,11 @@
  * plus the chunks they share and those loaded on demand. bin.ts runs the
  * bundle when it is fresher than dist/src/ (src/cli/bundle-choice.ts).
  *
- * Packages stay outside (loaded from node_modules as before), and so do the
- * files the modules find beside themselves: the compiled profile validator
+ * Packages stay outside, loaded from node_modules as before, except parse5
+ * and entities (plain ES modules, ~30 files the main and page threads would
+ * otherwise resolve one by one; every other package is CommonJS loaded
+ * through createRequire, or native, or not used by a crawl). The files the
+ * modules find beside themselves stay outside too: the compiled profile validator
  * is copied in, after the schema module its freshness is checked against
  * (src/config/profile-validator.ts). Workers are found beside the module
  * that starts them (`new URL('./page-worker.js', import.meta.url)`): in the
