@@ -21,6 +21,11 @@ import { PlainRunTokenizer } from './plain-run-tokenizer.js';
 
 export type HtmlAttribute = Token.Attribute;
 
+/**
+ * What the scan calls, in document order. An element's `attrs` (the array
+ * and its attributes) are the tokenizer's own and valid during the call
+ * only: they are reused for the next tag (plain-run-tokenizer.ts).
+ */
 export interface HtmlScanHandler {
   /** Start tag of an HTML element, in document order (`image` already renamed `img`, as the tree builder does). */
   onHtmlElement(tag: string, attrs: readonly HtmlAttribute[]): void;

@@ -25,6 +25,9 @@ const PIECES = [
   '<p>', '</p>', '<br/>', '<a href="x y">', "<a href='x\"y'>", '<a href="&amp;q=1&b">', '<a title="a\tb\nc\r\nd">', '<a href="😀\ud800">', '<a href="\u0000z">', '<a href=unquoted>',
   '<img alt="" src=\'\'>', '<a x="', "<a y='", '"', "'", '<', '>', '=', '</', '<!--', '-->', '<!-- c -->', '<!DOCTYPE html>', '<script>', '</script>', '<style>', '</style>',
   '<title>', '</title>', '<textarea>', '</textarea>', '<plaintext>', '<svg>', '</svg>', '<![CDATA[', ']]>', '<math>', '</math>', 'end.', ' end', '1 2 3', 'a.b,c;d', '-', '--',
+  // Tag and attribute names: runs of plain name characters, and what ends or changes them.
+  '<span class="n">', '</span>', '<H1>', '</H1 >', '<my-el data-x-y="1" ARIA-Label=v>', '<dIv ID=a>', '<x:y a:b=c>', '<a b_c.d-9=1 0x="2">',
+  '<a href="x" HREF="y" href=z>', '<a\nhref="x">', '<a\u0000b c\u0000d>', '<a é="1" b"c=2 d<e>', '<a/b>', '<a =x>', '<tr/ td>', '</a b="c">', '<a\ud800b>',
 ];
 
 type Shape = { kind: string; value: string };
@@ -141,8 +144,39 @@ describe('PlainRunTokenizer', () => {
     }
   });
 
+  it('reuses one token of a kind without source locations, and gives parse5\'s own with them', () => {
+    const seen = (sourceCodeLocationInfo: boolean): { starts: Set<Token.TagToken>; chars: Set<Token.CharacterToken>; first: Token.TagToken | null } => {
+      const starts = new Set<Token.TagToken>();
+      const chars = new Set<Token.CharacterToken>();
+      let first: Token.TagToken | null = null;
+      const handler: TokenHandler = {
+        onCharacter: (t) => void chars.add(t),
+        onWhitespaceCharacter: () => {},
+        onNullCharacter: () => {},
+        onStartTag: (t) => {
+          first ??= t;
+          starts.add(t);
+        },
+        onEndTag: () => {},
+        onComment: () => {},
+        onDoctype: () => {},
+        onEof: () => {},
+      };
+      new PlainRunTokenizer({ sourceCodeLocationInfo }, handler).write('<p class="a">one</p><p id=b>two</p><div>three</div>', true);
+      return { starts, chars, first };
+    };
+    const reused = seen(false);
+    assert.equal(reused.starts.size, 1);
+    assert.equal(reused.chars.size, 1);
+    const fresh = seen(true);
+    assert.equal(fresh.starts.size, 3);
+    assert.equal(fresh.chars.size, 3);
+    // With locations, each token keeps its own, attributes and names included.
+    assert.deepEqual([fresh.first?.tagName, fresh.first?.attrs, fresh.first?.location?.startOffset, fresh.first?.location?.attrs?.['class']?.startOffset], ['p', [{ name: 'class', value: 'a' }], 0, 3]);
+  });
+
   it('reads a megabyte-long word, attribute value and run of spaced words to the end', () => {
-    for (const html of ['x'.repeat(1_000_000) + '<b>', `<a href="${'y'.repeat(1_000_000)}">z`, 'w '.repeat(500_000) + '<i>']) {
+    for (const html of ['x'.repeat(1_000_000) + '<b>', `<a href="${'y'.repeat(1_000_000)}">z`, 'w '.repeat(500_000) + '<i>', `<${'t'.repeat(1_000_000)} ${'n'.repeat(1_000_000)}=v>`]) {
       assert.deepEqual(tokens(PlainRunTokenizer, html).shapes, tokens(Tokenizer, html).shapes);
     }
   });
