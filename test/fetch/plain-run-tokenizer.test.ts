@@ -144,6 +144,18 @@ describe('PlainRunTokenizer', () => {
     }
   });
 
+  it('keeps the first of duplicate attribute names, past 64 names too, and each tag its own attributes', () => {
+    const many = Array.from({ length: 3000 }, (_, i) => `n${i % 1500}=${i}`).join(' ');
+    const html = `<a ${many}>x</a><b c=1 C=2 d=3><i></i><p e=4 f=5 g=6 h=7></p><br x=1>`;
+    const ours = tokens(PlainRunTokenizer, html).shapes;
+    assert.deepEqual(ours, tokens(Tokenizer, html).shapes);
+    const first = JSON.parse(ours[0]!.value) as [string, boolean, [string, string][]];
+    assert.equal(first[2].length, 1500);
+    assert.deepEqual(first[2][1499], ['n1499', '1499']);
+    const starts = ours.filter((t) => t.kind === 'start').map((t) => JSON.parse(t.value)[2]);
+    assert.deepEqual(starts.slice(1), [[['c', '1'], ['d', '3']], [], [['e', '4'], ['f', '5'], ['g', '6'], ['h', '7']], [['x', '1']]]);
+  });
+
   it('reuses one token of a kind without source locations, and gives parse5\'s own with them', () => {
     const seen = (sourceCodeLocationInfo: boolean): { starts: Set<Token.TagToken>; chars: Set<Token.CharacterToken>; first: Token.TagToken | null } => {
       const starts = new Set<Token.TagToken>();
