@@ -1,6 +1,7 @@
 /**
  * parse5's Tokenizer, stepping over plain runs in one move (and over tag
- * and attribute names, and reusing its tokens: see below). parse5 reads a
+ * and attribute names and whole plain tags, and reusing its tokens: see
+ * below). parse5 reads a
  * document one code point at a time, through its state switch, for every
  * character of text and of attribute values — the two states that hold
  * three quarters of a documentation page's characters. In those states,
@@ -8,7 +9,8 @@
  * being built, every following character that would do the same is taken
  * at once: the input position and the run's end move to the first
  * character that needs parse5 (markup, a character reference, a line
- * break, NUL, a surrogate, a quote, the end). The tokens are parse5's,
+ * break, NUL, a surrogate, a quote, the end); a run of whitespace in text
+ * is taken the same way. The tokens are parse5's,
  * with two differences, which a tree builder would care about and our scan
  * does not: a single space between two words stays inside the character
  * token instead of being a whitespace token of its own (html-scan.ts reads
@@ -31,6 +33,10 @@ const QUOTE = 0x22;
 const APOSTROPHE = 0x27;
 const TAB = 0x09;
 const FORM_FEED = 0x0c;
+const LINE_FEED = 0x0a;
+const SOLIDUS = 0x2f;
+const EQUALS = 0x3d;
+const GREATER_THAN = 0x3e;
 
 /** A character of a word in text: not markup, a reference, whitespace, a control character below space, or half a surrogate pair. */
 function wordChar(c: number): boolean {
@@ -59,6 +65,30 @@ function tagToken(type: Token.TokenType.START_TAG | Token.TokenType.END_TAG): To
 function valueChar(c: number, quote: number): boolean {
   return c > 0x0d ? c !== quote && c !== AMPERSAND && (c < 0xd800 || c > 0xdfff) : c === TAB || c === FORM_FEED;
 }
+
+/** Whitespace inside a tag as parse5 skips it (a CR, which it reads as LF, is left to parse5). */
+function tagSpace(c: number): boolean {
+  return c === SPACE || c === LINE_FEED || c === TAB || c === FORM_FEED;
+}
+
+/**
+ * parse5's numbers for the states inside a tag, which it does not export:
+ * read off parse5 itself, each as the state a tokenizer rests in when its
+ * input ends there (a chunk that is not the last one).
+ */
+const IN_TAG = ((): { beforeName: number; name: number; afterName: number; afterValue: number } => {
+  const stateAfter = (html: string): number => {
+    const t = new Tokenizer({}, {} as TokenHandler);
+    t.write(html, false);
+    return t.state;
+  };
+  return {
+    beforeName: stateAfter('<a '),
+    name: stateAfter('<a b'),
+    afterName: stateAfter('<a b '),
+    afterValue: stateAfter('<a b=""'),
+  };
+})();
 
 export class PlainRunTokenizer extends Tokenizer {
   readonly #fast: boolean;
@@ -130,18 +160,27 @@ export class PlainRunTokenizer extends Tokenizer {
   protected override _stateTagOpen(cp: number): void {
     super._stateTagOpen(cp);
     // An ASCII letter opened a start tag whose name now holds it.
-    if (asciiLetter(cp)) this.#tagNameRun(cp);
+    if (asciiLetter(cp)) {
+      this.#tagNameRun(cp);
+      this.#restOfTag(false);
+    }
   }
 
   protected override _stateEndTagOpen(cp: number): void {
     super._stateEndTagOpen(cp);
-    if (asciiLetter(cp)) this.#tagNameRun(cp);
+    if (asciiLetter(cp)) {
+      this.#tagNameRun(cp);
+      this.#restOfTag(false);
+    }
   }
 
   protected override _stateBeforeAttributeName(cp: number): void {
     super._stateBeforeAttributeName(cp);
     // A name character or an upper-case letter opened an attribute whose name now holds it.
-    if (nameChar(cp) || (cp >= 0x41 && cp <= 0x5a)) this.#attributeNameRun(cp);
+    if (nameChar(cp) || (cp >= 0x41 && cp <= 0x5a)) {
+      this.#attributeNameRun(cp);
+      this.#restOfTag(true);
+    }
   }
 
   #tagNameRun(first: number): void {
@@ -170,19 +209,103 @@ export class PlainRunTokenizer extends Tokenizer {
     return nameChar(first) ? html.slice(at, end) : name + html.slice(at + 1, end);
   }
 
+  // The rest of a tag. Between its name and its `>`, parse5 takes a trip
+  // through its state switch for every whitespace, `=`, quote and name or
+  // value it meets: about eight for `<a href="x" title="y">`, and tags are
+  // most of a DocBook page. Once a tag or attribute name is read, the tag's
+  // plain parts are read here, in the order and with the calls parse5 makes
+  // (the attribute opened, left, its value appended as one run, the token
+  // emitted), and the state set to the one parse5 would be in. Anything
+  // else (an unquoted value, `=` after whitespace, a reference or line break
+  // in a value, upper case, a CR, the end of input) stops the reading where
+  // it is, and parse5 goes on from there. Only when tokens are reused (no
+  // source locations to fill in).
+
+  /**
+   * After a tag name (`inAttributeName` false) or an attribute name that
+   * `this.currentAttr` holds (true), with the current character its last:
+   * the tag's plain remainder.
+   */
+  #restOfTag(inAttributeName: boolean): void {
+    if (!this.#reuse || !this.#ready()) return;
+    const html = this.preprocessor.html;
+    const end = html.length;
+    let i = this.preprocessor.pos + 1;
+    let afterName = inAttributeName;
+    while (i < end) {
+      let c = html.charCodeAt(i);
+      if (afterName) {
+        afterName = false;
+        if (c === EQUALS) {
+          const quote = html.charCodeAt(i + 1);
+          if (quote !== QUOTE && quote !== APOSTROPHE) return;
+          let close = i + 2;
+          while (close < end && valueChar(html.charCodeAt(close), quote)) close++;
+          if (close === end || html.charCodeAt(close) !== quote) return;
+          this._leaveAttrName();
+          this.runStart = i + 2;
+          this.runEnd = close;
+          this._flushRun('');
+          this.#skipTo(close + 1);
+          this.state = IN_TAG.afterValue;
+          i = close + 1;
+          continue;
+        }
+        if (!tagSpace(c) && c !== GREATER_THAN && c !== SOLIDUS) return;
+        this._leaveAttrName();
+        this.state = IN_TAG.afterName;
+      }
+      if (c === GREATER_THAN) return this.#emitTag(i, false);
+      if (c === SOLIDUS) {
+        if (html.charCodeAt(i + 1) === GREATER_THAN) this.#emitTag(i + 1, true);
+        return;
+      }
+      if (!tagSpace(c)) return;
+      do i++;
+      while (i < end && tagSpace(html.charCodeAt(i)));
+      this.#skipTo(i);
+      if (this.state !== IN_TAG.afterName) this.state = IN_TAG.beforeName;
+      if (i === end) return;
+      c = html.charCodeAt(i);
+      if (c === GREATER_THAN || c === SOLIDUS) continue;
+      if (!nameChar(c)) return;
+      let nameEnd = i + 1;
+      while (nameEnd < end && nameChar(html.charCodeAt(nameEnd))) nameEnd++;
+      this._createAttr(html.slice(i, nameEnd));
+      this.#skipTo(nameEnd);
+      this.state = IN_TAG.name;
+      i = nameEnd;
+      afterName = true;
+    }
+  }
+
+  /** The tag ends with the `>` at `gt`: consumed, and the token emitted as parse5 does. */
+  #emitTag(gt: number, selfClosing: boolean): void {
+    this.#skipTo(gt + 1);
+    if (selfClosing) (this.currentToken as Token.TagToken).selfClosing = true;
+    this.state = TokenizerMode.DATA;
+    this.emitCurrentTagToken();
+  }
+
   protected override _stateData(cp: number): void {
     super._stateData(cp);
-    if (!wordChar(cp) || this.state !== TokenizerMode.DATA || !this.#ready()) return;
+    if (this.state !== TokenizerMode.DATA || !this.#ready()) return;
     const html = this.preprocessor.html;
     const end = html.length;
     let j = this.preprocessor.pos + 1;
-    for (;;) {
-      if (j >= end) break;
-      const c = html.charCodeAt(j);
-      if (wordChar(c)) j++;
-      else if (c === SPACE && j + 1 < end && wordChar(html.charCodeAt(j + 1))) j += 2;
-      else break;
-    }
+    if (wordChar(cp)) {
+      for (;;) {
+        if (j >= end) break;
+        const c = html.charCodeAt(j);
+        if (wordChar(c)) j++;
+        else if (c === SPACE && j + 1 < end && wordChar(html.charCodeAt(j + 1))) j += 2;
+        else break;
+      }
+    } else if (tagSpace(cp) && html.charCodeAt(j - 1) === cp) {
+      // Whitespace, which parse5 puts in a whitespace token of its own: the rest of it at once
+      // (not after a CR, which parse5 reads as LF: the run is then not the input as it is).
+      while (j < end && tagSpace(html.charCodeAt(j))) j++;
+    } else return;
     this.#take(j);
   }
 

@@ -28,6 +28,10 @@ const PIECES = [
   // Tag and attribute names: runs of plain name characters, and what ends or changes them.
   '<span class="n">', '</span>', '<H1>', '</H1 >', '<my-el data-x-y="1" ARIA-Label=v>', '<dIv ID=a>', '<x:y a:b=c>', '<a b_c.d-9=1 0x="2">',
   '<a href="x" HREF="y" href=z>', '<a\nhref="x">', '<a\u0000b c\u0000d>', '<a é="1" b"c=2 d<e>', '<a/b>', '<a =x>', '<tr/ td>', '</a b="c">', '<a\ud800b>',
+  // The rest of a tag, whole and in pieces: what is read in one go (names, quoted values, whitespace, `>` and `/>`) and what stops it.
+  '<input checked>', '<input checked/>', '<br />', '<br/ >', '<a b="c"d="e">', '<a b="c"/x>', '<a b = "c">', '<a b= "c">', '<a b ="c">', '<a b="c" B="d" b="e">',
+  '<img\tsrc="a"\fx=\'b\'\n>', '</p x="y"/>', '</p >', '<a b="c\rd">', '<a\r\nb="c">', '<a b="" c=\'\' d>', '<a b="😀">', '<a b="x&amp;y" c="z">', '<p a b c d>',
+  '<a', '<a ', '</a', ' b', ' B', 'b', ' data-x', '=', '="', "='", '""', '"v"', "'v'", ' c="d"', " e='f'", '/>', ' />', '/', ' ', '\n ',
 ];
 
 type Shape = { kind: string; value: string };
@@ -191,5 +195,35 @@ describe('PlainRunTokenizer', () => {
     for (const html of ['x'.repeat(1_000_000) + '<b>', `<a href="${'y'.repeat(1_000_000)}">z`, 'w '.repeat(500_000) + '<i>', `<${'t'.repeat(1_000_000)} ${'n'.repeat(1_000_000)}=v>`]) {
       assert.deepEqual(tokens(PlainRunTokenizer, html).shapes, tokens(Tokenizer, html).shapes);
     }
+  });
+
+  it('reads 300,000 tags back to back, and a long page of plain tags and text, as parse5 does (past its 64 KiB chunk drop)', () => {
+    const line = '<tr class="r"><td><a href="f.html#x" title="T">link</a></td>\n  <td/><br/></tr>\n';
+    for (const html of ['<i>'.repeat(150_000) + '</i>'.repeat(150_000), line.repeat(20_000)]) {
+      assert.deepEqual(tokens(PlainRunTokenizer, html).shapes, tokens(Tokenizer, html).shapes);
+    }
+  });
+
+  it('reads a plain tag from its name to its `>`, and a run of whitespace in text, in one trip through parse5\'s state switch', () => {
+    // Counted on the tokenizer itself: each trip is a call of its state switch.
+    const trips = (Kind: typeof Tokenizer, html: string): number => {
+      let n = 0;
+      const t = new Kind({ sourceCodeLocationInfo: false }, { onCharacter() {}, onWhitespaceCharacter() {}, onNullCharacter() {}, onStartTag() {}, onEndTag() {}, onComment() {}, onDoctype() {}, onEof() {} });
+      const own = t as unknown as { _callState(cp: number): void };
+      const callState = own._callState.bind(t);
+      own._callState = (cp) => {
+        n++;
+        callState(cp);
+      };
+      t.write(html, true);
+      return n;
+    };
+    const html = '<p class="a"><a href="x.html" title="y">word and words</a>\n  <br/></p>'.repeat(100);
+    // Each time: `<` and the name's first letter for each of the five tags (the end tags' `/` too), one
+    // for the words and one for the whitespace; and one for the end of input. parse5 alone: one a character.
+    assert.equal(trips(PlainRunTokenizer, html), (5 * 2 + 2 + 2) * 100 + 1);
+    assert.equal(trips(Tokenizer, html), html.length + 1);
+    // Upper case, which parse5 lowers, is left to it.
+    assert.ok(trips(PlainRunTokenizer, html.toUpperCase()) > 3000);
   });
 });
