@@ -53,6 +53,20 @@ function nameChar(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x2d && c <= 0x3a && c !== 0x2f) || c === 0x5f;
 }
 
+/** Where the plain name run that goes on at `from` ends. */
+function nameRunEnd(html: string, from: number): number {
+  let end = from;
+  while (end < html.length && nameChar(html.charCodeAt(end))) end++;
+  return end;
+}
+
+/** Where the plain run of a value quoted by `quote` that goes on at `from` ends. */
+function valueRunEnd(html: string, from: number, quote: number): number {
+  let end = from;
+  while (end < html.length && valueChar(html.charCodeAt(end), quote)) end++;
+  return end;
+}
+
 function asciiLetter(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 }
@@ -201,8 +215,7 @@ export class PlainRunTokenizer extends Tokenizer {
     const pre = this.preprocessor;
     const html = pre.html;
     const at = pre.pos;
-    let end = at + 1;
-    while (end < html.length && nameChar(html.charCodeAt(end))) end++;
+    const end = nameRunEnd(html, at + 1);
     // Not the run being built: that is text or a value, never a name.
     if (!this.#skipTo(end)) return name;
     // One slice when the first character stands as it is in the input (it was not lowered).
@@ -239,8 +252,7 @@ export class PlainRunTokenizer extends Tokenizer {
         if (c === EQUALS) {
           const quote = html.charCodeAt(i + 1);
           if (quote !== QUOTE && quote !== APOSTROPHE) return;
-          let close = i + 2;
-          while (close < end && valueChar(html.charCodeAt(close), quote)) close++;
+          const close = valueRunEnd(html, i + 2, quote);
           if (close === end || html.charCodeAt(close) !== quote) return;
           this._leaveAttrName();
           this.runStart = i + 2;
@@ -269,8 +281,7 @@ export class PlainRunTokenizer extends Tokenizer {
       c = html.charCodeAt(i);
       if (c === GREATER_THAN || c === SOLIDUS) continue;
       if (!nameChar(c)) return;
-      let nameEnd = i + 1;
-      while (nameEnd < end && nameChar(html.charCodeAt(nameEnd))) nameEnd++;
+      const nameEnd = nameRunEnd(html, i + 1);
       this._createAttr(html.slice(i, nameEnd));
       this.#skipTo(nameEnd);
       this.state = IN_TAG.name;
@@ -324,11 +335,7 @@ export class PlainRunTokenizer extends Tokenizer {
   /** After parse5 read `cp` in a quoted value (in `state`): the rest of the value's plain run at once. */
   #valueRun(cp: number, quote: number, state: number): void {
     if (!valueChar(cp, quote) || this.state !== state || !this.#ready()) return;
-    const html = this.preprocessor.html;
-    const end = html.length;
-    let j = this.preprocessor.pos + 1;
-    while (j < end && valueChar(html.charCodeAt(j), quote)) j++;
-    this.#take(j);
+    this.#take(valueRunEnd(this.preprocessor.html, this.preprocessor.pos + 1, quote));
   }
 
   #ready(): boolean {
