@@ -9,7 +9,7 @@
  * URL and their raw values kept; a base that changes the resolution replays
  * them. Pages whose source has no `<base` at all keep nothing.
  */
-import { resolveUrl, type ExtractedLink } from './link-resolution.js';
+import { directoryOf, resolveKey, resolveUrl, type ExtractedLink } from './link-resolution.js';
 
 interface RawLink {
   raw: string;
@@ -62,6 +62,8 @@ export class LinkCollector {
   readonly #pageUrl: string;
   readonly #maxLinks: number;
   #base: string;
+  /** directoryOf(#base), worked out at the first link resolved against it (undefined until then). */
+  #directory: string | null | undefined = undefined;
   #baseSettled: boolean;
   /** Raw links taken before the base was settled; null once it is. */
   #pending: RawLink[] | null;
@@ -110,6 +112,7 @@ export class LinkCollector {
     const base = resolveUrl(href, this.#pageUrl) ?? this.#pageUrl;
     if (base === this.#base) return;
     this.#base = base;
+    this.#directory = undefined;
     this.links = [];
     this.#seen = new Set();
     this.#resolved = new Map();
@@ -131,13 +134,14 @@ export class LinkCollector {
     return link;
   }
 
-  /** `raw` resolved against the base (resolveUrl), remembered by its resolution key. */
+  /** `raw` resolved against the base (resolveUrl, or resolveKey's shortcut), remembered by its resolution key. */
   #resolve(raw: string): string | null {
     const key = resolutionKey(raw.trim());
     const memo = this.#resolved;
     let url = memo.get(key);
     if (url === undefined) {
-      url = resolveUrl(key, this.#base);
+      if (this.#directory === undefined) this.#directory = directoryOf(this.#base);
+      url = resolveKey(key, this.#base, this.#directory);
       if (memo.size < this.#maxLinks * MEMO_PER_LINK) memo.set(key, url);
     }
     return url;

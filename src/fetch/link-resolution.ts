@@ -47,6 +47,49 @@ export function resolveUrl(raw: string, base: string): string | null {
   return hash < 0 ? href : href.slice(0, hash);
 }
 
+/**
+ * A value made only of characters a URL path keeps as they are, not starting
+ * with '.' (so never a `.` or `..` segment) and with no ':' (no scheme), '/',
+ * '?', '%' or '\\': relative to a base, it replaces the base's last path
+ * segment and nothing else, so the URL parser would give `directoryOf(base)`
+ * followed by the value, unchanged. Most links of a documentation page
+ * (`sql-select.html`) are like this.
+ */
+const PLAIN_SEGMENT = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$/;
+
+/**
+ * `base` up to and including the last '/' of its path, when it is an
+ * http(s) URL as the URL parser writes it (null otherwise): what a plain
+ * segment value is appended to. In such a URL the first '?' or '#' starts
+ * the query or fragment (any other is percent-encoded), and the path starts
+ * with the '/' after the host, so its last '/' is the last one before them.
+ */
+export function directoryOf(base: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(base);
+  } catch {
+    return null;
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.href !== base) return null;
+  let end = base.length;
+  const query = base.indexOf('?');
+  if (query >= 0) end = query;
+  const hash = base.indexOf('#');
+  if (hash >= 0 && hash < end) end = hash;
+  return base.slice(0, base.lastIndexOf('/', end - 1) + 1);
+}
+
+/**
+ * resolveUrl for a value already trimmed and cut at its fragment
+ * (html-scan-links.ts's resolutionKey), given `directory` = directoryOf(base):
+ * a plain segment without the URL parser, anything else through resolveUrl.
+ */
+export function resolveKey(key: string, base: string, directory: string | null): string | null {
+  if (directory !== null && PLAIN_SEGMENT.test(key)) return directory + key;
+  return resolveUrl(key, base);
+}
+
 export function resolveLink(raw: string, base: string, hop: ExtractedLink['hop'], context: string): ExtractedLink | null {
   const url = resolveUrl(raw, base);
   return url === null ? null : { url, hop, context };

@@ -10,7 +10,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LinkCollector, resolutionKey } from '../../src/fetch/html-scan-links.js';
-import { resolveUrl } from '../../src/fetch/link-resolution.js';
+import { directoryOf, resolveKey, resolveUrl } from '../../src/fetch/link-resolution.js';
 import { mulberry32 } from '../helpers/prng.js';
 
 const PARTS = [
@@ -76,5 +76,44 @@ describe('resolution by key', () => {
     collector.add('x.html#b', 'L', 'a/@href');
     collector.add('y.html', 'L', 'a/@href');
     assert.deepEqual(collector.links.map((l) => l.url), ['http://other.example/two/x.html', 'http://other.example/two/y.html']);
+  });
+});
+
+describe('a plain segment resolved without the URL parser', () => {
+  // Bases as pages and <base> elements give them: queries and fragments holding '/', userinfo, ports,
+  // IPv6, percent-encoded and dot segments, an empty query, a directory, no path, and some that are not http(s).
+  const bases = [
+    ...BASES, 'http://h.example/a/b.html?x=/y/z', 'http://h.example/a/?', 'http://h.example/a/b#/c/d', 'http://u:p@h.example:81/p/q',
+    'https://[::1]:8443/v/w/', 'http://h.example/%7Ea/b%2Fc/d', 'http://h.example/a/./b/../c', 'HTTP://H.EXAMPLE/A', 'http://h.example/a b/c',
+    'ftp://f.example/a/b', 'file:///tmp/a', 'mailto:x@y', 'not a url',
+  ];
+  const chars = 'aZ09._~-!$&\'()*+,;=:@/?#%\\ é\t';
+
+  it('gives what the URL parser gives, for every value against every base', () => {
+    const rnd = mulberry32(41);
+    let shortcut = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const n = 1 + Math.floor(rnd() * 8);
+      let key = '';
+      // Mostly path characters, so that many values are plain segments.
+      for (let j = 0; j < n; j++) key += rnd() < 0.8 ? 'aZ09._~-'[Math.floor(rnd() * 8)] : chars[Math.floor(rnd() * chars.length)];
+      for (const base of bases) {
+        const directory = directoryOf(base);
+        assert.equal(resolveKey(key, base, directory), resolveUrl(key, base), `${JSON.stringify(key)} against ${base}`);
+        if (directory !== null && /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$/.test(key)) shortcut++;
+      }
+    }
+    assert.ok(shortcut > 50_000, `the shortcut was taken ${shortcut} times`);
+  });
+
+  it('knows the directory of an http(s) URL as the parser writes it, and of nothing else', () => {
+    assert.equal(directoryOf('http://h.example/a/b.html?x=/y/z'), 'http://h.example/a/');
+    assert.equal(directoryOf('http://h.example/a/b#/c/d'), 'http://h.example/a/');
+    assert.equal(directoryOf('http://u:p@h.example:81/p/q'), 'http://u:p@h.example:81/p/');
+    assert.equal(directoryOf('http://h.example'), null, 'not as the parser writes it (no path)');
+    assert.equal(directoryOf('http://h.example/'), 'http://h.example/');
+    assert.equal(directoryOf('HTTP://H.EXAMPLE/A'), null);
+    assert.equal(directoryOf('ftp://f.example/a/b'), null);
+    assert.equal(directoryOf('not a url'), null);
   });
 });
