@@ -71,7 +71,13 @@ describe('archiver serve --store: the console of a crawl run by other processes'
     const logs = ['n1', 'n2'].map((id) => path.join(dir, 'logs', `crawl-${id}.log`));
     await held.arrival();
     const counts = async () => (await Promise.all(logs.map(fileLines))).map((l) => l.length);
-    assert.ok(await waitFor(async () => (await counts()).every((n) => n >= 1), 120_000), `both nodes crawl: ${(await counts()).join(', ')}; ${nodes.map((n) => n.stderr()).join(' | ')}`);
+    if (!(await waitFor(async () => (await counts()).every((n) => n >= 1), 120_000))) {
+      // Once seen in CI (0 and 560 lines): say what each node was doing, for the next time.
+      const io = captureIo();
+      await main(['status', '--store', spec, '--crawl', name, '--json'], io).catch(() => {});
+      const states = nodes.map((n) => (n.exited() ? `exited ${n.child.exitCode ?? n.child.signalCode}` : 'running'));
+      assert.fail(`both nodes crawl: ${(await counts()).join(', ')}; ${states.join(', ')}; ${nodes.map((n) => n.stderr()).join(' | ')}; status ${io.stdout.text} ${io.stderr.text}`);
+    }
 
     const serve = cli(['serve', '--store', spec, '--crawl', name, '--job', dir, '--port', '0']);
     let out = '';

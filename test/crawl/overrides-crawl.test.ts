@@ -190,7 +190,9 @@ describe('limits and scope overridden for one host or prefix, in a crawl', () =>
     assert.equal(summary.status, 'FINISHED');
     // a: the seed tried once and retried three times, each round after the host waited 150 ms (plus the 500 ms timeout).
     assert.deepEqual(a.paths(), ['/', '/', '/', '/'], 'a: four tries of its seed');
-    assert.ok(Math.min(...a.gapsMs()) >= 640, `a's gaps: ${a.gapsMs().map((g) => g.toFixed(0)).join(' ')}`);
+    // Measured at the server, a gap also holds the difference between two tries' ways there (a
+    // connection set up under load: 639 ms was seen once in CI); the profile's own 10 ms would give ~510.
+    assert.ok(Math.min(...a.gapsMs()) >= 600, `a's gaps: ${a.gapsMs().map((g) => g.toFixed(0)).join(' ')}`);
     const lines = await crawlLog(p.output.dir);
     const aSeed = lines.filter((l) => l.url === `${a.origin}/`);
     assert.equal(aSeed.length, 1);
