@@ -4,6 +4,7 @@
  * mailto:, javascript:, tel:, data:, about: and the like are not fetchable.
  */
 import { headerValue, type HttpExchange } from '../core/exchange.js';
+import { httpUrlOf } from '../url/http-url.js';
 
 export interface ExtractedLink {
   url: string;
@@ -65,13 +66,7 @@ const PLAIN_SEGMENT = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$/;
  * with the '/' after the host, so its last '/' is the last one before them.
  */
 export function directoryOf(base: string): string | null {
-  let u: URL;
-  try {
-    u = new URL(base);
-  } catch {
-    return null;
-  }
-  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.href !== base) return null;
+  if (httpUrlOf(base)?.href !== base) return null;
   let end = base.length;
   const query = base.indexOf('?');
   if (query >= 0) end = query;

@@ -1,9 +1,15 @@
+/** `url` parsed, when it is an absolute http: or https: URL; null otherwise. */
+export function httpUrlOf(url: string): URL | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed : null;
+}
+
 /** Whether `url` parses as an absolute http: or https: URL (a seed added to a running crawl must). */
 export function isHttpUrl(url: string): boolean {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
+  return httpUrlOf(url) !== null;
 }

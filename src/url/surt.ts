@@ -13,24 +13,14 @@
  *   as `#port` (Heritrix swaps `:` for `#` so keys are safe file names).
  *   Default ports vanish, so http and https of one host share a queue.
  */
+import { httpUrlOf } from './http-url.js';
 
 const WWW_PREFIX = /^www\d*\./;
 const DOTTED_QUAD = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
-function parseHttp(url: string): URL | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return null;
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
-  return parsed;
-}
-
 /** CDXJ SURT key, e.g. `surt('https://www.Example.com:8080/A?b=2&a=1')` → `com,example:8080)/a?a=1&b=2`. */
 export function surt(url: string): string {
-  const parsed = parseHttp(url.toLowerCase());
+  const parsed = httpUrlOf(url.toLowerCase());
   if (parsed === null) return url;
   // warcio strips www only when it directly follows the scheme; on the parsed
   // hostname that is the same thing minus the userinfo corner case.
@@ -53,7 +43,7 @@ export function surt(url: string): string {
  * Returns Heritrix's `default...` key for URLs without an authority.
  */
 export function surtAuthority(url: string): string {
-  const parsed = parseHttp(url);
+  const parsed = httpUrlOf(url);
   if (parsed === null || parsed.hostname === '') return DEFAULT_CLASS_KEY;
   return surtAuthorityOf(parsed);
 }
@@ -85,7 +75,7 @@ export const DEFAULT_CLASS_KEY = 'default...';
  * site whichever scheme serves it. Null for what is not http(s).
  */
 export function schemeSurt(url: string): string | null {
-  const parsed = parseHttp(url);
+  const parsed = httpUrlOf(url);
   if (parsed === null || parsed.hostname === '') return null;
   return `${surtAuthorityPrefix(parsed.hostname, parsed.port)})${parsed.pathname}${parsed.search}`;
 }
