@@ -54,7 +54,7 @@ export interface CrawlCoordination {
   join(profileHash: string): Promise<JoinResult>;
   /** What this node knows of the others (kept current by the heartbeat). */
   view(): NodeView;
-  /** Every node ran its seeds through the seen filter: from now on the crawl may end. */
+  /** This node ran its seeds through the seen filter and queued the new ones: once every live node has, the crawl may end. */
   seeded(): Promise<void>;
   /** Heartbeats and the crawl's flags: `figures` is sampled for each beat, `onFlags` hears every change. */
   start(figures: () => Omit<NodeFigures, 'node' | 'alive' | 'lastHeartbeat' | 'startedAt'>, onFlags: (flags: RunFlags) => void): void;
@@ -74,7 +74,7 @@ export function soleCoordination(): CrawlCoordination {
   return {
     node: null,
     join: async () => ({ finished: false, incarnation: 0, at: Date.now() }),
-    view: () => ({ live: () => [], deadIncarnations: () => [], all: () => [], busyQueues: () => new Map(), mayFinish: () => true }),
+    view: () => ({ live: () => [], deadIncarnations: () => [], all: () => [], busyQueues: () => new Map(), mayFinish: async () => true }),
     seeded: async () => {},
     start: () => {},
     setFlag: async () => {},

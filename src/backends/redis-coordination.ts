@@ -47,15 +47,31 @@ redis.call('HSET', KEYS[3], ARGV[1], ARGV[1] .. '.' .. inc)
 return {'ok', inc, redis.call('HGET', KEYS[1], 'finished') or '', precise()}`,
 );
 
-/** KEYS: meta, nodes, nodestats, incarnations; ARGV: id, figures JSON → {time, paused, stopped, seeded, {id, beat, …}, {id, json, …}, {id, incarnation, …}}. */
+/** KEYS: meta, nodes, nodestats, incarnations; ARGV: id, figures JSON → {time, paused, stopped, {id, beat, …}, {id, json, …}, {id, incarnation, …}}. */
 const BEAT = redisScript(
   'crawl-beat',
   `${NOW}
 local t = now()
 if redis.call('ZSCORE', KEYS[2], ARGV[1]) ~= '0' then redis.call('ZADD', KEYS[2], t, ARGV[1]) end
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
-local m = redis.call('HMGET', KEYS[1], 'paused', 'stopped', 'seeded')
-return {precise(), m[1] or '', m[2] or '', m[3] or '', redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES'), redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4])}`,
+local m = redis.call('HMGET', KEYS[1], 'paused', 'stopped')
+return {precise(), m[1] or '', m[2] or '', redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES'), redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4])}`,
+);
+
+/**
+ * KEYS: nodes, incarnations, seeded; ARGV: ttl → 1 when every node that is
+ * alive (or joined a moment ago and has not beaten yet) has run its seeds
+ * into the queues under its current incarnation; 0 while one has not.
+ */
+const SEEDED = redisScript(
+  'crawl-seeded',
+  `${NOW}
+local t = now()
+for _, n in ipairs(redis.call('ZRANGE', KEYS[1], '(' .. (t - tonumber(ARGV[1])), '+inf', 'BYSCORE')) do
+  local inc = redis.call('HGET', KEYS[2], n)
+  if not inc or redis.call('SISMEMBER', KEYS[3], inc) == 0 then return 0 end
+end
+return 1`,
 );
 
 /**
@@ -124,7 +140,6 @@ export class RedisCoordination implements CrawlCoordination {
   #figures = new Map<string, NodeFigures>();
   /** node id → its latest incarnation `node.n`, as of the last heartbeat. */
   readonly #incarnations = new Map<string, string>();
-  #seeded = false;
   #flags: RunFlags = { paused: false, stopped: false };
   #startedAt = 0;
   #left = false;
@@ -163,13 +178,12 @@ export class RedisCoordination implements CrawlCoordination {
       deadIncarnations: () => this.#dead,
       all: () => this.#all,
       busyQueues: () => this.#busy,
-      mayFinish: () => this.#seeded,
+      mayFinish: async () => Number(await this.#link.eval<number>(SEEDED, [this.#keys.nodes, this.#keys.incarnations, this.#keys.seeded], [NODE_TTL_MS])) === 1,
     };
   }
 
   async seeded(): Promise<void> {
-    await this.#link.command(['HSET', this.#keys.meta, 'seeded', '1']);
-    this.#seeded = true;
+    await this.#link.command(['SADD', this.#keys.seeded, this.token]);
   }
 
   start(figures: () => Omit<NodeFigures, 'node' | 'alive' | 'lastHeartbeat' | 'startedAt'>, onFlags: (flags: RunFlags) => void): void {
@@ -177,14 +191,13 @@ export class RedisCoordination implements CrawlCoordination {
     const beat = async (): Promise<void> => {
       const sent = localNow();
       const mine = this.#mine!();
-      const r = await this.#link.eval<[number, string, string, string, string[], string[], string[]]>(
+      const r = await this.#link.eval<[number, string, string, string[], string[], string[]]>(
         BEAT,
         [this.#keys.meta, this.#keys.nodes, this.#keys.nodeStats, this.#keys.incarnations],
         [this.node, JSON.stringify(mine)],
       );
       const t = Number(r[0]) * 1000;
-      this.#seeded ||= r[3] !== '';
-      this.#read(t, r[4], r[5], r[6]);
+      this.#read(t, r[3], r[4], r[5]);
       const flags = { paused: r[1] === '1', stopped: r[2] === '1' };
       if (flags.paused !== this.#flags.paused || flags.stopped !== this.#flags.stopped) {
         this.#flags = flags;

@@ -274,7 +274,7 @@ export class Crawl {
     }
     try {
       await this.#scheduleSeeds([...this.#profile.seeds, ...this.#p.addedSeeds]);
-      // Every node runs the seeds through the shared seen filter (the first one queues them); then the crawl may end.
+      // Every node runs the seeds through the shared seen filter (the first one queues them); once every live node has, the crawl may end.
       await backend.coordination.seeded();
       await this.#pool.run();
     } catch (err) {

@@ -43,13 +43,19 @@ export interface NodeView {
   all(): readonly string[];
   /** Queues holding URIs per live node, as each last said. */
   busyQueues(): ReadonlyMap<string, number>;
-  /** The crawl may end (its seeds are in). */
-  mayFinish(): boolean;
+  /**
+   * The crawl may end: every live node has run its seeds into the queues.
+   * Asked of the store each time (a node that joined a moment ago counts),
+   * and before the queues are: a seed another node has reserved in the seen
+   * filter but not yet queued is in no queue, so an idle look at the queues
+   * alone found the crawl over and ended this node with nothing fetched.
+   */
+  mayFinish(): Promise<boolean>;
 }
 
 /** A view for one node alone. */
 export function soleNodeView(node: string): NodeView {
-  return { live: () => [node], deadIncarnations: () => [], all: () => [node], busyQueues: () => new Map(), mayFinish: () => true };
+  return { live: () => [node], deadIncarnations: () => [], all: () => [node], busyQueues: () => new Map(), mayFinish: async () => true };
 }
 
 export interface RedisFrontierInit extends FrontierInitOptions {
@@ -300,10 +306,12 @@ export class RedisFrontier implements Frontier {
 
   /** Nothing left here: is the crawl over everywhere? (one check at a time) */
   checkFinished(): void {
-    if (this.#checking || this.#closed || !this.#view.mayFinish()) return;
+    if (this.#checking || this.#closed) return;
     this.#checking = true;
     void (async () => {
       try {
+        // First: a node whose seeds are queued after this look at the queues has not said so yet.
+        if (!(await this.#view.mayFinish())) return;
         const arrived = await this.#store.drain();
         if (arrived.length > 0) return void (await this.#local.arrive(arrived));
         if (this.#local.idle && (await this.#store.idle(this.#view.all())) && this.#local.idle) this.#local.finishShared();

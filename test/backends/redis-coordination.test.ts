@@ -74,6 +74,35 @@ for (const variant of REDIS_VARIANTS) describe(`crawl coordination (${variant.na
     assert.equal((await c.join('p')).finished, true);
     await Promise.all([a.close(), b.close(), c.close()]);
   });
+
+  // Before, one node's seeded() let every node end: a node whose seeds another had reserved in the seen
+  // filter, but not yet queued, found no queue holding anything and ended with nothing fetched.
+  it('the crawl may end once every live node has queued its seeds: not while one that joined has not, whatever it did in an earlier run', async () => {
+    const crawl = `coord${++crawls}`;
+    const a = node(crawl, 'a');
+    const b = node(crawl, 'b');
+    await a.join('p');
+    await b.join('p');
+    assert.deepEqual([await a.view().mayFinish(), await b.view().mayFinish()], [false, false], 'nobody seeded');
+    await a.seeded();
+    assert.deepEqual([await a.view().mayFinish(), await b.view().mayFinish()], [false, false], 'b joined (no heartbeat yet) and has not seeded');
+    await b.seeded();
+    assert.deepEqual([await a.view().mayFinish(), await b.view().mayFinish()], [true, true]);
+    // A node joining later holds the end until it has seeded; one that left holds nothing.
+    const c = node(crawl, 'c');
+    await c.join('p');
+    assert.equal(await a.view().mayFinish(), false, 'c joined');
+    await c.leave(false);
+    assert.equal(await a.view().mayFinish(), true, 'c left');
+    // b restarted under its id: its earlier incarnation's seeding does not count for the new one.
+    await b.leave(false);
+    const b2 = node(crawl, 'b');
+    await b2.join('p');
+    assert.equal(await a.view().mayFinish(), false, 'b is back and has not seeded in this run');
+    await b2.seeded();
+    assert.equal(await a.view().mayFinish(), true);
+    await Promise.all([a.close(), b.close(), c.close(), b2.close()]);
+  });
 });
 
 describe('crawl coordination, an answer lost on the way back', needsRedis(), () => {

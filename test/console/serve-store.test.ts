@@ -72,7 +72,7 @@ describe('archiver serve --store: the console of a crawl run by other processes'
     await held.arrival();
     const counts = async () => (await Promise.all(logs.map(fileLines))).map((l) => l.length);
     if (!(await waitFor(async () => (await counts()).every((n) => n >= 1), 120_000))) {
-      // Once seen in CI (0 and 560 lines): say what each node was doing, for the next time.
+      // Once seen in CI (0 and 560 lines): a node ended while the other was queueing the seeds (nodes-seeding.test.ts). Should it come back, say what each node was doing.
       const io = captureIo();
       await main(['status', '--store', spec, '--crawl', name, '--json'], io).catch(() => {});
       const states = nodes.map((n) => (n.exited() ? `exited ${n.child.exitCode ?? n.child.signalCode}` : 'running'));

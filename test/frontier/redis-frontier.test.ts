@@ -37,7 +37,7 @@ for (const variant of REDIS_VARIANTS) describe(`Redis frontier (${variant.name})
         deadIncarnations: () => [...dead].filter((n) => n !== me).map((n) => `${n}.${tags.get(n)}`),
         all: () => ['a', 'b'],
         busyQueues: () => new Map(),
-        mayFinish: () => true,
+        mayFinish: async () => true,
       }),
     };
   };
@@ -120,7 +120,7 @@ for (const variant of REDIS_VARIANTS) describe(`Redis frontier (${variant.name})
       },
       all: () => live,
       busyQueues: () => new Map(),
-      mayFinish: () => true,
+      mayFinish: async () => true,
       renewed: () => count,
       renewals: (n) => (count >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, resolve }))),
     };

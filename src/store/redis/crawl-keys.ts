@@ -21,7 +21,7 @@ export class CrawlKeys {
     this.#tag = `arc:{${crawl}}`;
   }
 
-  /** The crawl's registry entry (profile hash, seeded, finished…): a hash. */
+  /** The crawl's registry entry (profile hash, run flags, finished…): a hash. */
   get meta(): string {
     return `${this.#tag}:meta`;
   }
@@ -36,6 +36,10 @@ export class CrawlKeys {
   /** node id → JSON figures (pages, bytes, rates, in flight): a hash. */
   get nodeStats(): string {
     return `${this.#tag}:nodestats`;
+  }
+  /** Incarnations (`node.n`) that have run their seeds into the queues: a set. */
+  get seeded(): string {
+    return `${this.#tag}:seeded`;
   }
   /** Nodes that ended their run on a finished crawl: a set. */
   get doneNodes(): string {
