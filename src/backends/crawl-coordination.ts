@@ -54,6 +54,8 @@ export interface CrawlCoordination {
   join(profileHash: string): Promise<JoinResult>;
   /** What this node knows of the others (kept current by the heartbeat). */
   view(): NodeView;
+  /** This node is about to run seeds through the seen filter and queue the new ones: the crawl may not end meanwhile. */
+  seeding(): Promise<void>;
   /** This node ran its seeds through the seen filter and queued the new ones: once every live node has, the crawl may end. */
   seeded(): Promise<void>;
   /** Heartbeats and the crawl's flags: `figures` is sampled for each beat, `onFlags` hears every change. */
@@ -74,7 +76,8 @@ export function soleCoordination(): CrawlCoordination {
   return {
     node: null,
     join: async () => ({ finished: false, incarnation: 0, at: Date.now() }),
-    view: () => ({ live: () => [], deadIncarnations: () => [], all: () => [], busyQueues: () => new Map(), mayFinish: async () => true }),
+    view: () => ({ live: () => [], deadIncarnations: () => [], all: () => [], busyQueues: () => new Map(), mayFinish: async () => 0 }),
+    seeding: async () => {},
     seeded: async () => {},
     start: () => {},
     setFlag: async () => {},

@@ -59,9 +59,10 @@ return {precise(), m[1] or '', m[2] or '', redis.call('ZRANGE', KEYS[2], 0, -1, 
 );
 
 /**
- * KEYS: nodes, incarnations, seeded; ARGV: ttl → 1 when every node that is
- * alive (or joined a moment ago and has not beaten yet) has run its seeds
- * into the queues under its current incarnation; 0 while one has not.
+ * KEYS: nodes, incarnations, seeded, meta; ARGV: ttl → how many seedings
+ * nodes have begun (meta `seedings`) when every node that is alive (or
+ * joined a moment ago and has not beaten yet) has queued its seeds under its
+ * current incarnation; -1 while one is queueing them.
  */
 const SEEDED = redisScript(
   'crawl-seeded',
@@ -69,10 +70,13 @@ const SEEDED = redisScript(
 local t = now()
 for _, n in ipairs(redis.call('ZRANGE', KEYS[1], '(' .. (t - tonumber(ARGV[1])), '+inf', 'BYSCORE')) do
   local inc = redis.call('HGET', KEYS[2], n)
-  if not inc or redis.call('SISMEMBER', KEYS[3], inc) == 0 then return 0 end
+  if not inc or redis.call('SISMEMBER', KEYS[3], inc) == 0 then return -1 end
 end
-return 1`,
+return tonumber(redis.call('HGET', KEYS[4], 'seedings') or '0')`,
 );
+
+/** KEYS: seeded, meta; ARGV: incarnation → 0: it is queueing seeds (out of the set), and one more seeding has begun. */
+const SEEDING = redisScript('crawl-seeding', `redis.call('SREM', KEYS[1], ARGV[1]) redis.call('HINCRBY', KEYS[2], 'seedings', 1) return 0`);
 
 /**
  * KEYS: meta, nodes, done, nodestats; ARGV: id, finished (1|0), ttl, last figures JSON → 1 when this node packages
@@ -178,8 +182,15 @@ export class RedisCoordination implements CrawlCoordination {
       deadIncarnations: () => this.#dead,
       all: () => this.#all,
       busyQueues: () => this.#busy,
-      mayFinish: async () => Number(await this.#link.eval<number>(SEEDED, [this.#keys.nodes, this.#keys.incarnations, this.#keys.seeded], [NODE_TTL_MS])) === 1,
+      mayFinish: async () => {
+        const begun = Number(await this.#link.eval<number>(SEEDED, [this.#keys.nodes, this.#keys.incarnations, this.#keys.seeded, this.#keys.meta], [NODE_TTL_MS]));
+        return begun < 0 ? null : begun;
+      },
     };
+  }
+
+  async seeding(): Promise<void> {
+    await this.#link.eval(SEEDING, [this.#keys.seeded, this.#keys.meta], [this.token]);
   }
 
   async seeded(): Promise<void> {

@@ -210,7 +210,7 @@ export class Crawl {
       await this.#p.job.addSeed(url, at);
       if (this.#p.scope.hostsFromSeeds) this.#p.scope.addHost(new URL(url).host);
     }
-    const added = await this.#scheduleSeeds(candidates);
+    const added = await this.#seeding(() => this.#scheduleSeeds(candidates));
     const fresh = new Set(added.map((u) => u.url));
     for (const url of candidates) if (!fresh.has(url)) rejected.push({ url, reason: 'already seen' });
     return { added: [...fresh], rejected };
@@ -238,7 +238,22 @@ export class Crawl {
   async #seedsFromOthers(urls: readonly string[]): Promise<void> {
     if (this.#state === 'stopping' || this.#state === 'finished') return;
     if (this.#p.scope.hostsFromSeeds) for (const url of urls) this.#p.scope.addHost(new URL(url).host);
-    await this.#scheduleSeeds(urls);
+    await this.#seeding(() => this.#scheduleSeeds(urls));
+  }
+
+  /**
+   * Seeds run through the seen filter and queued, with the crawl's other
+   * nodes told: none of them ends the crawl meanwhile (a seed this node has
+   * reserved but not yet queued is in no queue). Nothing to tell for a crawl of one process.
+   */
+  async #seeding<T>(schedule: () => Promise<T>): Promise<T> {
+    const { coordination } = this.#p.backend;
+    await coordination.seeding();
+    try {
+      return await schedule();
+    } finally {
+      await coordination.seeded();
+    }
   }
 
   async #scheduleSeeds(urls: readonly string[]): Promise<CrawlUri[]> {
@@ -273,9 +288,8 @@ export class Crawl {
       backend.coordination.start(() => this.#nodeFigures(), (flags) => this.#onFlags(flags));
     }
     try {
-      await this.#scheduleSeeds([...this.#profile.seeds, ...this.#p.addedSeeds]);
       // Every node runs the seeds through the shared seen filter (the first one queues them); once every live node has, the crawl may end.
-      await backend.coordination.seeded();
+      await this.#seeding(() => this.#scheduleSeeds([...this.#profile.seeds, ...this.#p.addedSeeds]));
       await this.#pool.run();
     } catch (err) {
       this.#fatal ??= err;

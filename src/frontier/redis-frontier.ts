@@ -44,18 +44,19 @@ export interface NodeView {
   /** Queues holding URIs per live node, as each last said. */
   busyQueues(): ReadonlyMap<string, number>;
   /**
-   * The crawl may end: every live node has run its seeds into the queues.
-   * Asked of the store each time (a node that joined a moment ago counts),
-   * and before the queues are: a seed another node has reserved in the seen
+   * Whether the crawl may end: null while a live node is queueing seeds,
+   * else how many seedings nodes have begun. Asked of the store (a node that
+   * joined a moment ago counts) before and after a look at the queues, and
+   * the two answers must agree: a seed a node has reserved in the seen
    * filter but not yet queued is in no queue, so an idle look at the queues
    * alone found the crawl over and ended this node with nothing fetched.
    */
-  mayFinish(): Promise<boolean>;
+  mayFinish(): Promise<number | null>;
 }
 
 /** A view for one node alone. */
 export function soleNodeView(node: string): NodeView {
-  return { live: () => [node], deadIncarnations: () => [], all: () => [node], busyQueues: () => new Map(), mayFinish: async () => true };
+  return { live: () => [node], deadIncarnations: () => [], all: () => [node], busyQueues: () => new Map(), mayFinish: async () => 0 };
 }
 
 export interface RedisFrontierInit extends FrontierInitOptions {
@@ -310,11 +311,13 @@ export class RedisFrontier implements Frontier {
     this.#checking = true;
     void (async () => {
       try {
-        // First: a node whose seeds are queued after this look at the queues has not said so yet.
-        if (!(await this.#view.mayFinish())) return;
+        // Around the look at the queues: no node queueing seeds, before or after, and none began meanwhile.
+        const before = await this.#view.mayFinish();
+        if (before === null) return;
         const arrived = await this.#store.drain();
         if (arrived.length > 0) return void (await this.#local.arrive(arrived));
-        if (this.#local.idle && (await this.#store.idle(this.#view.all())) && this.#local.idle) this.#local.finishShared();
+        if (!this.#local.idle || !(await this.#store.idle(this.#view.all())) || !this.#local.idle) return;
+        if ((await this.#view.mayFinish()) === before && this.#local.idle) this.#local.finishShared();
       } catch (err) {
         this.#failure ??= err;
       } finally {

@@ -37,7 +37,7 @@ for (const variant of REDIS_VARIANTS) describe(`Redis frontier (${variant.name})
         deadIncarnations: () => [...dead].filter((n) => n !== me).map((n) => `${n}.${tags.get(n)}`),
         all: () => ['a', 'b'],
         busyQueues: () => new Map(),
-        mayFinish: async () => true,
+        mayFinish: async () => 0,
       }),
     };
   };
@@ -74,6 +74,27 @@ for (const variant of REDIS_VARIANTS) describe(`Redis frontier (${variant.name})
     assert.ok((byNode.get('a')?.size ?? 0) > 0 && (byNode.get('b')?.size ?? 0) > 0, 'both nodes crawled');
     await a.close();
     await b.close();
+  });
+
+  it('an idle node ends only when no node queues seeds before and after its look at the queues, and none began meanwhile', { timeout: 20_000 }, async () => {
+    const keys = new CrawlKeys('seeding');
+    // What the store says: a count of seedings begun that moves on at every ask (a node queueing seeds as this one looks), then holds still.
+    let begun = 0;
+    let moving = true;
+    let asked = 0;
+    const view: NodeView = { ...soleNodeView('n1'), mayFinish: async () => (asked++, moving ? ++begun : begun) };
+    const f = await RedisFrontier.open({ options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link: suite.link, keys, node: 'n1', ordinalTag: 1, ordinalBase: 0, view, tickMs: 50 });
+    let ended = false;
+    const next = f.next().then((c) => {
+      ended = c === null;
+      return c;
+    });
+    await sleep(1500);
+    assert.ok(asked >= 4, `it looked again and again: ${asked}`);
+    assert.equal(ended, false, 'not over while seedings began between its two asks');
+    moving = false;
+    assert.equal(await next, null, 'over once the count held still around a look');
+    await f.close();
   });
 
   it("a dead node's queues are taken over, its URIs in flight handed out again", { timeout: 30_000 }, async () => {
@@ -120,7 +141,7 @@ for (const variant of REDIS_VARIANTS) describe(`Redis frontier (${variant.name})
       },
       all: () => live,
       busyQueues: () => new Map(),
-      mayFinish: async () => true,
+      mayFinish: async () => 0,
       renewed: () => count,
       renewals: (n) => (count >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, resolve }))),
     };
