@@ -18,7 +18,6 @@
  * a shared crawl), through the run policy of crawl-start.ts.
  */
 import type { Clock } from '../core/clock.js';
-import { seedUri, type CrawlUri } from '../core/crawl-uri.js';
 import { ArchiverError, isFatalCrawlError } from '../core/errors.js';
 import type { Profile } from '../config/profile.js';
 import type { Claim, QueueReport, QueueState } from '../frontier/frontier.js';
@@ -36,7 +35,7 @@ import { PolitenessFloor, politenessCapNote } from './eta.js';
 import type { CrawlSummary } from './reports.js';
 import type { SearchOptions, SearchResponse } from '../search/search-types.js';
 import { WorkerPool } from './worker-pool.js';
-import { isHttpUrl } from '../url/http-url.js';
+import { addSeeds, scheduleSeeds, seedsFromOthers } from './crawl-seeds.js';
 import { page, type AddSeedsResult, type CrawlStartOptions, type ExcludeResult, type PageQuery } from './crawl-options.js';
 import type { CrawlReport } from '../backends/redis-inspect.js';
 
@@ -190,30 +189,9 @@ export class Crawl {
     else this.#resumeHere();
   }
 
-  /**
-   * Queue seeds, seen-checked: an absolute http(s) URL not seen before is
-   * added (saved first, so a resumed crawl has it; its host joins the scope
-   * when the profile names no hosts); the others come back with the reason.
-   */
-  async addSeeds(urls: readonly string[]): Promise<AddSeedsResult> {
-    const rejected: AddSeedsResult['rejected'] = [];
-    const candidates: string[] = [];
-    for (const url of urls) {
-      if (this.#state === 'stopping' || this.#state === 'finished') rejected.push({ url, reason: 'the crawl is ending' });
-      else if (!isHttpUrl(url)) rejected.push({ url, reason: 'not an absolute http(s) URL' });
-      else if (candidates.includes(url)) rejected.push({ url, reason: 'given twice' });
-      else candidates.push(url);
-    }
-    if (candidates.length === 0) return { added: [], rejected };
-    const at = this.#clock.now();
-    for (const url of candidates) {
-      await this.#p.job.addSeed(url, at);
-      if (this.#p.scope.hostsFromSeeds) this.#p.scope.addHost(new URL(url).host);
-    }
-    const added = await this.#seeding(() => this.#scheduleSeeds(candidates));
-    const fresh = new Set(added.map((u) => u.url));
-    for (const url of candidates) if (!fresh.has(url)) rejected.push({ url, reason: 'already seen' });
-    return { added: [...fresh], rejected };
+  /** Queue seeds an operator gives (crawl-seeds.ts: what is added, and why the others are not). */
+  addSeeds(urls: readonly string[]): Promise<AddSeedsResult> {
+    return addSeeds(this.#p, urls, this.#clock.now(), this.#state === 'stopping' || this.#state === 'finished');
   }
 
   /**
@@ -234,31 +212,10 @@ export class Crawl {
     return { added: true, dropped: 0 };
   }
 
-  /** Seeds another process of the crawl recorded (a node's addSeeds, `archiver serve --store`): their hosts join the scope here too; the shared seen filter queues each once. */
+  /** Seeds another process of the crawl recorded, while this one still takes seeds. */
   async #seedsFromOthers(urls: readonly string[]): Promise<void> {
     if (this.#state === 'stopping' || this.#state === 'finished') return;
-    if (this.#p.scope.hostsFromSeeds) for (const url of urls) this.#p.scope.addHost(new URL(url).host);
-    await this.#seeding(() => this.#scheduleSeeds(urls));
-  }
-
-  /**
-   * Seeds run through the seen filter and queued, with the crawl's other
-   * nodes told: none of them ends the crawl meanwhile (a seed this node has
-   * reserved but not yet queued is in no queue). Nothing to tell for a crawl of one process.
-   */
-  async #seeding<T>(schedule: () => Promise<T>): Promise<T> {
-    const { coordination } = this.#p.backend;
-    await coordination.seeding();
-    try {
-      return await schedule();
-    } finally {
-      await coordination.seeded();
-    }
-  }
-
-  async #scheduleSeeds(urls: readonly string[]): Promise<CrawlUri[]> {
-    for (const url of urls) if (!this.#p.stats.seeds.has(url)) this.#p.stats.seeds.set(url, { url, status: null, redirect: null });
-    return this.#p.links.scheduleSeeds(urls.map(seedUri));
+    await seedsFromOthers(this.#p, urls);
   }
 
   async #begin(opts: CrawlStartOptions): Promise<CrawlSummary> {
@@ -289,7 +246,7 @@ export class Crawl {
     }
     try {
       // Every node runs the seeds through the shared seen filter (the first one queues them); once every live node has, the crawl may end.
-      await this.#seeding(() => this.#scheduleSeeds([...this.#profile.seeds, ...this.#p.addedSeeds]));
+      await scheduleSeeds(this.#p, [...this.#profile.seeds, ...this.#p.addedSeeds]);
       await this.#pool.run();
     } catch (err) {
       this.#fatal ??= err;
