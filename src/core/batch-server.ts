@@ -9,10 +9,14 @@
 import { parentPort, type TransferListItem } from 'node:worker_threads';
 import { nameThisThread } from './thread-name.js';
 
+/** The message a worker posts once it is ready for work. */
+export const WORKER_READY = 'ready';
+
 export function serveBatches<In, Out>(
   threadName: string,
   handle: (input: In) => Out | Promise<Out>,
   transfers: (output: Out) => TransferListItem[] = () => [],
+  prepare: () => Promise<unknown> = async () => {},
 ): void {
   const port = parentPort;
   if (port === null) throw new Error('serveBatches: not running on a worker thread');
@@ -31,4 +35,9 @@ export function serveBatches<In, Out>(
     }
     port.postMessage(replies, moved);
   });
+  // A failed preparation is the first request's to meet (and its fallback's to redo).
+  prepare().then(
+    () => port.postMessage(WORKER_READY),
+    () => port.postMessage(WORKER_READY),
+  );
 }

@@ -9,11 +9,15 @@
  *
  * Protocol (what a worker program implements, usually with serveBatches
  * from batch-server.ts): it receives an array of `{ id, input }` and answers
- * with one array of `{ id, output }` or `{ id, error }`, in any order.
+ * with one array of `{ id, output }` or `{ id, error }`, in any order; it
+ * posts WORKER_READY once it is ready for work. Work sent before then waits
+ * in the worker's port; `start()` and `ready` let a caller start the worker
+ * ahead of its work and keep working in this thread until it is up.
  */
 import { existsSync } from 'node:fs';
 import { Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
 import { startWorkerHeap } from './crawl-heap.js';
+import { WORKER_READY } from './batch-server.js';
 
 interface Pending<Out> {
   resolve: (output: Out) => void;
@@ -32,6 +36,9 @@ export class BatchedWorker<In, Out> {
   #worker: Worker | null = null;
   /** Set once the worker failed or the pool closed: from then on fallbacks do the work. */
   #broken = false;
+  /** The worker said it is ready for work. */
+  #ready = false;
+  #readyWaiters: ((up: boolean) => void)[] = [];
   #nextId = 0;
   readonly #inFlight = new Map<number, Pending<Out>>();
   /** Requests of this turn, sent together at its end. */
@@ -56,6 +63,30 @@ export class BatchedWorker<In, Out> {
     return this.#broken;
   }
 
+  /** True once the worker has started and said it is ready (and has not failed since). */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  /** True once the worker was made (it may still be loading, or have failed since). */
+  get started(): boolean {
+    return this.#worker !== null || this.#broken;
+  }
+
+  /** Start the worker now, with no work for it yet: it loads while this thread goes on. */
+  start(): void {
+    if (!this.#broken) this.#worker ??= this.#launch();
+  }
+
+  /** Starts the worker if need be; true once it is ready for work, false when it cannot run (or failed, or the pool closed). */
+  whenReady(): Promise<boolean> {
+    this.start();
+    if (this.#ready || this.#broken) return Promise.resolve(this.#ready);
+    // Someone waits on it: the worker keeps the process alive until it is up or gone.
+    this.#worker?.ref();
+    return new Promise((resolve) => this.#readyWaiters.push(resolve));
+  }
+
   /** Run `input` on the worker (`transfer`: buffers to move, not copy); `fallback` does the same work here if needed. */
   run(input: In, transfer: TransferListItem[], fallback: () => Promise<Out>): Promise<Out> {
     const worker = this.#broken ? null : (this.#worker ??= this.#launch());
@@ -77,6 +108,7 @@ export class BatchedWorker<In, Out> {
     const worker = this.#worker;
     this.#worker = null;
     this.#broken = true;
+    this.#settleReady(false);
     this.#fallBackAll();
     if (worker !== null) await worker.terminate();
   }
@@ -90,12 +122,14 @@ export class BatchedWorker<In, Out> {
     }
     if (worker === null) {
       this.#broken = true;
+      this.#settleReady(false);
       return null;
     }
     const w = worker;
     w.unref();
-    w.on('message', (replies: Reply<Out>[]) => {
-      for (const reply of replies) this.#answer(reply);
+    w.on('message', (replies: Reply<Out>[] | typeof WORKER_READY) => {
+      if (replies === WORKER_READY) this.#settleReady(true);
+      else for (const reply of replies) this.#answer(reply);
     });
     w.on('error', () => this.#fail(w));
     w.on('exit', () => this.#fail(w));
@@ -126,7 +160,16 @@ export class BatchedWorker<In, Out> {
     if (worker !== this.#worker) return;
     this.#worker = null;
     this.#broken = true;
+    this.#settleReady(false);
     this.#fallBackAll();
+  }
+
+  #settleReady(up: boolean): void {
+    this.#ready = up;
+    if (this.#readyWaiters.length > 0 && this.#inFlight.size === 0) this.#worker?.unref();
+    const waiters = this.#readyWaiters;
+    this.#readyWaiters = [];
+    for (const w of waiters) w(up);
   }
 
   #fallBackAll(): void {

@@ -28,10 +28,15 @@ export const SMALL_PAGE_CHARS = 2048;
 
 /**
  * Default of `inThreadFirst`: a crawl's first captures are worked here, and
- * the worker (~25 MB of heap and module copies, tens of ms to start) starts
- * only for a crawl that goes on; a one-page crawl never needs it.
+ * the worker (~25 MB of heap and module copies) starts only for a crawl that
+ * goes beyond them. Two: robots.txt and the seed, so a one-page crawl never
+ * starts it. From the next capture on the worker starts, and captures are
+ * still worked here until it is ready: its start (loading its modules, ~0.1 s
+ * on a small machine) overlaps the crawl instead of holding it. Captures
+ * sent to a worker still starting waited for it: 150–180 ms of the
+ * PostgreSQL docs' crawl with no request made (README, Performance).
  */
-export const IN_THREAD_FIRST = 16;
+export const IN_THREAD_FIRST = 2;
 
 /**
  * The page thread's young generation, in MB: two semi-spaces of half of it
@@ -45,7 +50,7 @@ export const IN_THREAD_FIRST = 16;
 const YOUNG_GENERATION_MB = 2;
 
 export interface PageThreadOptions extends ExtractOptions {
-  /** Captures worked in this thread before the worker is started (default IN_THREAD_FIRST; 0: the worker from the first). */
+  /** Captures worked in this thread before the worker is started (default IN_THREAD_FIRST; 0: it starts with the first); until it is ready, captures are still worked here. */
   inThreadFirst?: number;
 }
 
@@ -71,6 +76,32 @@ export class PageThread {
     return this.#pool.fellBack;
   }
 
+  /** True once the worker was started (it may still be loading). */
+  get started(): boolean {
+    return this.#pool.started;
+  }
+
+  /** Start the worker now (if need be) and wait until it takes work: true then, false when the work stays in this thread. */
+  whenReady(): Promise<boolean> {
+    this.#inThread = 0;
+    return this.#pool.whenReady();
+  }
+
+  /**
+   * Whether work goes to the worker: not for the crawl's first captures
+   * (`capture`: this is one, counted), nor while the worker starts, which the
+   * first capture after them sets going.
+   */
+  #toWorker(capture: boolean): boolean {
+    if (this.#inThread > 0) {
+      if (capture) this.#inThread--;
+      return false;
+    }
+    if (this.#pool.ready) return true;
+    this.#pool.start();
+    return false;
+  }
+
   /** The options every extraction of this crawl uses (a page request carries them). */
   get extractOptions(): ExtractOptions {
     return this.#options;
@@ -83,10 +114,7 @@ export class PageThread {
    */
   async page(req: PageRequest): Promise<PageResult> {
     const here = (): Promise<PageResult> => pageWork(req, inProcessGzip);
-    if (this.#inThread > 0) {
-      this.#inThread--;
-      return here();
-    }
+    if (!this.#toWorker(true)) return here();
     const body = new Uint8Array(req.body);
     const requestHead = new Uint8Array(req.exchange.requestHead);
     const moved: PageRequest = { ...req, body, exchange: { ...req.exchange, requestHead } };
@@ -98,7 +126,7 @@ export class PageThread {
     const options = this.#options;
     const here = async (): Promise<HtmlExtraction> => extractFor(html, url, options);
     // Cutting a focused crawl's terms (ICU's segmenter) outweighs the trip even for a small page.
-    if (this.#inThread > 0 || (html.length < SMALL_PAGE_CHARS && options.focusTerms !== true)) return here();
+    if (!this.#toWorker(false) || (html.length < SMALL_PAGE_CHARS && options.focusTerms !== true)) return here();
     return this.#pool.run({ op: 'extract', html, url, ...options }, [], here) as Promise<HtmlExtraction>;
   };
 

@@ -55,3 +55,49 @@ test('no worker (start returns null), or a closed pool, runs the fallbacks', asy
   await pool.close();
   assert.equal((await pool.run(6, [], here(6))).here, true);
 });
+
+test('start() makes the worker with no work for it; ready and whenReady() follow its WORKER_READY, and work sent before it waits for it', async () => {
+  // Says it is ready only when told to (a message 'go'), so the test sees both sides of the moment.
+  const source = `
+const { parentPort } = require('node:worker_threads');
+parentPort.on('message', (m) => {
+  if (m === 'go') return parentPort.postMessage('ready');
+  parentPort.postMessage(m.map(({ id, input }) => ({ id, output: { value: input * 2, messages: 1 } })));
+});
+parentPort.postMessage('started');
+`;
+  let made = 0;
+  let worker: Worker | null = null;
+  const pool = new BatchedWorker<number, Out>(() => {
+    made++;
+    worker = new Worker(source, { eval: true });
+    return worker;
+  });
+  assert.equal(pool.started, false);
+  assert.equal(pool.ready, false);
+  pool.start();
+  pool.start();
+  assert.equal(made, 1, 'one worker, however often start() is called');
+  assert.equal(pool.started, true);
+  let readyAt: boolean | null = null;
+  const readiness = pool.whenReady().then((up) => (readyAt = up));
+  const early = pool.run(4, [], here(4));
+  await new Promise<void>((resolve) => worker!.once('message', () => resolve()));
+  assert.equal(pool.ready, false, 'not ready before the worker says so');
+  assert.equal(readyAt, null);
+  worker!.postMessage('go');
+  assert.equal(await readiness, true);
+  assert.equal(pool.ready, true);
+  assert.equal((await early).here, undefined, 'work sent before it was ready was done by the worker');
+  await pool.close();
+  assert.equal(pool.ready, false);
+});
+
+test('whenReady() is false when the worker cannot start, exits before it is ready, or the pool closes first', async () => {
+  assert.equal(await new BatchedWorker<number, Out>(() => null).whenReady(), false);
+  assert.equal(await new BatchedWorker<number, Out>(() => new Worker('process.exit(3)', { eval: true })).whenReady(), false);
+  const silent = new BatchedWorker<number, Out>(() => new Worker('setInterval(() => {}, 1000)', { eval: true }));
+  const waiting = silent.whenReady();
+  await silent.close();
+  assert.equal(await waiting, false);
+});

@@ -20,15 +20,17 @@ function page(n: number): string {
 <body><p>Visible text ${n} é ü 漢字</p><script>var hidden = 1;</script><ul>${links.join('\n')}</ul></body></html>`;
 }
 
+const compiled = import.meta.url.endsWith('.js');
+
 test('pages extracted on the worker equal pages extracted here, many at once', async () => {
   const thread = new PageThread({ inThreadFirst: 0 });
+  assert.equal(await thread.whenReady(), compiled);
   const pages = Array.from({ length: 30 }, (_, n) => page(n));
   assert.ok(pages.every((p) => p.length >= SMALL_PAGE_CHARS));
   const results = await Promise.all(pages.map((html, n) => thread.extract(html, `http://site.test/page/${n}`)));
   results.forEach((result, n) => assert.deepEqual(result, extractHtml(pages[n] as string, `http://site.test/page/${n}`)));
   assert.equal(results[3]?.title, 'Page 3');
   assert.equal(results[3]?.links.length, 122); // 60 pages, 60 images, a.png and b.png once (links are distinct)
-  const compiled = import.meta.url.endsWith('.js');
   assert.equal(thread.fellBack, !compiled, compiled ? 'the worker should have run' : 'from sources extraction stays here');
   await thread.close();
 });
@@ -45,13 +47,13 @@ test('small pages, and everything after close, are extracted here with the same 
 
 test('a focused crawl\'s terms are cut on the worker, small pages too, as they would be here', async () => {
   const thread = new PageThread({ focusTerms: true, inThreadFirst: 0 });
+  await thread.whenReady();
   const small = '<title>绿茶</title><p>我们喜欢乌龙茶</p><a href="/tea/green">龙井</a>';
   const pages = [small, ...Array.from({ length: 5 }, (_, n) => page(n))];
   const results = await Promise.all(pages.map((html, n) => thread.extract(html, `http://site.test/page/${n}`)));
   for (const [n, result] of results.entries()) assert.deepEqual(result, await extractFor(pages[n] as string, `http://site.test/page/${n}`, { focusTerms: true }));
   assert.equal(results[0]?.terms, '绿茶 绿茶 我们 喜欢 乌龙茶 龙井');
   assert.equal(results[0]?.links[0]?.anchorTerms, '龙井');
-  const compiled = import.meta.url.endsWith('.js');
   assert.equal(thread.fellBack, !compiled);
   await thread.close();
 });
@@ -89,6 +91,7 @@ function record(member: Buffer): string {
 
 test('a capture sent to the page thread comes back with the outlinks and records this thread would make', async () => {
   const thread = new PageThread({ inThreadFirst: 0 });
+  await thread.whenReady();
   const requests = Array.from({ length: 12 }, (_, n) => capture(n));
   const results = await Promise.all(requests.map((r) => thread.page(r)));
   for (const [n, result] of results.entries()) {
@@ -110,5 +113,23 @@ test('a capture sent to the page thread comes back with the outlinks and records
   assert.equal(results.some((r) => r.textJson !== undefined), import.meta.url.endsWith('.js'), 'the worker sends each page\'s text apart');
   assert.deepEqual(results[0]!.found.annotations, ['noindex']);
   assert.equal(thread.fellBack, !import.meta.url.endsWith('.js'));
+  await thread.close();
+});
+
+test('a crawl\'s first two captures are worked here without starting the worker; the next starts it, and captures stay here until it is ready', async () => {
+  const thread = new PageThread();
+  // The worker is what sends a page's text apart (textJson): a result without it was made here.
+  const madeHere = (r: { textJson?: Buffer }): boolean => r.textJson === undefined;
+  assert.ok(madeHere(await thread.page(capture(0))));
+  assert.ok(madeHere(await thread.page(capture(1))));
+  assert.equal(thread.started, false, 'robots.txt and a seed: a one-page crawl never starts the worker');
+  const third = thread.page(capture(2));
+  assert.equal(thread.started, true);
+  assert.ok(madeHere(await third), 'the capture that starts the worker does not wait for it');
+  assert.equal(await thread.whenReady(), compiled);
+  const fourth = await thread.page(capture(3));
+  assert.equal(madeHere(fourth), !compiled, compiled ? 'once ready, the worker takes the captures' : 'from sources the work stays here');
+  const here = await pageWork(capture(3), inProcessGzip);
+  assert.equal(fourth.found.links.length, here.found.links.length);
   await thread.close();
 });
