@@ -28,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { WARCParser } from 'warcio';
 import { FixtureWeb, type RequestLogEntry } from '../src/demo/fixture-web.js';
 import { sha1PayloadDigest } from '../src/fetch/payload-digest.js';
+import { packageRoot } from '../src/core/package-root.js';
 import { formatThreadCpu, watchThreadCpu, type ThreadCpu } from './thread-cpu.js';
 
 export interface CrawlBenchOpts {
@@ -105,6 +106,11 @@ export function archiverBin(): string {
   throw new Error('dist/src/cli/bin.js not found: run `npm run build` first');
 }
 
+/** What `archiver` runs: bin/archiver, the launcher that starts node with the CLI (package.json "bin"). */
+export function archiverLauncher(): string {
+  return path.join(packageRoot(), 'bin', 'archiver');
+}
+
 /** Runs a command under GNU time; returns exit code, wall and CPU seconds, and peak RSS. */
 export async function timed(
   cmd: string,
@@ -156,7 +162,9 @@ export async function runArchiver(
   const file = path.join(dir, 'profile.json');
   await fs.writeFile(file, JSON.stringify(profile, null, 2));
   const prof = cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfDir)}`];
-  const t = await timed(process.execPath, [...prof, ...nodeFlags, archiverBin(), 'run', file, '--quiet'], dir, true, env ? { ...process.env, ...env } : undefined);
+  // As a user runs it: the launcher (its node settings), extra node flags through NODE_OPTIONS.
+  const nodeOptions = [process.env['NODE_OPTIONS'] ?? '', ...prof, ...nodeFlags].filter((f) => f !== '').join(' ');
+  const t = await timed(archiverLauncher(), ['run', file, '--quiet'], dir, true, { ...process.env, ...env, NODE_OPTIONS: nodeOptions });
   return { ...t, warcDir: path.join(dir, 'job', 'warcs') };
 }
 
