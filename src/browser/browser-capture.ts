@@ -31,9 +31,9 @@ import { renderPage, type RenderOutcome } from './page-render.js';
 import { BROWSER_LINK_CONTEXT, BROWSER_REQUEST_CONTEXT, SubrequestGate } from './subrequest-gate.js';
 import { TabPool } from './tab-pool.js';
 import { postIndexFields } from './post-key.js';
+import { isHtmlMime } from '../core/html-mime.js';
 
 /** Responses rendered as pages. */
-const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
 
 /** How long a claim that may render waits when every admission is taken. */
 export const ADMISSION_WAIT_MS = 200;
@@ -174,7 +174,7 @@ export class BrowserCapture {
     const notes: string[] = [];
     const mark = browserAnnotation(uri);
     if (mark !== null) notes.push(mark);
-    const render = this.#admitted.has(uri.url) && ex.status >= 200 && ex.status < 300 && HTML_TYPES.has(mime);
+    const render = this.#admitted.has(uri.url) && ex.status >= 200 && ex.status < 300 && isHtmlMime(mime);
     const key = requestKey(uri.url, uri.post);
     this.#records.add(key, place);
     if (!render && ex.body.size > KEPT_BODY_MAX_BYTES && !this.archived.wanted(key)) return notes;

@@ -17,13 +17,13 @@ import { robotsDirectivesFromHeaders } from '../fetch/robots-directives.js';
 import { redirectTarget } from '../fetch/link-resolution.js';
 import type { DiscoveredLink } from './link-scheduler.js';
 import { sitemapOutlinks, type SitemapRole } from './sitemap-outlinks.js';
+import { isHtmlMime } from '../core/html-mime.js';
 
 /** link-extractor.ts (parse5) for a page read in this thread, loaded by the first one. */
 const linkExtractor = loadOnce(() => import('../fetch/link-extractor.js'));
 
 /** Decoded bytes beyond this are not looked at for links (gzip bombs, huge pages). */
 export const MAX_DECODED_BYTES = 32 * 1024 * 1024;
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 export interface Outlinks {
   links: DiscoveredLink[];
@@ -77,7 +77,7 @@ async function extractAll(ex: HttpExchange, mime: string, obeyMetaRobots: boolea
   const annotations: string[] = [];
   const target = redirectTarget(ex);
   if (target) links.push({ url: target, hop: 'R', context: redirectContext });
-  const isHtml = HTML_TYPES.has(mime);
+  const isHtml = isHtmlMime(mime);
   const isCss = mime === 'text/css';
   if ((!isHtml && !isCss) || ex.body.size === 0) return { links, annotations, linksBeyondCap: 0 };
   const { text, capped } = await bodyText(ex.body, ex.responseHeaders, MAX_DECODED_BYTES);

@@ -16,6 +16,7 @@
  * this thread with the same results.
  */
 import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';
+import { isHtmlMime } from '../core/html-mime.js';
 import type { HtmlExtraction } from '../fetch/link-extractor.js';
 import { inProcessGzip } from '../writer/gzip-member.js';
 import { extractFor, type ExtractOptions } from './extract-for.js';
@@ -27,16 +28,17 @@ import type { PageThreadReply, PageThreadRequest } from './page-worker.js';
 export const SMALL_PAGE_CHARS = 2048;
 
 /**
- * Default of `inThreadFirst`: a crawl's first captures are worked here, and
- * the worker (~25 MB of heap and module copies) starts only for a crawl that
- * goes beyond them. Two: robots.txt and the seed, so a one-page crawl never
- * starts it. From the next capture on the worker starts, and captures are
- * still worked here until it is ready: its start (loading its modules, ~0.1 s
- * on a small machine) overlaps the crawl instead of holding it. Captures
- * sent to a worker still starting waited for it: 150–180 ms of the
- * PostgreSQL docs' crawl with no request made (README, Performance).
+ * Default of `pagesBeforeWorker`: HTML pages worked here before the worker
+ * (~25 MB of heap and module copies) is started. One, the seed: the worker
+ * starts with the first page beyond it, so a crawl of one page, whatever
+ * it embeds, never starts it (robots.txt, images, scripts and style sheets
+ * do not count). Captures are still worked here until the worker is ready:
+ * its start (loading its modules, warming up: ~0.1 s on a small machine)
+ * overlaps the crawl instead of holding it. Captures sent to a worker still
+ * starting waited for it: 150-180 ms of the PostgreSQL docs' crawl with no
+ * request made (README, Performance).
  */
-export const IN_THREAD_FIRST = 2;
+export const PAGES_BEFORE_WORKER = 1;
 
 /**
  * The page thread's young generation, in MB: two semi-spaces of half of it
@@ -50,20 +52,20 @@ export const IN_THREAD_FIRST = 2;
 const YOUNG_GENERATION_MB = 2;
 
 export interface PageThreadOptions extends ExtractOptions {
-  /** Captures worked in this thread before the worker is started (default IN_THREAD_FIRST; 0: it starts with the first); until it is ready, captures are still worked here. */
-  inThreadFirst?: number;
+  /** HTML pages worked in this thread before the worker is started (default PAGES_BEFORE_WORKER; 0: the first starts it); until it is ready, captures are still worked here. */
+  pagesBeforeWorker?: number;
 }
 
 export class PageThread {
   /** Replies come from the worker; PageResults from the in-process fallback. */
   readonly #pool: BatchedWorker<PageThreadRequest, PageThreadReply | PageResult>;
   readonly #options: ExtractOptions;
-  /** Captures still to work here before the worker starts. */
-  #inThread: number;
+  /** HTML pages still to work here before the worker starts. */
+  #pagesBefore: number;
 
   /** `maxLinks`: limits.maxOutlinks; `focusTerms`: a focused crawl's terms come with each page. */
   constructor(opts: PageThreadOptions = {}) {
-    this.#inThread = opts.inThreadFirst ?? IN_THREAD_FIRST;
+    this.#pagesBefore = opts.pagesBeforeWorker ?? PAGES_BEFORE_WORKER;
     this.#pool = new BatchedWorker(compiledWorker(new URL('./page-worker.js', import.meta.url), { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB }));
     this.#options = {
       ...(opts.maxLinks !== undefined ? { maxLinks: opts.maxLinks } : {}),
@@ -83,22 +85,19 @@ export class PageThread {
 
   /** Start the worker now (if need be) and wait until it takes work: true then, false when the work stays in this thread. */
   whenReady(): Promise<boolean> {
-    this.#inThread = 0;
+    this.#pagesBefore = 0;
     return this.#pool.whenReady();
   }
 
   /**
-   * Whether work goes to the worker: not for the crawl's first captures
-   * (`capture`: this is one, counted), nor while the worker starts, which the
-   * first capture after them sets going.
+   * Whether this work goes to the worker: only once it is ready. The first
+   * HTML page past `pagesBeforeWorker` (`htmlPage`: this work is one) starts it.
    */
-  #toWorker(capture: boolean): boolean {
-    if (this.#inThread > 0) {
-      if (capture) this.#inThread--;
-      return false;
-    }
-    if (this.#pool.ready) return true;
-    this.#pool.start();
+  #toWorker(htmlPage: boolean): boolean {
+    if (this.#pool.started) return this.#pool.ready;
+    if (!htmlPage) return false;
+    if (this.#pagesBefore > 0) this.#pagesBefore--;
+    else this.#pool.start();
     return false;
   }
 
@@ -114,7 +113,7 @@ export class PageThread {
    */
   async page(req: PageRequest): Promise<PageResult> {
     const here = (): Promise<PageResult> => pageWork(req, inProcessGzip);
-    if (!this.#toWorker(true)) return here();
+    if (!this.#toWorker(req.extraction !== null && isHtmlMime(req.extraction.mime))) return here();
     const body = new Uint8Array(req.body);
     const requestHead = new Uint8Array(req.exchange.requestHead);
     const moved: PageRequest = { ...req, body, exchange: { ...req.exchange, requestHead } };
@@ -126,7 +125,7 @@ export class PageThread {
     const options = this.#options;
     const here = async (): Promise<HtmlExtraction> => extractFor(html, url, options);
     // Cutting a focused crawl's terms (ICU's segmenter) outweighs the trip even for a small page.
-    if (!this.#toWorker(false) || (html.length < SMALL_PAGE_CHARS && options.focusTerms !== true)) return here();
+    if (!this.#toWorker(true) || (html.length < SMALL_PAGE_CHARS && options.focusTerms !== true)) return here();
     return this.#pool.run({ op: 'extract', html, url, ...options }, [], here) as Promise<HtmlExtraction>;
   };
 

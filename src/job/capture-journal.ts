@@ -28,6 +28,7 @@ import { fileLineBuffers } from '../core/file-lines.js';
 import { splitTextField } from './journal-bytes.js';
 import { AppendFile } from '../writer/append-file.js';
 import { JournalSummaryBuilder, summaryOf, type JournalSummary } from './journal-summary.js';
+import { isHtmlMime } from '../core/html-mime.js';
 
 
 /** Cap on the text kept per page, in characters (the same cap as the WARC-read path). */
@@ -47,7 +48,6 @@ const CLOSING_BRACE_NEWLINE = Buffer.from('}\n', 'utf8');
  */
 export const RESCAN_WINDOW_LINES = 4096;
 
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 /**
  * The journal's `page` flag for a capture: a 2xx HTML response (or revisit
@@ -55,7 +55,7 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
  * the WARC-read path applies too, so both build the same page list.
  */
 export function isPageCapture(status: number, mime: string, noindex: boolean): boolean {
-  return status >= 200 && status < 300 && HTML_TYPES.has(mime) && !noindex;
+  return status >= 200 && status < 300 && isHtmlMime(mime) && !noindex;
 }
 
 export interface JournaledCapture {

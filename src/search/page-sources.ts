@@ -18,8 +18,8 @@ import { parseJournalLine, type JournaledCapture, type ParsedJournalLine } from 
 import { jobDir as jobDirOf } from '../job/job-dir.js';
 import { recordPageText } from '../wacz/pages.js';
 import type { SearchPage } from './search-types.js';
+import { isHtmlMime } from '../core/html-mime.js';
 
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 /** The page a journaled capture gives the index, or null (not a page, or a revisit). */
 export function searchPageOf(c: JournaledCapture): SearchPage | null {
@@ -40,7 +40,7 @@ export async function warcPages(file: string, visit: (page: SearchPage) => Promi
       if (record.type !== 'response' || head === null || record.date === null) return;
       if (entry.status === null || entry.status < 200 || entry.status >= 300) return;
       const mime = (head.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-      if (!HTML_TYPES.has(mime)) return;
+      if (!isHtmlMime(mime)) return;
       if (robotsDirectivesFromHeaders(record.httpHeaderList()).noindex) return;
       const text = await recordPageText(record);
       if (text.noindex) return;

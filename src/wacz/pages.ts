@@ -25,6 +25,7 @@ import { LineSorter } from '../index/line-sorter.js';
 import { loadOnce } from '../core/load-once.js';
 import { DEFAULT_MAX_TEXT_CHARS, PageList, type OrderedCandidate, type PageRef } from './page-list.js';
 import type { PageText } from './page-text.js';
+import { isHtmlMime } from '../core/html-mime.js';
 
 /** parse5, loaded for the first page read from a WARC: a package made from the capture journal never needs it. */
 const pageTextOf = loadOnce(async () => (await import('./page-text.js')).pageText);
@@ -33,7 +34,6 @@ export type { PageEntry } from './page-list.js';
 
 export const PAGES_HEADER = { format: 'json-pages-1.0', id: 'pages', title: 'All Pages', hasText: true } as const;
 
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** Bodies larger than this (decoded) are cut before text extraction. */
 const MAX_DECODED_BYTES = 8 * 1024 * 1024;
 
@@ -127,7 +127,7 @@ export class PageCollector {
     const head = record.http;
     if (head === null || entry.status === null || entry.status < 200 || entry.status >= 300) return;
     const mime = (head.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (!HTML_TYPES.has(mime) || record.date === null) return;
+    if (!isHtmlMime(mime) || record.date === null) return;
     if (robotsDirectivesFromHeaders(record.httpHeaderList()).noindex) return;
     const original = record.type === 'response';
     const page: PageCandidate = { url: entry.url, warcDate: record.date, digest: entry.digest, original, filename: entry.filename, offset: entry.offset };

@@ -23,7 +23,7 @@ function page(n: number): string {
 const compiled = import.meta.url.endsWith('.js');
 
 test('pages extracted on the worker equal pages extracted here, many at once', async () => {
-  const thread = new PageThread({ inThreadFirst: 0 });
+  const thread = new PageThread({ pagesBeforeWorker: 0 });
   assert.equal(await thread.whenReady(), compiled);
   const pages = Array.from({ length: 30 }, (_, n) => page(n));
   assert.ok(pages.every((p) => p.length >= SMALL_PAGE_CHARS));
@@ -36,7 +36,7 @@ test('pages extracted on the worker equal pages extracted here, many at once', a
 });
 
 test('small pages, and everything after close, are extracted here with the same result', async () => {
-  const thread = new PageThread({ inThreadFirst: 0 });
+  const thread = new PageThread({ pagesBeforeWorker: 0 });
   const small = '<title>s</title><a href="x">x</a>';
   assert.deepEqual(await thread.extract(small, 'http://s.test/'), extractHtml(small, 'http://s.test/'));
   await thread.close();
@@ -46,7 +46,7 @@ test('small pages, and everything after close, are extracted here with the same 
 });
 
 test('a focused crawl\'s terms are cut on the worker, small pages too, as they would be here', async () => {
-  const thread = new PageThread({ focusTerms: true, inThreadFirst: 0 });
+  const thread = new PageThread({ focusTerms: true, pagesBeforeWorker: 0 });
   await thread.whenReady();
   const small = '<title>绿茶</title><p>我们喜欢乌龙茶</p><a href="/tea/green">龙井</a>';
   const pages = [small, ...Array.from({ length: 5 }, (_, n) => page(n))];
@@ -90,7 +90,7 @@ function record(member: Buffer): string {
 }
 
 test('a capture sent to the page thread comes back with the outlinks and records this thread would make', async () => {
-  const thread = new PageThread({ inThreadFirst: 0 });
+  const thread = new PageThread({ pagesBeforeWorker: 0 });
   await thread.whenReady();
   const requests = Array.from({ length: 12 }, (_, n) => capture(n));
   const results = await Promise.all(requests.map((r) => thread.page(r)));
@@ -116,20 +116,23 @@ test('a capture sent to the page thread comes back with the outlinks and records
   await thread.close();
 });
 
-test('a crawl\'s first two captures are worked here without starting the worker; the next starts it, and captures stay here until it is ready', async () => {
+test('a crawl\'s first HTML page is worked here and other captures do not start the worker; the next page starts it, and captures stay here until it is ready', async () => {
   const thread = new PageThread();
   // The worker is what sends a page's text apart (textJson): a result without it was made here.
   const madeHere = (r: { textJson?: Buffer }): boolean => r.textJson === undefined;
+  const robots: PageRequest = { ...capture(100), extraction: null, outlinks: { links: [], annotations: [], linksBeyondCap: 0 } };
+  const image: PageRequest = { ...capture(101), extraction: { mime: 'image/png', obeyMetaRobots: true, maxOutlinks: 6000 } };
+  assert.ok(madeHere(await thread.page(robots)));
   assert.ok(madeHere(await thread.page(capture(0))));
-  assert.ok(madeHere(await thread.page(capture(1))));
-  assert.equal(thread.started, false, 'robots.txt and a seed: a one-page crawl never starts the worker');
-  const third = thread.page(capture(2));
-  assert.equal(thread.started, true);
-  assert.ok(madeHere(await third), 'the capture that starts the worker does not wait for it');
+  for (let n = 0; n < 20; n++) assert.ok(madeHere(await thread.page(image)));
+  assert.equal(thread.started, false, 'one page and what it embeds: the worker never starts');
+  const second = thread.page(capture(1));
+  assert.equal(thread.started, true, 'the first page beyond the seed starts it');
+  assert.ok(madeHere(await second), 'the page that starts the worker does not wait for it');
   assert.equal(await thread.whenReady(), compiled);
-  const fourth = await thread.page(capture(3));
-  assert.equal(madeHere(fourth), !compiled, compiled ? 'once ready, the worker takes the captures' : 'from sources the work stays here');
+  const later = await thread.page(capture(3));
+  assert.equal(madeHere(later), !compiled, compiled ? 'once ready, the worker takes the captures' : 'from sources the work stays here');
   const here = await pageWork(capture(3), inProcessGzip);
-  assert.equal(fourth.found.links.length, here.found.links.length);
+  assert.equal(later.found.links.length, here.found.links.length);
   await thread.close();
 });
