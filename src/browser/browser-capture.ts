@@ -33,8 +33,6 @@ import { TabPool } from './tab-pool.js';
 import { postIndexFields } from './post-key.js';
 import { isHtmlMime } from '../core/html-mime.js';
 
-/** Responses rendered as pages. */
-
 /** How long a claim that may render waits when every admission is taken. */
 export const ADMISSION_WAIT_MS = 200;
 

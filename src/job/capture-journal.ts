@@ -30,7 +30,6 @@ import { AppendFile } from '../writer/append-file.js';
 import { JournalSummaryBuilder, summaryOf, type JournalSummary } from './journal-summary.js';
 import { isHtmlMime } from '../core/html-mime.js';
 
-
 /** Cap on the text kept per page, in characters (the same cap as the WARC-read path). */
 export const JOURNAL_MAX_TEXT_CHARS = 100_000;
 
@@ -47,7 +46,6 @@ const CLOSING_BRACE_NEWLINE = Buffer.from('}\n', 'utf8');
  * one capture per worker is between the two at any moment.
  */
 export const RESCAN_WINDOW_LINES = 4096;
-
 
 /**
  * The journal's `page` flag for a capture: a 2xx HTML response (or revisit

@@ -20,7 +20,6 @@ import { recordPageText } from '../wacz/pages.js';
 import type { SearchPage } from './search-types.js';
 import { isHtmlMime } from '../core/html-mime.js';
 
-
 /** The page a journaled capture gives the index, or null (not a page, or a revisit). */
 export function searchPageOf(c: JournaledCapture): SearchPage | null {
   if (!c.page || c.revisit) return null;
