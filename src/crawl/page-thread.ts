@@ -54,6 +54,13 @@ const YOUNG_GENERATION_MB = 2;
 export interface PageThreadOptions extends ExtractOptions {
   /** HTML pages worked in this thread before the worker is started (default PAGES_BEFORE_WORKER; 0: the first starts it); until it is ready, captures are still worked here. */
   pagesBeforeWorker?: number;
+  /**
+   * Start the worker at once, for a crawl that will go beyond its first
+   * page (it follows links): it loads and warms up while the crawl starts
+   * and fetches robots.txt and the seed, and can take the seed itself.
+   * Default false: the first HTML page past `pagesBeforeWorker` starts it.
+   */
+  startWorker?: boolean;
 }
 
 export class PageThread {
@@ -71,6 +78,7 @@ export class PageThread {
       ...(opts.maxLinks !== undefined ? { maxLinks: opts.maxLinks } : {}),
       ...(opts.focusTerms === true ? { focusTerms: true } : {}),
     };
+    if (opts.startWorker === true) this.#pool.start();
   }
 
   /** True when the work runs in this thread (no worker here, or it failed). */

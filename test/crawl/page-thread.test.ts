@@ -136,3 +136,12 @@ test('a crawl\'s first HTML page is worked here and other captures do not start 
   assert.equal(later.found.links.length, here.found.links.length);
   await thread.close();
 });
+
+test('a crawl that follows links starts the worker at once, and its seed goes to the worker once it is ready', async () => {
+  const thread = new PageThread({ startWorker: true });
+  assert.equal(thread.started, true, 'started before any capture');
+  assert.equal(await thread.whenReady(), compiled);
+  const seed = await thread.page(capture(0));
+  assert.equal(seed.textJson === undefined, !compiled, compiled ? 'the seed itself was worked by the worker' : 'from sources the work stays here');
+  await thread.close();
+});
