@@ -11,7 +11,7 @@
  *   node dist/bench/real-sites.js                          # the Debian docs installed here
  *   node dist/bench/real-sites.js --site pg=/usr/share/doc/postgresql-doc-15/html --runs 3
  *
- * The sites are Debian packages (python3.11-doc, postgresql-doc-15, cmake-doc);
+ * The sites are Debian packages (python3.11-doc, postgresql-doc-15, cmake-doc, git-doc);
  * one that is not installed is skipped with the package to install.
  * Figures only: nothing here passes or fails.
  */
@@ -32,6 +32,8 @@ export const DEFAULT_SITES: readonly { name: string; root: string; pkg: string }
   { name: 'postgresql-doc-15', root: '/usr/share/doc/postgresql-doc-15/html', pkg: 'postgresql-doc-15' },
   // Sphinx pages with their images, scripts and source texts: 3,893 URIs, the largest of the three.
   { name: 'cmake-doc', root: '/usr/share/doc/cmake-data/html', pkg: 'cmake-doc' },
+  // A small site (221 URIs, pages of 38 KB on average): the fixed costs of a crawl weigh most here.
+  { name: 'git-doc', root: '/usr/share/doc/git-doc', pkg: 'git-doc' },
 ];
 
 export interface ToolRun {
