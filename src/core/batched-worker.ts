@@ -126,13 +126,15 @@ export class BatchedWorker<In, Out> {
       return null;
     }
     const w = worker;
-    w.unref();
     w.on('message', (replies: Reply<Out>[] | typeof WORKER_READY) => {
       if (replies === WORKER_READY) this.#settleReady(true);
       else for (const reply of replies) this.#answer(reply);
     });
     w.on('error', () => this.#fail(w));
     w.on('exit', () => this.#fail(w));
+    // After the listeners: a 'message' listener refs the worker's port again, and a worker
+    // started ahead of its work (start()) that is never given any must not keep the process alive.
+    w.unref();
     return w;
   }
 

@@ -1,6 +1,7 @@
 /** BatchedWorker: one message per turn, answers routed by id, and every failure mode falls back to the caller's own work. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { BatchedWorker } from '../../src/core/batched-worker.js';
 
@@ -100,4 +101,26 @@ test('whenReady() is false when the worker cannot start, exits before it is read
   const waiting = silent.whenReady();
   await silent.close();
   assert.equal(await waiting, false);
+});
+
+test('a worker started ahead of its work and never given any does not keep the process alive', async (t) => {
+  if (!import.meta.url.endsWith('.js')) return t.skip('runs the compiled module in a child process');
+  const moduleUrl = new URL('../../src/core/batched-worker.js', import.meta.url).href;
+  // The worker stays busy for a minute: the child must end on its own long before.
+  const program = `
+    import { Worker } from 'node:worker_threads';
+    const { BatchedWorker } = await import(${JSON.stringify(moduleUrl)});
+    const pool = new BatchedWorker(() => new Worker("require('node:worker_threads').parentPort.postMessage('ready'); setTimeout(() => {}, 60000)", { eval: true }));
+    pool.start();
+    setTimeout(() => console.log(pool.started ? 'started' : 'not started'), 300);
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', program], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
+  clearTimeout(timer);
+  assert.equal(signal, null, 'the child had to be killed: the idle worker kept it alive');
+  assert.equal(code, 0);
+  assert.equal(out.trim(), 'started');
 });
