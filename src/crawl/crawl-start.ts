@@ -51,6 +51,9 @@ export async function openCrawl(profile: Profile, opts: CrawlStartOptions): Prom
   // Every fetch in flight, and every page finishing behind a worker, listens on it.
   setMaxListeners(profile.workers * 4 + 16, abort.signal);
   const parts = await buildCrawlParts(profile, { start: opts, run, clock: opts.clock ?? systemClock, events, abortSignal: abort.signal });
+  // A crawl that follows links starts its page thread now, so it is warm when the pages come
+  // (page-thread.ts); a profile of one page (maxHops 0) leaves it to its pages, which never start it.
+  if (profile.scope.maxHops > 0) parts.pages.start();
   return { parts, events, abort };
 }
 

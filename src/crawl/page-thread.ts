@@ -29,10 +29,10 @@ export const SMALL_PAGE_CHARS = 2048;
 
 /**
  * Default of `pagesBeforeWorker`: HTML pages worked here before the worker
- * (~25 MB of heap and module copies) is started. One, the seed: the worker
- * starts with the first page beyond it, so a crawl of one page, whatever
- * it embeds, never starts it (robots.txt, images, scripts and style sheets
- * do not count). Captures are still worked here until the worker is ready:
+ * (~25 MB of heap and module copies) is started, unless start() started it
+ * with the crawl. One, the seed: the worker starts with the first page
+ * beyond it, so a crawl of one page, whatever it embeds, never starts it
+ * (robots.txt, images, scripts and style sheets do not count). Captures are still worked here until the worker is ready:
  * its start (loading its modules, warming up: ~0.1 s on a small machine)
  * overlaps the crawl instead of holding it. Captures sent to a worker still
  * starting waited for it: 150-180 ms of the PostgreSQL docs' crawl with no
@@ -54,13 +54,6 @@ const YOUNG_GENERATION_MB = 2;
 export interface PageThreadOptions extends ExtractOptions {
   /** HTML pages worked in this thread before the worker is started (default PAGES_BEFORE_WORKER; 0: the first starts it); until it is ready, captures are still worked here. */
   pagesBeforeWorker?: number;
-  /**
-   * Start the worker at once, for a crawl that will go beyond its first
-   * page (it follows links): it loads and warms up while the crawl starts
-   * and fetches robots.txt and the seed, and can take the seed itself.
-   * Default false: the first HTML page past `pagesBeforeWorker` starts it.
-   */
-  startWorker?: boolean;
 }
 
 export class PageThread {
@@ -78,7 +71,6 @@ export class PageThread {
       ...(opts.maxLinks !== undefined ? { maxLinks: opts.maxLinks } : {}),
       ...(opts.focusTerms === true ? { focusTerms: true } : {}),
     };
-    if (opts.startWorker === true) this.#pool.start();
   }
 
   /** True when the work runs in this thread (no worker here, or it failed). */
@@ -89,6 +81,16 @@ export class PageThread {
   /** True once the worker was started (it may still be loading). */
   get started(): boolean {
     return this.#pool.started;
+  }
+
+  /**
+   * Start the worker now, for a crawl that will go beyond its first page
+   * (it follows links): it loads and warms up while the crawl fetches
+   * robots.txt and the seed, and can take the seed itself. Without this,
+   * the first HTML page past `pagesBeforeWorker` starts it.
+   */
+  start(): void {
+    this.#pool.start();
   }
 
   /** Start the worker now (if need be) and wait until it takes work: true then, false when the work stays in this thread. */

@@ -138,7 +138,8 @@ test('a crawl\'s first HTML page is worked here and other captures do not start 
 });
 
 test('a crawl that follows links starts the worker at once, and its seed goes to the worker once it is ready', async () => {
-  const thread = new PageThread({ startWorker: true });
+  const thread = new PageThread();
+  thread.start();
   assert.equal(thread.started, true, 'started before any capture');
   assert.equal(await thread.whenReady(), compiled);
   const seed = await thread.page(capture(0));
