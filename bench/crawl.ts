@@ -23,7 +23,7 @@ import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { WARCParser } from 'warcio';
 import { FixtureWeb, type RequestLogEntry } from '../src/demo/fixture-web.js';
@@ -98,13 +98,6 @@ export interface CrawlBenchResult {
 
 const TIME = '/usr/bin/time';
 const WGET = '/usr/bin/wget';
-
-/** The compiled CLI: next to this file under dist/, or dist/ of the repo when run from source with tsx. */
-export function archiverBin(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const p of [path.join(here, '../src/cli/bin.js'), path.join(here, '../dist/src/cli/bin.js')]) if (existsSync(p)) return p;
-  throw new Error('dist/src/cli/bin.js not found: run `npm run build` first');
-}
 
 /** What `archiver` runs: bin/archiver, the launcher that starts node with the CLI (package.json "bin"). */
 export function archiverLauncher(): string {

@@ -30,7 +30,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { programPath, startNginx } from '../test/helpers/server-programs.js';
-import { archiverBin, timed } from './crawl.js';
+import { archiverLauncher, timed } from './crawl.js';
 import { harvestFromAccessLog, labelSite, type AccessLogHarvest } from './doc-site-labels.js';
 
 export interface DocSite {
@@ -200,7 +200,7 @@ async function crawl(dir: string, name: string, origin: string, maxPages: number
   };
   const file = path.join(dir, `${name}.json`);
   await fs.writeFile(file, JSON.stringify(profile, null, 2));
-  return timed(process.execPath, [archiverBin(), 'run', file, '--quiet'], dir);
+  return timed(archiverLauncher(), ['run', file, '--quiet'], dir);
 }
 
 async function reportedHarvest(jobDir: string): Promise<number | null> {

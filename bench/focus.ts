@@ -26,7 +26,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { harvestOf } from '../test/helpers/harvest.js';
 import { startTopicalWeb, type StartedTopicalWeb, type TopicName } from '../test/helpers/topical-web.js';
-import { archiverBin, timed } from './crawl.js';
+import { archiverLauncher, timed } from './crawl.js';
 
 export interface FocusBenchOpts {
   hosts: number;
@@ -126,7 +126,7 @@ async function crawlOnce(
   const file = path.join(dir, `${name}.json`);
   await fs.writeFile(file, JSON.stringify(profile, null, 2));
   web.server.takeRequests();
-  const t = await timed(process.execPath, [archiverBin(), 'run', file, '--quiet'], dir);
+  const t = await timed(archiverLauncher(), ['run', file, '--quiet'], dir);
   const h = harvestOf(web.server.takeRequests(), web.labels, o.topic, web.privateUrls, 1);
   const quarters = [1, 2, 3, 4].map((q) => h.curve[Math.max(0, Math.round((q / 4) * h.curve.length) - 1)]?.rate ?? 0);
   let reported: number | null = null;

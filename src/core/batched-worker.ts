@@ -89,7 +89,8 @@ export class BatchedWorker<In, Out> {
 
   /** Run `input` on the worker (`transfer`: buffers to move, not copy); `fallback` does the same work here if needed. */
   run(input: In, transfer: TransferListItem[], fallback: () => Promise<Out>): Promise<Out> {
-    const worker = this.#broken ? null : (this.#worker ??= this.#launch());
+    this.start();
+    const worker = this.#worker;
     if (worker === null) return fallback();
     const id = this.#nextId++;
     return new Promise<Out>((resolve, reject) => {
@@ -152,7 +153,8 @@ export class BatchedWorker<In, Out> {
     const pending = this.#inFlight.get(reply.id);
     if (pending === undefined) return;
     this.#inFlight.delete(reply.id);
-    if (this.#inFlight.size === 0) this.#worker?.unref();
+    // Let the process go when nothing is asked of the worker: no work, and nobody waiting for it to be ready.
+    if (this.#inFlight.size === 0 && this.#readyWaiters.length === 0) this.#worker?.unref();
     if (reply.error === undefined) pending.resolve(reply.output as Out);
     else pending.fallback().then(pending.resolve, pending.reject);
   }

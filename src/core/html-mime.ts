@@ -1,5 +1,5 @@
 /** The media types read as HTML (links, text, pages): HTML and XHTML. */
-export const HTML_MIME_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
+const HTML_MIME_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
 
 /** Whether a response's media type (lower case, no parameters) is HTML. */
 export function isHtmlMime(mime: string): boolean {

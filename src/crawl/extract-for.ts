@@ -18,11 +18,6 @@ export interface ExtractOptions {
   focusTerms?: boolean;
 }
 
-/** Loads the extractor (parse5, entities) ahead of the first page: a page thread does it as it starts. */
-export async function prepareExtraction(): Promise<void> {
-  await linkExtractor();
-}
-
 /** The extraction; the extractor (parse5) and a focused crawl's term cutting are loaded by the first page. */
 export async function extractFor(html: string, url: string, o: ExtractOptions): Promise<HtmlExtraction> {
   const { extractHtml } = await linkExtractor();

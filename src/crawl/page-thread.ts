@@ -32,9 +32,10 @@ export const SMALL_PAGE_CHARS = 2048;
  * (~25 MB of heap and module copies) is started, unless start() started it
  * with the crawl. One, the seed: the worker starts with the first page
  * beyond it, so a crawl of one page, whatever it embeds, never starts it
- * (robots.txt, images, scripts and style sheets do not count). Captures are still worked here until the worker is ready:
- * its start (loading its modules, warming up: ~0.1 s on a small machine)
- * overlaps the crawl instead of holding it. Captures sent to a worker still
+ * (robots.txt, images, scripts and style sheets do not count). Captures
+ * are still worked here until the worker is ready: its start (loading its
+ * modules, warming up: ~0.1 s on a small machine) overlaps the crawl
+ * instead of holding it. Captures sent to a worker still
  * starting waited for it: 150-180 ms of the PostgreSQL docs' crawl with no
  * request made (README, Performance).
  */
@@ -95,7 +96,6 @@ export class PageThread {
 
   /** Start the worker now (if need be) and wait until it takes work: true then, false when the work stays in this thread. */
   whenReady(): Promise<boolean> {
-    this.#pagesBefore = 0;
     return this.#pool.whenReady();
   }
 

@@ -5,7 +5,7 @@
  */
 import { serveBatches } from '../core/batch-server.js';
 import type { HtmlExtraction } from '../fetch/link-extractor.js';
-import { extractFor, prepareExtraction, type ExtractOptions } from './extract-for.js';
+import { extractFor, type ExtractOptions } from './extract-for.js';
 import { pageReply, type PageReply, type PageRequest } from './page-work.js';
 import { warmUpPageWork } from './page-warm-up.js';
 
@@ -16,9 +16,7 @@ serveBatches<PageThreadRequest, PageThreadReply>(
   'arch-page',
   (req) => (req.op === 'page' ? pageReply(req.page) : extractFor(req.html, req.url, req)),
   (reply) => ('members' in reply ? [reply.outlinks, ...reply.members, ...(reply.textJson !== null ? [reply.textJson] : [])] : []),
-  // Loaded and warmed before it says it is ready: the main thread works the pages meanwhile (page-thread.ts).
-  async () => {
-    await prepareExtraction();
-    await warmUpPageWork();
-  },
+  // Its modules loaded (parse5 by the first made-up page) and warm before it says it is ready: the
+  // main thread works the pages meanwhile (page-thread.ts).
+  warmUpPageWork,
 );
