@@ -140,6 +140,8 @@ async function main(): Promise<void> {
         `${start} (part of every archiver figure above, of none of wget's).`,
       ],
     });
+    // What part of a crawl's page work is the JIT's warm-up (bench/cold-pages.ts): skipped without the PostgreSQL docs.
+    sections.push({ title: 'Page work cold and warm: a fresh isolate\'s first pass over a real site against its third', lines: block(await child('cold-pages', [])) });
   }
   if (want('crawl')) {
     let instant: CrawlBenchResult | null = null;
