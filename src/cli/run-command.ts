@@ -10,9 +10,9 @@ import { loadProfile } from '../config/load-profile.js';
 import { UsageError } from '../core/errors.js';
 import type { ConsoleServer } from '../console/console-server.js';
 import type { CrawlStartOptions } from '../crawl/crawl.js';
-import { JobFinishedError } from '../crawl/crawl-start.js';
+import { JobFinishedError } from '../crawl/job-finished.js';
 import type { CrawlSummary } from '../crawl/reports.js';
-import { crawlWithSignals } from './crawl-signals.js';
+import type { PageWorker } from '../crawl/page-worker-start.js';
 import { runHelp } from './help.js';
 import type { CliIo } from './io.js';
 import { parseCommandArgs } from './parse-options.js';
@@ -71,6 +71,9 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
   if (!wantsConsole && (values['console-port'] !== undefined || values['console-host'] !== undefined || values['keep-console'] === true)) {
     throw new UsageError('--console-port, --console-host and --keep-console go with --console');
   }
+  // A crawl that follows links gets its page thread started now, before the crawl's own modules
+  // are loaded: it warms up beside them and takes the seed warm (page-worker-start.ts).
+  const pageWorker = profile.scope.maxHops > 0 ? await startedPageWorker() : undefined;
   // What Crawl.start is given, once.
   const start: CrawlStartOptions = {
     log: io.stderr,
@@ -78,6 +81,7 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
     quiet: values.quiet === true,
     profileFile: file,
     ...(values.node !== undefined ? { node: values.node } : {}),
+    ...(pageWorker !== undefined ? { pageWorker } : {}),
   };
   try {
     let summary: CrawlSummary;
@@ -92,6 +96,7 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
         ...(opts.keepUntil ? { keepUntil: opts.keepUntil } : {}),
       });
     } else {
+      const { crawlWithSignals } = await import('./crawl-signals.js');
       summary = await crawlWithSignals(profile, start);
     }
     return summary.status === 'ABORTED' ? ExitCode.interrupted : reportSeeds(summary, io);
@@ -102,7 +107,15 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
       return ExitCode.ok;
     }
     throw err;
+  } finally {
+    // The crawl closed it if it started; a crawl that did not start leaves it to us.
+    await pageWorker?.close();
   }
+}
+
+async function startedPageWorker(): Promise<PageWorker> {
+  const { startPageWorker } = await import('../crawl/page-worker-start.js');
+  return startPageWorker();
 }
 
 function wholeNumber(flag: string, value: string, min: number, what: string): number {

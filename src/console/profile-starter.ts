@@ -13,7 +13,7 @@ import { validateProfile } from '../config/load-profile.js';
 import { ProfileError, UsageError } from '../core/errors.js';
 import { Crawl } from '../crawl/crawl.js';
 import type { CrawlStartOptions } from '../crawl/crawl.js';
-import { JobFinishedError } from '../crawl/crawl-start.js';
+import { JobFinishedError } from '../crawl/job-finished.js';
 import { badRequest, conflict, notFound } from './console-errors.js';
 import { checkJobName, type JobCatalog } from './job-catalog.js';
 import { LiveJob } from './live-job.js';

@@ -6,6 +6,7 @@
  */
 import type { LookupFunction } from 'node:net';
 import type { Clock } from '../core/clock.js';
+import type { PageWorker } from './page-worker-start.js';
 
 export interface CrawlStartOptions {
   /** Where progress, notices and the summary go (stderr). */
@@ -26,6 +27,12 @@ export interface CrawlStartOptions {
   progressIntervalMs?: number;
   /** No progress display, notices or summary. */
   quiet?: boolean;
+  /**
+   * The page thread's worker, started ahead of the crawl (page-worker-start.ts; the CLI starts it
+   * once it has read a profile that follows links). The crawl takes it over and closes it; the
+   * caller closes it too when the crawl fails to start (closing twice is harmless).
+   */
+  pageWorker?: PageWorker;
 }
 
 /** What the run policy settled at the start (crawl-start.ts). */

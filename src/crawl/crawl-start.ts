@@ -19,7 +19,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setMaxListeners } from 'node:events';
 import { systemClock } from '../core/clock.js';
-import { ArchiverError, ProfileError, UsageError } from '../core/errors.js';
+import { ProfileError, UsageError } from '../core/errors.js';
 import type { Profile } from '../config/profile.js';
 import { checkNodeId, defaultNodeId } from '../backends/node-id.js';
 import { backendRow, resetStateBackend } from '../backends/state-backends.js';
@@ -27,13 +27,8 @@ import { hasState, jobDir, moveAside } from '../job/job-dir.js';
 import { CrawlEvents } from './crawl-events.js';
 import type { CrawlStartOptions, RunPlan } from './crawl-options.js';
 import { buildCrawlParts, type CrawlParts } from './crawl-parts.js';
-
-/** The job's last run ended FINISHED and `fresh` was not asked for: nothing was started. */
-export class JobFinishedError extends ArchiverError {
-  constructor(readonly dir: string) {
-    super('ARCHIVER_JOB_FINISHED', `${dir} is a finished crawl (nothing left to crawl); run with --fresh to start over (the old job is moved aside)`);
-  }
-}
+import { JobFinishedError } from './job-finished.js';
+import { PAGE_THREAD_WAIT_MS } from './page-thread.js';
 
 export interface OpenedCrawl {
   parts: CrawlParts;
@@ -51,9 +46,10 @@ export async function openCrawl(profile: Profile, opts: CrawlStartOptions): Prom
   // Every fetch in flight, and every page finishing behind a worker, listens on it.
   setMaxListeners(profile.workers * 4 + 16, abort.signal);
   const parts = await buildCrawlParts(profile, { start: opts, run, clock: opts.clock ?? systemClock, events, abortSignal: abort.signal });
-  // A crawl that follows links starts its page thread now, so it is warm when the pages come
-  // (page-thread.ts); a profile of one page (maxHops 0) leaves it to its pages, which never start it.
-  if (profile.scope.maxHops > 0) parts.pages.start();
+  // A crawl that follows links starts its page thread now (if the CLI has not already), and begins
+  // once it is warm (page-thread.ts); a profile of one page (maxHops 0) leaves it to its pages,
+  // which never start it.
+  if (profile.scope.maxHops > 0) await parts.pages.readyWithin(PAGE_THREAD_WAIT_MS);
   return { parts, events, abort };
 }
 

@@ -15,14 +15,13 @@
  * TypeScript sources, or when the worker fails, the same functions run in
  * this thread with the same results.
  */
-import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';
 import { isHtmlMime } from '../core/html-mime.js';
 import type { HtmlExtraction } from '../fetch/link-extractor.js';
 import { inProcessGzip } from '../writer/gzip-member.js';
 import { extractFor, type ExtractOptions } from './extract-for.js';
 import type { HtmlExtractFn } from './outlinks.js';
 import { pageResultOf, pageWork, type PageReply, type PageRequest, type PageResult } from './page-work.js';
-import type { PageThreadReply, PageThreadRequest } from './page-worker.js';
+import { pageWorker, type PageWorker } from './page-worker-start.js';
 
 /** Pages shorter than this (in UTF-16 units) are extracted in this thread by `extract()`. */
 export const SMALL_PAGE_CHARS = 2048;
@@ -42,24 +41,23 @@ export const SMALL_PAGE_CHARS = 2048;
 export const PAGES_BEFORE_WORKER = 1;
 
 /**
- * The page thread's young generation, in MB: two semi-spaces of half of it
- * (V8 rounds each down to a power of two), made whole with the thread's
- * heap (core/crawl-heap.ts). Left to V8 it grows to 16 MB a semi-space
- * while the thread turns page after page into strings. 8 took 10–17 MB off
- * the Debian doc sites' peak RSS, 2 another 6–11 MB: four times the
- * scavenges of 8 (~350 → ~1,480 on the Python docs), each cheaper, ~0.2–0.3 s
- * more of this thread's time in all (`--trace-gc`).
+ * How long a crawl that follows links waits for its page thread before it
+ * begins without it (readyWithin). The thread is ready 0.1–0.25 s after it
+ * starts; the CLI starts it as soon as it has read the profile
+ * (page-worker-start.ts), so most of that overlaps the crawl's own start.
  */
-const YOUNG_GENERATION_MB = 2;
+export const PAGE_THREAD_WAIT_MS = 1000;
 
 export interface PageThreadOptions extends ExtractOptions {
   /** HTML pages worked in this thread before the worker is started (default PAGES_BEFORE_WORKER; 0: the first starts it); until it is ready, captures are still worked here. */
   pagesBeforeWorker?: number;
+  /** A worker started ahead of the crawl (page-worker-start.ts) to use instead of making one; this thread closes it with its own. */
+  worker?: PageWorker;
 }
 
 export class PageThread {
   /** Replies come from the worker; PageResults from the in-process fallback. */
-  readonly #pool: BatchedWorker<PageThreadRequest, PageThreadReply | PageResult>;
+  readonly #pool: PageWorker;
   readonly #options: ExtractOptions;
   /** HTML pages still to work here before the worker starts. */
   #pagesBefore: number;
@@ -67,7 +65,7 @@ export class PageThread {
   /** `maxLinks`: limits.maxOutlinks; `focusTerms`: a focused crawl's terms come with each page. */
   constructor(opts: PageThreadOptions = {}) {
     this.#pagesBefore = opts.pagesBeforeWorker ?? PAGES_BEFORE_WORKER;
-    this.#pool = new BatchedWorker(compiledWorker(new URL('./page-worker.js', import.meta.url), { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB }));
+    this.#pool = opts.worker ?? pageWorker();
     this.#options = {
       ...(opts.maxLinks !== undefined ? { maxLinks: opts.maxLinks } : {}),
       ...(opts.focusTerms === true ? { focusTerms: true } : {}),
@@ -97,6 +95,25 @@ export class PageThread {
   /** Start the worker now (if need be) and wait until it takes work: true then, false when the work stays in this thread. */
   whenReady(): Promise<boolean> {
     return this.#pool.whenReady();
+  }
+
+  /**
+   * whenReady(), but waiting `ms` at most: false then, and the captures are
+   * worked here until the worker is ready. A crawl that follows links begins
+   * once its page thread is ready (crawl-start.ts): pages worked here
+   * meanwhile each ran cold, and made V8 compile the page work a second
+   * time, in this thread's isolate.
+   */
+  async readyWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    try {
+      return await Promise.race([this.whenReady(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.js';
@@ -26,6 +26,27 @@ after(async () => {
   await web.close();
   await rm(tmp, { recursive: true, force: true });
 });
+
+/** This process's threads named arch-page (the page thread, src/core/thread-name.ts), half a second on and once those ending have ended (within 5 s more). */
+async function pageThreadsAfterExit(): Promise<number> {
+  const count = async (): Promise<number> => {
+    let n = 0;
+    for (const tid of await readdir('/proc/self/task')) {
+      const name = await readFile(`/proc/self/task/${tid}/comm`, 'utf8').catch(() => '');
+      if (name.trim() === 'arch-page') n++;
+    }
+    return n;
+  };
+  // A thread that was left running has named itself by then (it does so as it loads).
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const until = Date.now() + 5000;
+  let n = await count();
+  while (n > 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    n = await count();
+  }
+  return n;
+}
 
 async function profileFile(name: string, seeds: string[], extra: Record<string, unknown> = {}): Promise<string> {
   const file = path.join(tmp, `${name}.json`);
@@ -54,6 +75,8 @@ describe('archiver run, at the end', () => {
     assert.equal(await main(['run', file, '--quiet'], io), 0);
     assert.match(io.stderr.text, /is a finished crawl .*--fresh/);
     assert.equal((await stat(reportFile)).mtimeMs, before, 'the reports were not rewritten');
+    // The page thread the CLI started ahead of a crawl that never began is not left running.
+    if (process.platform === 'linux') assert.equal(await pageThreadsAfterExit(), 0, 'no arch-page thread left');
   });
 
   it('a crawl stopped by --max-pages resumes under a raised --max-pages; the report lists every WARC of the job', async () => {

@@ -7,8 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { Worker } from 'node:worker_threads';
 import { extractFor } from '../../src/crawl/extract-for.js';
 import { PageThread, SMALL_PAGE_CHARS } from '../../src/crawl/page-thread.js';
+import { startPageWorker, type PageWorker } from '../../src/crawl/page-worker-start.js';
+import { BatchedWorker } from '../../src/core/batched-worker.js';
 import { pageWork, type PageRequest } from '../../src/crawl/page-work.js';
 import { inProcessGzip } from '../../src/writer/gzip-member.js';
 import { sha1PayloadDigest } from '../../src/fetch/payload-digest.js';
@@ -145,4 +148,34 @@ test('a crawl that follows links starts the worker at once, and its seed goes to
   const seed = await thread.page(capture(0));
   assert.equal(seed.textJson === undefined, !compiled, compiled ? 'the seed itself was worked by the worker' : 'from sources the work stays here');
   await thread.close();
+});
+
+test('a worker started ahead of the crawl is the one the thread uses, from the seed on, and it closes with the thread', async () => {
+  const worker = startPageWorker();
+  assert.equal(worker.started, true, 'started by startPageWorker, before there is a thread');
+  const thread = new PageThread({ worker });
+  assert.equal(thread.started, true, 'the thread has its worker before any capture');
+  assert.equal(await thread.whenReady(), compiled);
+  const seed = await thread.page(capture(0));
+  assert.equal(seed.textJson === undefined, !compiled, compiled ? 'the seed was worked by the worker' : 'from sources the work stays here');
+  const here = await pageWork(capture(0), inProcessGzip);
+  assert.deepEqual(seed.found.links, here.found.links);
+  await thread.close();
+  assert.equal(await worker.whenReady(), false, 'closing the thread closed the worker it was given');
+});
+
+test('readyWithin waits for the worker until it is ready, and no longer than it is told for one that never is', async () => {
+  const thread = new PageThread();
+  assert.equal(await thread.readyWithin(30_000), compiled, compiled ? 'a real worker is ready well within the bound' : 'from sources: no worker, at once');
+  await thread.close();
+  // A worker that starts and never says it is ready.
+  const silent: PageWorker = new BatchedWorker(() => new Worker('setInterval(() => {}, 60_000);', { eval: true }));
+  const stuck = new PageThread({ worker: silent });
+  const startedAt = performance.now();
+  assert.equal(await stuck.readyWithin(300), false);
+  const waited = performance.now() - startedAt;
+  assert.ok(waited >= 290 && waited < 10_000, `waited ${waited.toFixed(0)} ms for a bound of 300 ms`);
+  const seed = await stuck.page(capture(0));
+  assert.equal(seed.textJson, undefined, 'meanwhile the captures are worked here');
+  await stuck.close();
 });

@@ -1,0 +1,42 @@
+/**
+ * The page thread's worker (page-worker.ts), made: by PageThread when its
+ * crawl comes to need it, or ahead of the crawl by whoever knows it will.
+ * The CLI starts it as soon as it has read a profile that follows links,
+ * before it loads the crawl's own modules: the worker loads and warms up
+ * (~0.1–0.2 s) beside that, and the crawl finds it ready. Pages worked on
+ * the main thread while the worker was not ready cost that thread V8's
+ * warm-up of the page work a second time, in its own isolate (README,
+ * Performance). Imports nothing of the page work itself, so that starting
+ * the worker loads next to nothing here.
+ */
+import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';
+import type { PageResult } from './page-work.js';
+import type { PageThreadReply, PageThreadRequest } from './page-worker.js';
+
+/**
+ * The page thread's young generation, in MB: two semi-spaces of half of it
+ * (V8 rounds each down to a power of two), made whole with the thread's
+ * heap (core/crawl-heap.ts). Left to V8 it grows to 16 MB a semi-space
+ * while the thread turns page after page into strings. 8 took 10–17 MB off
+ * the Debian doc sites' peak RSS, 2 another 6–11 MB: four times the
+ * scavenges of 8 (~350 → ~1,480 on the Python docs), each cheaper, ~0.2–0.3 s
+ * more of this thread's time in all (`--trace-gc`). 4 and 8 measured again
+ * since (ten alternated crawls of the PostgreSQL docs each): the same CPU
+ * and wall as 2, and up to 7 MB more.
+ */
+const YOUNG_GENERATION_MB = 2;
+
+/** The worker as PageThread drives it: page requests in, replies out (or the same work done here, when it cannot run). */
+export type PageWorker = BatchedWorker<PageThreadRequest, PageThreadReply | PageResult>;
+
+/** A page worker, not yet started (BatchedWorker starts it with its first work, or start()). */
+export function pageWorker(): PageWorker {
+  return new BatchedWorker(compiledWorker(new URL('./page-worker.js', import.meta.url), { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB }));
+}
+
+/** A page worker started now, for a crawl about to begin: hand it to the crawl (CrawlStartOptions.pageWorker), which closes it. */
+export function startPageWorker(): PageWorker {
+  const worker = pageWorker();
+  worker.start();
+  return worker;
+}
