@@ -28,9 +28,10 @@ export const SMALL_PAGE_CHARS = 2048;
 
 /**
  * Default of `pagesBeforeWorker`: HTML pages worked here before the worker
- * (~25 MB of heap and module copies) is started, unless start() started it
- * with the crawl. One, the seed: the worker starts with the first page
- * beyond it, so a crawl of one page, whatever it embeds, never starts it
+ * (~25 MB of heap and module copies) is started, unless the crawl started
+ * it (readyWithin, or a worker started ahead of it). One, the seed: the
+ * worker starts with the first page beyond it, so a crawl of one page,
+ * whatever it embeds, never starts it
  * (robots.txt, images, scripts and style sheets do not count). Captures
  * are still worked here until the worker is ready: its start (loading its
  * modules, warming up: ~0.1 s on a small machine) overlaps the crawl
@@ -83,16 +84,6 @@ export class PageThread {
   /** True once the worker was started (it may still be loading). */
   get started(): boolean {
     return this.#pool.started;
-  }
-
-  /**
-   * Start the worker now, for a crawl that will go beyond its first page
-   * (it follows links): it loads and warms up while the crawl fetches
-   * robots.txt and the seed, and can take the seed itself. Without this,
-   * the first HTML page past `pagesBeforeWorker` starts it.
-   */
-  start(): void {
-    this.#pool.start();
   }
 
   /** Start the worker now (if need be) and wait until it takes work: true then, false when the work stays in this thread. */

@@ -3,11 +3,9 @@
  * crawl comes to need it, or ahead of the crawl by whoever knows it will.
  * The CLI starts it as soon as it has read a profile that follows links,
  * before it loads the crawl's own modules: the worker loads and warms up
- * (~0.1–0.2 s) beside that, and the crawl finds it ready. Pages worked on
- * the main thread while the worker was not ready cost that thread V8's
- * warm-up of the page work a second time, in its own isolate (README,
- * Performance). Imports nothing of the page work itself, so that starting
- * the worker loads next to nothing here.
+ * (~0.1–0.2 s) beside that, and the crawl finds it ready (why that
+ * matters: PageThread.readyWithin). Imports nothing of the page work
+ * itself, so that starting the worker loads next to nothing here.
  */
 import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';
 import type { PageResult } from './page-work.js';

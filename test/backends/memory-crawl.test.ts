@@ -4,39 +4,27 @@
  * nothing in the job's state directory.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { validateProfile } from '../../src/config/load-profile.js';
-import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
 import { runCrawl } from '../helpers/run-crawl.js';
 import { testProfileJson } from '../helpers/test-profile.js';
+import { fixtureWebSuite } from '../helpers/fixture-web-suite.js';
 
-let tmp: string;
-let web: FixtureWeb;
-
-before(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-memory-crawl-'));
-  web = await FixtureWeb.start({ hosts: 1, pagesPerHost: 6, port: 0 });
-});
-
-after(async () => {
-  await web?.close();
-  await rm(tmp, { recursive: true, force: true });
-});
+const fx = fixtureWebSuite('archiver-memory-crawl-', { hosts: 1, pagesPerHost: 6, port: 0 });
 
 it('crawls the same pages on memory as on level, and keeps no state on disk', async () => {
   const summaries = [];
   for (const store of ['level', 'memory']) {
-    const dir = path.join(tmp, store);
-    summaries.push(await runCrawl({ profile: validateProfile(testProfileJson(store, web.seeds, dir, { store, workers: 2 })), stderr: captureIo().stderr, quiet: true }));
+    const dir = path.join(fx.tmp, store);
+    summaries.push(await runCrawl({ profile: validateProfile(testProfileJson(store, fx.web.seeds, dir, { store, workers: 2 })), stderr: captureIo().stderr, quiet: true }));
   }
   const [level, memory] = summaries;
   assert.equal(memory!.status, 'FINISHED');
   assert.ok(level!.uris > 1, `level crawled ${level!.uris}`);
   assert.equal(memory!.uris, level!.uris);
-  assert.deepEqual(await readdir(path.join(tmp, 'memory', 'state')).catch(() => []), []);
-  assert.notDeepEqual(await readdir(path.join(tmp, 'level', 'state')), []);
+  assert.deepEqual(await readdir(path.join(fx.tmp, 'memory', 'state')).catch(() => []), []);
+  assert.notDeepEqual(await readdir(path.join(fx.tmp, 'level', 'state')), []);
 });

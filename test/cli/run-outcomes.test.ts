@@ -3,29 +3,19 @@
  * fail exit 5 and are named with why; a finished job is left untouched; a
  * job that stopped on a limit resumes, and a raised --max-pages continues it.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { main } from '../../src/cli/main.js';
-import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
 import { closedPort } from '../helpers/closed-port.js';
 import { startHeldPage } from '../helpers/held-page.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { readWarcDir } from '../helpers/warc-read.js';
+import { fixtureWebSuite } from '../helpers/fixture-web-suite.js';
 
-let tmp: string;
-let web: FixtureWeb;
-before(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-runout-'));
-  web = await FixtureWeb.start({ hosts: 1, pagesPerHost: 6, port: 0 });
-});
-after(async () => {
-  await web.close();
-  await rm(tmp, { recursive: true, force: true });
-});
+const fx = fixtureWebSuite('archiver-runout-', { hosts: 1, pagesPerHost: 6, port: 0 });
 
 /** This process's threads named arch-page (the page thread, src/core/thread-name.ts), half a second on and once those ending have ended (within 5 s more). */
 async function pageThreadsAfterExit(): Promise<number> {
@@ -49,8 +39,8 @@ async function pageThreadsAfterExit(): Promise<number> {
 }
 
 async function profileFile(name: string, seeds: string[], extra: Record<string, unknown> = {}): Promise<string> {
-  const file = path.join(tmp, `${name}.json`);
-  await writeFile(file, JSON.stringify(testProfileJson(name, seeds, path.join(tmp, name), extra)));
+  const file = path.join(fx.tmp, `${name}.json`);
+  await writeFile(file, JSON.stringify(testProfileJson(name, seeds, path.join(fx.tmp, name), extra)));
   return file;
 }
 
@@ -62,14 +52,14 @@ describe('archiver run, at the end', () => {
     assert.equal(await main(['run', file, '--quiet'], io), 5);
     assert.match(io.stderr.text, new RegExp(`seed http://127\\.0\\.0\\.1:${port}/ was not crawled: connection refused \\(-2\\)`));
     assert.match(io.stderr.text, /no seed could be crawled/);
-    const report = JSON.parse(await readFile(path.join(tmp, 'noseed', 'reports', 'crawl-report.json'), 'utf8')) as { status: string };
+    const report = JSON.parse(await readFile(path.join(fx.tmp, 'noseed', 'reports', 'crawl-report.json'), 'utf8')) as { status: string };
     assert.equal(report.status, 'FINISHED');
   });
 
   it('leaves a finished job untouched and says how to start over', async () => {
-    const file = await profileFile('finished', web.seeds);
+    const file = await profileFile('finished', fx.web.seeds);
     assert.equal(await main(['run', file, '--quiet'], captureIo()), 0);
-    const reportFile = path.join(tmp, 'finished', 'reports', 'crawl-report.json');
+    const reportFile = path.join(fx.tmp, 'finished', 'reports', 'crawl-report.json');
     const before = (await stat(reportFile)).mtimeMs;
     const io = captureIo();
     assert.equal(await main(['run', file, '--quiet'], io), 0);
@@ -80,14 +70,14 @@ describe('archiver run, at the end', () => {
   });
 
   it('a crawl stopped by --max-pages resumes under a raised --max-pages; the report lists every WARC of the job', async () => {
-    const file = await profileFile('limited', web.seeds, { workers: 1 });
+    const file = await profileFile('limited', fx.web.seeds, { workers: 1 });
     const first = captureIo();
     assert.equal(await main(['run', file, '--max-pages', '5'], first), 0);
     assert.match(first.stderr.text, /crawl FINISHED_DOCUMENT_LIMIT/);
     assert.match(first.stderr.text, /run the same command to resume/);
     const again = captureIo();
     assert.equal(await main(['run', file, '--quiet', '--max-pages', '1000'], again), 0);
-    const report = JSON.parse(await readFile(path.join(tmp, 'limited', 'reports', 'crawl-report.json'), 'utf8')) as {
+    const report = JSON.parse(await readFile(path.join(fx.tmp, 'limited', 'reports', 'crawl-report.json'), 'utf8')) as {
       status: string;
       uris: number;
       warcFiles: string[];
@@ -103,17 +93,17 @@ describe('archiver run, at the end', () => {
   });
 
   it('--max-bytes stops the crawl once the bodies captured reach it (FINISHED_DATA_LIMIT)', async () => {
-    const file = await profileFile('maxbytes', web.seeds, { workers: 1 });
-    web.takeRequests();
+    const file = await profileFile('maxbytes', fx.web.seeds, { workers: 1 });
+    fx.web.takeRequests();
     const io = captureIo();
     assert.equal(await main(['run', file, '--quiet', '--max-bytes', '3000'], io), 0, io.stderr.text);
-    const report = JSON.parse(await readFile(path.join(tmp, 'maxbytes', 'reports', 'crawl-report.json'), 'utf8')) as { status: string; bytes: number; uris: number };
+    const report = JSON.parse(await readFile(path.join(fx.tmp, 'maxbytes', 'reports', 'crawl-report.json'), 'utf8')) as { status: string; bytes: number; uris: number };
     assert.equal(report.status, 'FINISHED_DATA_LIMIT');
     assert.ok(report.bytes >= 3000, `${report.bytes} bytes`);
-    assert.ok(report.uris < web.expectedUrls().reachable.length, `${report.uris} URIs of ${web.expectedUrls().reachable.length}`);
+    assert.ok(report.uris < fx.web.expectedUrls().reachable.length, `${report.uris} URIs of ${fx.web.expectedUrls().reachable.length}`);
     // Judged from the WARCs too: the bodies they hold (a revisit's is its original's) reach 3000
     // bytes, and the capture that reached it is the last but for the ones already in flight.
-    const records = (await readWarcDir(path.join(tmp, 'maxbytes', 'warcs'))).filter((r) => r.type === 'response' || r.type === 'revisit');
+    const records = (await readWarcDir(path.join(fx.tmp, 'maxbytes', 'warcs'))).filter((r) => r.type === 'response' || r.type === 'revisit');
     const byDigest = new Map(records.filter((r) => r.type === 'response').map((r) => [r.warc.get('warc-payload-digest'), r.payload.length]));
     const sizes = records.map((r) => (r.type === 'response' ? r.payload.length : byDigest.get(r.warc.get('warc-payload-digest'))!));
     let sum = 0;
@@ -121,8 +111,8 @@ describe('archiver run, at the end', () => {
     assert.ok(reachedAt >= 0, `the WARCs' bodies reach 3000 bytes: ${sizes.join('+')}`);
     assert.ok(records.length - 1 - reachedAt <= 1, `at most the one fetch in flight captured after 3000 bytes: ${sizes.join('+')}`);
     // And the server saw the crawl stop: not every page of the web was asked for.
-    const asked = new Set(web.takeRequests().map((r) => r.path));
-    const unasked = web.expectedUrls().reachable.filter((u) => !asked.has(new URL(u).pathname + new URL(u).search));
+    const asked = new Set(fx.web.takeRequests().map((r) => r.path));
+    const unasked = fx.web.expectedUrls().reachable.filter((u) => !asked.has(new URL(u).pathname + new URL(u).search));
     assert.ok(unasked.length > 0, 'pages the server was never asked for');
   });
 
@@ -141,7 +131,7 @@ describe('archiver run, at the end', () => {
       const code = await run;
       assert.ok(code === 0 || (code === 5 && held.requests() === 0), `exit ${code}, ${held.requests()} request(s) for the held page: ${io.stderr.text}`);
       assert.ok(Date.now() - started >= 1000);
-      const report = JSON.parse(await readFile(path.join(tmp, 'maxduration', 'reports', 'crawl-report.json'), 'utf8')) as { status: string };
+      const report = JSON.parse(await readFile(path.join(fx.tmp, 'maxduration', 'reports', 'crawl-report.json'), 'utf8')) as { status: string };
       assert.equal(report.status, 'FINISHED_TIME_LIMIT');
     } finally {
       await held.close();
@@ -149,7 +139,7 @@ describe('archiver run, at the end', () => {
   });
 
   it('rejects bad limit overrides as usage errors', async () => {
-    const file = await profileFile('badflag', web.seeds);
+    const file = await profileFile('badflag', fx.web.seeds);
     const io = captureIo();
     assert.equal(await main(['run', file, '--max-pages', 'lots'], io), 2);
     assert.match(io.stderr.text, /--max-pages must be a whole number of URIs/);

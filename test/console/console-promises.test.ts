@@ -11,32 +11,22 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { ConsoleServer } from '../../src/console/console-server.js';
 import { EventStream } from '../../src/console/event-stream.js';
 import { JobCatalog } from '../../src/console/job-catalog.js';
-import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { freePort } from '../helpers/redis-server.js';
 import { fileLines, startCli, waitFor } from '../helpers/cli-child.js';
 import { startHeldPage, type HeldPage } from '../helpers/held-page.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { ConsoleClient, readEvents, startCrawlConsole, until } from './console-harness.js';
+import { fixtureWebSuite } from '../helpers/fixture-web-suite.js';
 
 const LONG = { fetchTimeoutMs: 600_000, maxRetries: 1, retryDelayMs: 10 };
 
-let tmp: string;
-let web: FixtureWeb;
-before(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-console-promises-'));
-  web = await FixtureWeb.start({ hosts: 4, pagesPerHost: 10, port: 0 });
-});
-after(async () => {
-  await web.close();
-  await rm(tmp, { recursive: true, force: true });
-});
+const fx = fixtureWebSuite('archiver-console-promises-', { hosts: 4, pagesPerHost: 10, port: 0 });
 
 async function withHeld<T>(fn: (held: HeldPage) => Promise<T>): Promise<T> {
   const held = await startHeldPage();
@@ -50,7 +40,7 @@ async function withHeld<T>(fn: (held: HeldPage) => Promise<T>): Promise<T> {
 describe('a running crawl in the console', () => {
   it('keeps a speed history of one sample a second, pages queues and hosts with after=, and finds a capture by ts', async () => {
     await withHeld(async (held) => {
-      const c = await startCrawlConsole(tmp, 'history', [...web.seeds, held.url], { workers: 2, limits: LONG });
+      const c = await startCrawlConsole(fx.tmp, 'history', [...fx.web.seeds, held.url], { workers: 2, limits: LONG });
       try {
         await held.arrival();
         await until(async () => ((await c.client.get('/api/crawl')).json as { uris: number }).uris >= 20, '20 URIs');
@@ -83,7 +73,7 @@ describe('a running crawl in the console', () => {
         }
 
         // /api/page from the journal while the crawl runs: by URL (the latest), by its ts, not by another ts.
-        const seed = web.seeds[0]!;
+        const seed = fx.web.seeds[0]!;
         const latest = await c.client.get(`/api/page?url=${encodeURIComponent(seed)}`);
         assert.equal(latest.status, 200, latest.text);
         const ts = (latest.json as { ts: string }).ts;
@@ -112,7 +102,7 @@ describe('a running crawl in the console', () => {
 
   it('stops with abandonInFlight through the API without waiting for the fetch in flight; a plain stop waits for it', async () => {
     await withHeld(async (held) => {
-      const c = await startCrawlConsole(tmp, 'abandon', [held.url, ...web.seeds], { workers: 2, limits: LONG });
+      const c = await startCrawlConsole(fx.tmp, 'abandon', [held.url, ...fx.web.seeds], { workers: 2, limits: LONG });
       try {
         await held.arrival();
         const stop = await c.client.post('/api/crawl/stop', { abandonInFlight: true });
@@ -129,7 +119,7 @@ describe('a running crawl in the console', () => {
       }
     });
     await withHeld(async (held) => {
-      const c = await startCrawlConsole(tmp, 'waits', [held.url, ...web.seeds], { workers: 2, limits: LONG });
+      const c = await startCrawlConsole(fx.tmp, 'waits', [held.url, ...fx.web.seeds], { workers: 2, limits: LONG });
       try {
         await held.arrival();
         assert.deepEqual((await c.client.post('/api/crawl/stop', {})).json, { state: 'stopping' });
@@ -149,7 +139,7 @@ describe('a running crawl in the console', () => {
     const port = await freePort();
     const dead = `http://127.0.0.1:${port}/`;
     // robots.txt ignored: an unreachable robots.txt is retried minutes apart (issue 28), the seed retryDelayMs apart.
-    const c = await startCrawlConsole(tmp, 'refused', [dead], { workers: 1, robots: { policy: 'ignore' }, limits: { fetchTimeoutMs: 5000, maxRetries: 1, retryDelayMs: 10 } });
+    const c = await startCrawlConsole(fx.tmp, 'refused', [dead], { workers: 1, robots: { policy: 'ignore' }, limits: { fetchTimeoutMs: 5000, maxRetries: 1, retryDelayMs: 10 } });
     c.crawl.pause();
     const stream = await readEvents(c.server.origin, c.server.token);
     try {
@@ -222,9 +212,9 @@ describe('the event stream cap', () => {
 describe('a job whose crawl was killed', () => {
   it('is listed as interrupted, with no end and no report', async () => {
     await withHeld(async (held) => {
-      const root = path.join(tmp, 'jobs-killed');
-      const file = path.join(tmp, 'killed.json');
-      await writeFile(file, JSON.stringify(testProfileJson('killed', [...web.seeds, held.url], path.join(root, 'killed'), { workers: 2, limits: LONG })));
+      const root = path.join(fx.tmp, 'jobs-killed');
+      const file = path.join(fx.tmp, 'killed.json');
+      await writeFile(file, JSON.stringify(testProfileJson('killed', [...fx.web.seeds, held.url], path.join(root, 'killed'), { workers: 2, limits: LONG })));
       const run = startCli(['run', file, '--quiet']);
       await held.arrival();
       assert.ok(await waitFor(async () => (await fileLines(path.join(root, 'killed', 'logs', 'crawl.log'))).length > 0, 60_000), 'the crawl logged something');

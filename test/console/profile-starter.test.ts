@@ -8,37 +8,25 @@
  * the job directory is touched.
  */
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { JobCatalog } from '../../src/console/job-catalog.js';
 import { ProfileStarter } from '../../src/console/profile-starter.js';
 import { Crawl } from '../../src/crawl/crawl.js';
-import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
 import { testProfileJson } from '../helpers/test-profile.js';
+import { fixtureWebSuite } from '../helpers/fixture-web-suite.js';
 
-let tmp: string;
-let web: FixtureWeb;
-
-before(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-profile-starter-'));
-  web = await FixtureWeb.start({ hosts: 1, pagesPerHost: 5, port: 0 });
-});
-
-after(async () => {
-  await web?.close();
-  await rm(tmp, { recursive: true, force: true });
-});
+const fx = fixtureWebSuite('archiver-profile-starter-', { hosts: 1, pagesPerHost: 5, port: 0 });
 
 it('leaves a finished job alone when the form starts it again: 409, its report unchanged', async () => {
-  const profiles = path.join(tmp, 'profiles');
-  const jobs = path.join(tmp, 'jobs');
+  const profiles = path.join(fx.tmp, 'profiles');
+  const jobs = path.join(fx.tmp, 'jobs');
   await mkdir(profiles, { recursive: true });
   await mkdir(jobs, { recursive: true });
-  await writeFile(path.join(profiles, 'done.json'), JSON.stringify(testProfileJson('done', web.seeds, 'anywhere', { workers: 2 })));
+  await writeFile(path.join(profiles, 'done.json'), JSON.stringify(testProfileJson('done', fx.web.seeds, 'anywhere', { workers: 2 })));
   const log = captureIo().stderr;
   const catalog = new JobCatalog({ root: jobs });
   const starter = new ProfileStarter({ profilesDir: profiles, catalog, log });
@@ -56,8 +44,8 @@ it('leaves a finished job alone when the form starts it again: 409, its report u
 });
 
 it('refuses a node id for a store of one process before touching the job directory', async () => {
-  const dir = path.join(tmp, 'never');
-  const profile = validateProfile(testProfileJson('never', web.seeds, dir));
+  const dir = path.join(fx.tmp, 'never');
+  const profile = validateProfile(testProfileJson('never', fx.web.seeds, dir));
   await assert.rejects(Crawl.start(profile, { log: captureIo().stderr, quiet: true, node: 'a' }), { code: 'ARCHIVER_USAGE' });
   await assert.rejects(stat(dir), { code: 'ENOENT' });
 });

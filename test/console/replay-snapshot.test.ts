@@ -7,30 +7,19 @@
  * byte ranges, and stay the same bytes after the crawl has written more
  * (the viewer keeps reading the snapshot it was given).
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { WARCParser } from 'warcio';
 import { captureJournalPath } from '../../src/job/job-dir.js';
-import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { startHeldPage } from '../helpers/held-page.js';
 import { startCrawlConsole, until, type RunningConsole } from './console-harness.js';
+import { fixtureWebSuite } from '../helpers/fixture-web-suite.js';
 
 const LONG = { fetchTimeoutMs: 600_000, maxRetries: 1, retryDelayMs: 10 };
 
-let tmp: string;
-let web: FixtureWeb;
-before(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-replay-snapshot-'));
-  web = await FixtureWeb.start({ hosts: 3, pagesPerHost: 15, port: 0 });
-});
-after(async () => {
-  await web.close();
-  await rm(tmp, { recursive: true, force: true });
-});
+const fx = fixtureWebSuite('archiver-replay-snapshot-', { hosts: 3, pagesPerHost: 15, port: 0 });
 
 async function snapshotOf(c: RunningConsole): Promise<{ source: string; bytes: Buffer }> {
   const replay = await c.client.get(`/api/replay?job=${c.name}`);
@@ -65,7 +54,7 @@ async function journaledUrls(dir: string): Promise<string[]> {
 describe('replay while a crawl runs', () => {
   it('serves a snapshot of the WARCs that parses to its end, holds what the journal lists, and keeps its bytes as the crawl goes on', { timeout: 120_000 }, async () => {
     const held = await startHeldPage();
-    const c = await startCrawlConsole(tmp, 'snap', [held.url, ...web.seeds], { workers: 2, limits: LONG });
+    const c = await startCrawlConsole(fx.tmp, 'snap', [held.url, ...fx.web.seeds], { workers: 2, limits: LONG });
     try {
       await held.arrival();
       await until(async () => ((await c.client.get('/api/crawl')).json as { uris: number }).uris >= 10, '10 URIs');

@@ -5,10 +5,9 @@
  * stops the crawl from taking new URIs; fetches already in flight finish,
  * so a crawl may pass its limit by at most what its workers had in flight.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { runCrawl } from '../helpers/run-crawl.js';
@@ -16,21 +15,13 @@ import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { readWarcDir } from '../helpers/warc-read.js';
+import { fixtureWebSuite } from '../helpers/fixture-web-suite.js';
 
 const WORKERS = 3;
-let tmp: string;
-let web: FixtureWeb;
-before(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-limits-'));
-  web = await FixtureWeb.start({ hosts: 2, pagesPerHost: 4, port: 0 });
-});
-after(async () => {
-  await web.close();
-  await rm(tmp, { recursive: true, force: true });
-});
+const fx = fixtureWebSuite('archiver-limits-', { hosts: 2, pagesPerHost: 4, port: 0 });
 
-async function crawl(name: string, limits: Record<string, number>, target: FixtureWeb = web) {
-  const dir = path.join(tmp, name);
+async function crawl(name: string, limits: Record<string, number>, target: FixtureWeb = fx.web) {
+  const dir = path.join(fx.tmp, name);
   const profile = validateProfile(testProfileJson(name, target.seeds, dir, { workers: WORKERS, limits: { fetchTimeoutMs: 5000, maxRetries: 1, retryDelayMs: 10, ...limits } }), name);
   const summary = await runCrawl({ profile, stderr: captureIo().stderr, quiet: true });
   const captures = (await readWarcDir(path.join(dir, 'warcs'))).filter((r) => r.type === 'response' || r.type === 'revisit');
@@ -40,7 +31,7 @@ async function crawl(name: string, limits: Record<string, number>, target: Fixtu
 
 describe('limits', () => {
   test('maxPages: stops after that many captures, every response counted', async () => {
-    const reachable = web.expectedUrls().reachable.length;
+    const reachable = fx.web.expectedUrls().reachable.length;
     const { captures, report } = await crawl('max-pages', { maxPages: 12 });
     assert.ok(reachable > 40, `${reachable} reachable URLs`);
     assert.equal(report.status, 'FINISHED_DOCUMENT_LIMIT');
@@ -59,7 +50,7 @@ describe('limits', () => {
     // What was in flight when the limit passed is at most the WORKERS - 1 largest other bodies.
     const inFlightAtMost = [...bytes].sort((a, b) => b - a).slice(0, WORKERS).reduce((a, b) => a + b, 0);
     assert.ok(total - inFlightAtMost < maxBytes, `${total} bytes: more than the limit plus what could have been in flight`);
-    assert.ok(captures.length < web.expectedUrls().reachable.length, 'the crawl was cut short');
+    assert.ok(captures.length < fx.web.expectedUrls().reachable.length, 'the crawl was cut short');
   });
 
   test('maxDurationSec: stops after that many seconds of this run', async () => {

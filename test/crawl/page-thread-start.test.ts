@@ -5,10 +5,8 @@
  * the whole wait; with a worker that never becomes ready, it waits that long
  * and then crawls, its pages worked on the main thread.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { validateProfile } from '../../src/config/load-profile.js';
@@ -16,35 +14,26 @@ import { BatchedWorker } from '../../src/core/batched-worker.js';
 import { Crawl } from '../../src/crawl/crawl.js';
 import { PAGE_THREAD_WAIT_MS } from '../../src/crawl/page-thread.js';
 import { startPageWorker, type PageWorker } from '../../src/crawl/page-worker-start.js';
-import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { captureIo } from '../helpers/capture.js';
 import { testProfileJson } from '../helpers/test-profile.js';
+import { fixtureWebSuite } from '../helpers/fixture-web-suite.js';
 
 const compiled = import.meta.url.endsWith('.js');
 
-let tmp: string;
-let web: FixtureWeb;
-before(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-pagestart-'));
-  web = await FixtureWeb.start({ hosts: 1, pagesPerHost: 5, port: 0 });
-});
-after(async () => {
-  await web.close();
-  await rm(tmp, { recursive: true, force: true });
-});
+const fx = fixtureWebSuite('archiver-pagestart-', { hosts: 1, pagesPerHost: 5, port: 0 });
 
 /** Crawls the fixture web with `worker` as its page thread's worker: how long the start took, whether the worker was ready then, and the URLs the crawl missed. */
 async function crawlWith(name: string, worker: PageWorker): Promise<{ startMs: number; readyAtStart: boolean; missed: string[] }> {
-  const profile = validateProfile(testProfileJson(name, web.seeds, path.join(tmp, name), { store: 'memory' }), name);
-  web.takeRequests();
+  const profile = validateProfile(testProfileJson(name, fx.web.seeds, path.join(fx.tmp, name), { store: 'memory' }), name);
+  fx.web.takeRequests();
   const t0 = performance.now();
   const crawl = await Crawl.start(profile, { log: captureIo().stderr, quiet: true, pageWorker: worker });
   const startMs = performance.now() - t0;
   const readyAtStart = worker.ready;
   await crawl.done;
   await worker.close();
-  const requested = new Set(web.takeRequests().map((r) => `http://${r.host}${r.path}`));
-  return { startMs, readyAtStart, missed: web.expectedUrls().reachable.filter((u) => !requested.has(u)) };
+  const requested = new Set(fx.web.takeRequests().map((r) => `http://${r.host}${r.path}`));
+  return { startMs, readyAtStart, missed: fx.web.expectedUrls().reachable.filter((u) => !requested.has(u)) };
 }
 
 describe('a crawl and its page thread at the start', () => {

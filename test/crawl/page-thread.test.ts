@@ -142,9 +142,9 @@ test('a crawl\'s first HTML page is worked here and other captures do not start 
 
 test('a crawl that follows links starts the worker at once, and its seed goes to the worker once it is ready', async () => {
   const thread = new PageThread();
-  thread.start();
+  const ready = thread.readyWithin(30_000);
   assert.equal(thread.started, true, 'started before any capture');
-  assert.equal(await thread.whenReady(), compiled);
+  assert.equal(await ready, compiled);
   const seed = await thread.page(capture(0));
   assert.equal(seed.textJson === undefined, !compiled, compiled ? 'the seed itself was worked by the worker' : 'from sources the work stays here');
   await thread.close();
