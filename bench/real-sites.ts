@@ -13,6 +13,8 @@
  *
  * The sites are Debian packages (python3.11-doc, postgresql-doc-15, cmake-doc, git-doc);
  * one that is not installed is skipped with the package to install.
+ * Beside the two tools runs the floor (floor-crawler.ts), alternated with
+ * them: what a fresh Node process pays at the least for the same crawl.
  * Figures only: nothing here passes or fails.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -42,8 +44,11 @@ export const DEFAULT_SITES: readonly { name: string; root: string; pkg: string }
   { name: 'python-django-doc', root: '/usr/share/doc/python-django-doc/html', pkg: 'python-django-doc' },
 ];
 
+/** archiver; GNU wget; and the floor, the least a Node crawler on the project's packages does (floor-crawler.ts). */
+type Tool = 'archiver' | 'wget' | 'floor';
+
 export interface ToolRun {
-  tool: 'archiver' | 'wget';
+  tool: Tool;
   wallSecs: number;
   cpuSecs: number;
   peakRssMB: number;
@@ -65,6 +70,7 @@ export interface SiteResult {
   name: string;
   archiver: ToolRun;
   wget: ToolRun;
+  floor: ToolRun;
   onePage: ToolRun;
 }
 
@@ -141,12 +147,14 @@ async function logLines(log: string): Promise<{ msec: number; status: number; ur
     });
 }
 
-async function runTool(tool: 'archiver' | 'wget', site: { origin: string; log: string }, work: string, onePage = false): Promise<ToolRun> {
+async function runTool(tool: Tool, site: { origin: string; log: string }, work: string, onePage = false): Promise<ToolRun> {
   const dir = await mkdtemp(path.join(work, `${tool}-`));
   await writeFile(site.log, '');
   let argv: string[];
   if (tool === 'wget') {
     argv = ['wget', '-q', '--recursive', '--level=inf', '--no-parent', '--page-requisites', '--warc-file=site', `${site.origin}/`];
+  } else if (tool === 'floor') {
+    argv = [process.execPath, fileURLToPath(new URL('./floor-crawler.js', import.meta.url)), site.origin, path.join(dir, 'floor.warc.gz')];
   } else {
     const host = new URL(site.origin).host;
     const profile = {
@@ -185,7 +193,7 @@ export async function runSiteBench(site: { name: string; root: string }, runs: n
   try {
     const all: ToolRun[] = [];
     for (let i = 0; i < runs; i++) {
-      for (const tool of ['archiver', 'wget'] as const) {
+      for (const tool of ['archiver', 'wget', 'floor'] as const) {
         const r = await runTool(tool, server, work);
         log(`${site.name} ${tool} run ${i + 1}: ${r.wallSecs.toFixed(2)} s wall, ${r.cpuSecs.toFixed(2)} s CPU, ${r.peakRssMB.toFixed(0)} MB, ${r.requests} requests, exit ${r.exitCode}`);
         if (r.threads !== undefined) log(`    CPU by thread: ${r.threads}`);
@@ -193,7 +201,8 @@ export async function runSiteBench(site: { name: string; root: string }, runs: n
       }
     }
     const onePage = await runTool('archiver', server, work, true);
-    return { name: site.name, archiver: best(all.filter((r) => r.tool === 'archiver')), wget: best(all.filter((r) => r.tool === 'wget')), onePage };
+    const bestOf = (tool: Tool): ToolRun => best(all.filter((r) => r.tool === tool));
+    return { name: site.name, archiver: bestOf('archiver'), wget: bestOf('wget'), floor: bestOf('floor'), onePage };
   } finally {
     server.stop();
     await rm(work, { recursive: true, force: true });
@@ -213,6 +222,20 @@ export function siteTable(results: readonly SiteResult[]): string[] {
       `| ${r.name} | ${a.requests} / ${w.requests} (${sameUrisNote(a, w)}) | ${a.wallSecs.toFixed(2)} s / ${w.wallSecs.toFixed(2)} s (${ratio(a.wallSecs, w.wallSecs)}) | ` +
         `${a.cpuSecs.toFixed(2)} s / ${w.cpuSecs.toFixed(2)} s (${ratio(a.cpuSecs, w.cpuSecs)}) | ${a.peakRssMB.toFixed(0)} MB / ${w.peakRssMB.toFixed(0)} MB | ` +
         `${(a.startMs ?? NaN).toFixed(0)} ms | ${(a.exitMs ?? NaN).toFixed(0)} ms | ${r.onePage.wallSecs.toFixed(2)} s, ${r.onePage.peakRssMB.toFixed(0)} MB |`,
+    );
+  }
+  lines.push(
+    '',
+    "The floor (floor-crawler.ts): the least a Node crawler on the project's packages does — undici, parse5's tokenizer for links, zlib, SHA-1, a request and a response record per URI — in one thread, with none of archiver's state, text, journal, index or WACZ.",
+    '',
+    '| site | floor URIs | floor wall / CPU / peak RSS | floor ÷ wget, wall / CPU | archiver ÷ floor, wall / CPU |',
+    '|---|---|---|---|---|',
+  );
+  for (const r of results) {
+    const [a, w, f] = [r.archiver, r.wget, r.floor];
+    lines.push(
+      `| ${r.name} | ${f.requests} | ${f.wallSecs.toFixed(2)} s / ${f.cpuSecs.toFixed(2)} s / ${f.peakRssMB.toFixed(0)} MB | ` +
+        `${ratio(f.wallSecs, w.wallSecs)} / ${ratio(f.cpuSecs, w.cpuSecs)} | ${ratio(a.wallSecs, f.wallSecs)} / ${ratio(a.cpuSecs, f.cpuSecs)} |`,
     );
   }
   return lines;
