@@ -4,7 +4,9 @@
  * threads), then the CLI. A real crawl through it, read from /proc while it
  * waits on its first request: the process is node (the shell exec'd
  * itself away), with the flag and the environment set, and the crawl is
- * whole. A caller's own MALLOC_ARENA_MAX is kept.
+ * whole. A caller's own MALLOC_ARENA_MAX is kept. NODE_EXTRA_CA_CERTS is
+ * dropped, and a site behind a certificate no CA vouches for is still
+ * crawled whole.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,12 +14,14 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../src/core/package-root.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 import { readWarcDir } from '../helpers/warc-read.js';
+import { SELF_SIGNED_CERT, SELF_SIGNED_KEY } from '../helpers/self-signed-tls.js';
 
 const LAUNCHER = path.join(packageRoot(), 'bin', 'archiver');
 
@@ -29,22 +33,23 @@ after(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-/** A one-page site whose first request (robots.txt) is held until `release()`. */
-async function heldSite(): Promise<{ origin: string; firstRequest: Promise<void>; release: () => void; close: () => Promise<void> }> {
+/** A one-page site whose first request (robots.txt) is held until `release()`; over HTTPS with a self-signed certificate when `secure`. */
+async function heldSite(secure = false): Promise<{ origin: string; firstRequest: Promise<void>; release: () => void; close: () => Promise<void> }> {
   let arrived!: () => void;
   const firstRequest = new Promise<void>((resolve) => (arrived = resolve));
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  const server = http.createServer((req, res) => {
+  const serve = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     if (req.url === '/robots.txt') {
       arrived();
       void released.then(() => res.writeHead(404, { 'Content-Type': 'text/plain' }).end('none'));
       return;
     }
     res.writeHead(200, { 'Content-Type': 'text/html' }).end('<title>held</title><p>one page</p>');
-  });
+  };
+  const server = secure ? https.createServer({ key: SELF_SIGNED_KEY, cert: SELF_SIGNED_CERT }, serve) : http.createServer(serve);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = `${secure ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { origin, firstRequest, release, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
@@ -53,8 +58,8 @@ function procList(pid: number, file: 'cmdline' | 'environ'): string[] {
   return readFileSync(`/proc/${pid}/${file}`, 'utf8').split('\0').filter((s) => s !== '');
 }
 
-async function crawlThroughLauncher(name: string, env: NodeJS.ProcessEnv): Promise<{ cmdline: string[]; environ: string[]; jobDir: string }> {
-  const site = await heldSite();
+async function crawlThroughLauncher(name: string, env: NodeJS.ProcessEnv, secure = false): Promise<{ cmdline: string[]; environ: string[]; jobDir: string }> {
+  const site = await heldSite(secure);
   try {
     const jobDir = path.join(tmp, name);
     const profile = path.join(tmp, `${name}.json`);
@@ -93,4 +98,15 @@ test("a caller's own MALLOC_ARENA_MAX is kept", async (t) => {
   if (process.platform !== 'linux') return t.skip('reads /proc');
   const { environ } = await crawlThroughLauncher('own-arenas', { ...process.env, MALLOC_ARENA_MAX: '4' });
   assert.ok(environ.includes('MALLOC_ARENA_MAX=4'), environ.filter((e) => e.startsWith('MALLOC')).join(' '));
+});
+
+test('the launcher drops NODE_EXTRA_CA_CERTS (node would parse the bundle at every start), and a site no CA vouches for is crawled whole', async (t) => {
+  if (process.platform !== 'linux') return t.skip('reads /proc');
+  const bundle = path.join(tmp, 'extra-ca.pem');
+  await writeFile(bundle, SELF_SIGNED_CERT);
+  const { environ, jobDir } = await crawlThroughLauncher('no-extra-ca', { ...process.env, NODE_EXTRA_CA_CERTS: bundle }, true);
+  assert.deepEqual(environ.filter((e) => e.startsWith('NODE_EXTRA_CA_CERTS=')), [], "not in the crawl's environment");
+  const responses = (await readWarcDir(path.join(jobDir, 'warcs'))).filter((r) => r.type === 'response').map((r) => r.url);
+  assert.deepEqual(responses.map((u) => new URL(u).protocol), ['https:', 'https:'], responses.join(' '));
+  assert.deepEqual(responses.map((u) => new URL(u).pathname).sort(), ['/', '/robots.txt']);
 });
