@@ -123,10 +123,10 @@ async function startNginx(root: string, work: string): Promise<{ origin: string;
 }
 
 /** Runs `argv` under GNU time; returns wall, CPU, peak RSS, and when it started and ended (ms since the epoch). */
-async function timed(argv: string[], cwd: string): Promise<{ wallSecs: number; cpuSecs: number; peakRssMB: number; startedAt: number; endedAt: number; exitCode: number | null; threads: string }> {
+async function timed(argv: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ wallSecs: number; cpuSecs: number; peakRssMB: number; startedAt: number; endedAt: number; exitCode: number | null; threads: string }> {
   const out = path.join(cwd, 'time.txt');
   const startedAt = Date.now();
-  const child = spawn('/usr/bin/time', ['-f', '%e %U %S %M', '-o', out, ...argv], { cwd, stdio: 'ignore' });
+  const child = spawn('/usr/bin/time', ['-f', '%e %U %S %M', '-o', out, ...argv], { cwd, stdio: 'ignore', env });
   // The command under GNU time, read by thread from /proc (nothing off Linux).
   const watch = watchThreadCpu(child.pid!, true);
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
@@ -170,7 +170,9 @@ async function runTool(tool: Tool, site: { origin: string; log: string }, work: 
     await writeFile(path.join(dir, 'profile.json'), JSON.stringify(profile));
     argv = [archiverLauncher(), 'run', path.join(dir, 'profile.json'), '--quiet'];
   }
-  const t = await timed(argv, dir);
+  // The floor starts as archiver's launcher starts node: without the certificates node would parse for nothing (bin/archiver).
+  const { NODE_EXTRA_CA_CERTS: _, ...withoutExtraCerts } = process.env;
+  const t = await timed(argv, dir, tool === 'floor' ? withoutExtraCerts : process.env);
   // nginx writes its log line as it finishes a request; give it a moment.
   await new Promise((r) => setTimeout(r, 100));
   const lines = await logLines(site.log);
