@@ -309,6 +309,21 @@ end
 return {1, ver}`,
 );
 
+/**
+ * ARGV: T, me → keys of the queues I hold here that hold URIs, retired ones left out: what an idle node
+ * counts none of while the store holds some (RedisFrontier hands those on).
+ */
+export const HELD = redisScript(
+  'frontier-held',
+  `${LIB}
+local me = ARGV[2]
+local out = {}
+for _, qk in ipairs(redis.call('SMEMBERS', T .. ':owned:' .. me)) do
+  if ownerOf(qk) == me and redis.call('ZCARD', T .. ':q:' .. qk) > 0 and redis.call('SISMEMBER', T .. ':retired', qk) == 0 then table.insert(out, qk) end
+end
+return out`,
+);
+
 /** ARGV: T, live node ids… → {pending queues, queues held by a live node, queued URIs, retired queues}. */
 export const FIGURES = redisScript(
   'frontier-figures',

@@ -16,7 +16,7 @@ import { SHARDS, shardOf } from '../store/redis/crawl-keys.js';
 import type { RedisLink } from '../store/redis/redis-link.js';
 import { parseMeta, type QueueMeta } from './queue-meta.js';
 import type { QueueEntry, ReadEntry, SharedAddResult, SharedQueueStore, StoreBatch, StoredQueue, StoredState } from './queue-store.js';
-import { ADD, ADOPT, CHECK, COMMIT, DRAIN, FIGURES, LOAD, RELEASE, RENEW, RETIRE } from './redis-queue-scripts.js';
+import { ADD, ADOPT, CHECK, COMMIT, DRAIN, FIGURES, HELD, LOAD, RELEASE, RENEW, RETIRE } from './redis-queue-scripts.js';
 import type { StoredUri } from './stored-uri.js';
 
 export interface RedisQueueStoreOptions {
@@ -252,6 +252,15 @@ export class RedisQueueStore implements SharedQueueStore {
     if (first === null) return false;
     const second = await pass();
     return second !== null && second.every((v, i) => v === first[i]);
+  }
+
+  /** Queues this node holds a lease on that hold URIs in the store (retired ones left out), all shards. */
+  async heldWithUris(): Promise<string[]> {
+    const keys: string[] = [];
+    await this.#eachShard(async (shard) => {
+      for (const key of await this.#eval<Buffer[]>(HELD, shard, [this.#o.node])) keys.push(key.toString());
+    });
+    return keys;
   }
 
   /** Counts over all shards, for status pages. */

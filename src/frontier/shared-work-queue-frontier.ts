@@ -109,6 +109,29 @@ export class SharedWorkQueueFrontier extends WorkQueueFrontier {
     });
   }
 
+  /**
+   * Of `queueKeys` (queues the store has this frontier hold, with URIs in
+   * the store), those it counts no URI of, dropped as detach() drops
+   * queues, with their figures for the store to keep: only while nothing
+   * is queued, in process or arriving here, so none of their URIs can be
+   * on its way in. The store is the truth; handed on, such a queue is taken
+   * up by its next holder (this frontier, maybe) with the store's count,
+   * and its head read from the start. Empty when the frontier is not idle.
+   */
+  handOnUncounted(queueKeys: readonly string[]): Promise<Map<string, QueueMeta>> {
+    return this.exclusive(async () => {
+      const out = new Map<string, QueueMeta>();
+      if (this.closed || !this.localDone()) return out;
+      for (const key of queueKeys) {
+        const queue = this.table.peek(key);
+        if (queue === undefined || queue.lost || queue.retired || queue.count > 0 || queue.inFlight > 0 || queue.asideKeys.size > 0 || queue.rewrites > 0) continue;
+        out.set(key, queue.meta());
+        this.#drop(queue);
+      }
+      return out;
+    });
+  }
+
   /** The whole crawl is over: waiting next() calls resolve null once nothing is in process here. */
   finishShared(): void {
     this.#finished = true;

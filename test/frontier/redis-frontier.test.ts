@@ -2,12 +2,14 @@
  * The Redis frontier runs the shared conformance suite with one node (a
  * crawl of its own per test in one redis-server); and what only a shared
  * frontier does: two nodes split the queues, each host is held by one node
- * at a time, and a dead node's queues are taken over.
+ * at a time, a dead node's queues are taken over, and URIs the store holds
+ * in a queue whose holder counts none of them are crawled.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CrawlKeys } from '../../src/store/redis/crawl-keys.js';
 import { RedisFrontier, soleNodeView, type NodeView } from '../../src/frontier/redis-frontier.js';
+import { RedisQueueStore } from '../../src/frontier/redis-queue-store.js';
 import type { Claim } from '../../src/frontier/frontier.js';
 import { systemClock } from '../../src/core/clock.js';
 import { REDIS_VARIANTS } from '../helpers/redis-variants.js';
@@ -94,6 +96,23 @@ for (const variant of REDIS_VARIANTS) describe(`Redis frontier (${variant.name})
     assert.equal(ended, false, 'not over while seedings began between its two asks');
     moving = false;
     assert.equal(await next, null, 'over once the count held still around a look');
+    await f.close();
+  });
+
+  it('a URI the store holds in a queue whose idle holder counts none is handed on and crawled: the crawl does not wait for ever', { timeout: 20_000 }, async () => {
+    const keys = new CrawlKeys('uncounted');
+    const f = await RedisFrontier.open({ options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, link: suite.link, keys, node: 'n1', ordinalTag: 1, ordinalBase: 0, view: soleNodeView('n1'), tickMs: 50 });
+    await f.schedule([uri('http://u.test/1')]);
+    const first = (await f.next())!;
+    // What a 2-node bench crawl was left with: a URI in the store of a queue this node holds, which its
+    // count here does not include (written behind the frontier's back, as this node's own store would).
+    const behind = new RedisQueueStore({ link: suite.link, keys, node: 'n1', token: 'n1.9', leaseMs: 30_000, room: () => 0, ordinalBase: 0 });
+    await behind.add([{ queueKey: first.queueKey, sortKey: Buffer.from('~uncounted'), value: { o: 1e9, u: uri('http://u.test/2') } }]);
+    await f.finished(first, { kind: 'done', delayMs: 0 });
+    const second = await f.next();
+    assert.equal(second?.uri.url, 'http://u.test/2');
+    await f.finished(second!, { kind: 'done', delayMs: 0 });
+    assert.equal(await f.next(), null, 'then the crawl is over');
     await f.close();
   });
 
