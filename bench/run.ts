@@ -137,7 +137,7 @@ async function main(): Promise<void> {
         '',
         ...table,
         '',
-        `${start} (part of every archiver figure above, of none of wget's).`,
+        `${start}. archiver's figures above include node's start without NODE_EXTRA_CA_CERTS (bin/archiver unsets it); wget's include none of it.`,
       ],
     });
     // What part of a crawl's page work is the JIT's warm-up (bench/cold-pages.ts): skipped without the PostgreSQL docs.
