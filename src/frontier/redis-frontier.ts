@@ -26,6 +26,7 @@ import { FrontierError, FrontierErrorCode } from './errors.js';
 import type { Claim, Frontier, FrontierStats, Outcome, QueueQuery, QueueReport } from './frontier.js';
 import { RedisQueueStore, type CrawlQueueFigures } from './redis-queue-store.js';
 import type { FrontierInitOptions } from './frontier-init.js';
+import type { QueueMeta } from './queue-meta.js';
 import { SharedWorkQueueFrontier } from './shared-work-queue-frontier.js';
 
 /** What a node knows of the crawl's other nodes (crawl coordination keeps it up to date). */
@@ -286,12 +287,7 @@ export class RedisFrontier implements Frontier {
       const excess = this.#local.busyQueues - this.#share();
       if (this.#view.live().length > 1 && excess > 0 && now - this.#lastDetach >= DETACH_EVERY_MS) {
         this.#lastDetach = now;
-        const given = await this.#local.detach(excess);
-        if (given.size > 0) {
-          await this.#local.flush();
-          await this.#store.release(given);
-          this.#pending += given.size;
-        }
+        await this.#release(await this.#local.detach(excess));
       }
     }
     if (this.#pending > 0) {
@@ -322,7 +318,11 @@ export class RedisFrontier implements Frontier {
     await this.#local.flush();
     const held = await this.#store.heldWithUris();
     if (held.length === 0) return;
-    const given = await this.#local.handOnUncounted(held);
+    await this.#release(await this.#local.handOnUncounted(held));
+  }
+
+  /** Queues dropped here, released in the store once their finished URIs' deletes have landed: pending for any node. */
+  async #release(given: ReadonlyMap<string, QueueMeta>): Promise<void> {
     if (given.size === 0) return;
     await this.#local.flush();
     await this.#store.release(given);

@@ -19,6 +19,11 @@ import { WorkQueueFrontier, type Landing } from './work-queue-frontier.js';
 
 export type SharedFrontierInit = WorkQueueFrontierInit & { shared: SharedFrontierHooks };
 
+/** Nothing of the queue is in hand here: no URI of it in flight, set aside or being rewritten. */
+function untouched(queue: WorkQueue): boolean {
+  return queue.inFlight === 0 && queue.asideKeys.size === 0 && queue.rewrites === 0;
+}
+
 export class SharedWorkQueueFrontier extends WorkQueueFrontier {
   readonly #hooks: SharedFrontierHooks;
   /** The crawl is over everywhere: next() resolves null once nothing is left here. */
@@ -98,14 +103,10 @@ export class SharedWorkQueueFrontier extends WorkQueueFrontier {
       if (this.closed || max <= 0) return out;
       const rank: Partial<Record<QueueState, number>> = { inactive: 0, snoozed: 1, ready: 2 };
       const candidates = [...this.table.values()]
-        .filter((q) => q.count > 0 && !q.retired && q.inFlight === 0 && q.asideKeys.size === 0 && q.rewrites === 0 && rank[q.state] !== undefined && !q.parked)
+        .filter((q) => q.count > 0 && !q.retired && untouched(q) && rank[q.state] !== undefined && !q.parked)
         .sort((a, b) => rank[a.state]! - rank[b.state]!)
         .slice(0, max);
-      for (const queue of candidates) {
-        out.set(queue.key, queue.meta());
-        this.#drop(queue);
-      }
-      return out;
+      return this.#handOn(candidates);
     });
   }
 
@@ -120,16 +121,20 @@ export class SharedWorkQueueFrontier extends WorkQueueFrontier {
    */
   handOnUncounted(queueKeys: readonly string[]): Promise<Map<string, QueueMeta>> {
     return this.exclusive(async () => {
-      const out = new Map<string, QueueMeta>();
-      if (this.closed || !this.localDone()) return out;
-      for (const key of queueKeys) {
-        const queue = this.table.peek(key);
-        if (queue === undefined || queue.lost || queue.retired || queue.count > 0 || queue.inFlight > 0 || queue.asideKeys.size > 0 || queue.rewrites > 0) continue;
-        out.set(key, queue.meta());
-        this.#drop(queue);
-      }
-      return out;
+      if (this.closed || !this.localDone()) return new Map<string, QueueMeta>();
+      const uncounted = queueKeys.map((key) => this.table.peek(key)).filter((q): q is WorkQueue => q !== undefined && !q.lost && !q.retired && q.count === 0 && untouched(q));
+      return this.#handOn(uncounted);
     });
+  }
+
+  /** The queues dropped here, with their figures as of now for the store to keep. */
+  #handOn(queues: readonly WorkQueue[]): Map<string, QueueMeta> {
+    const out = new Map<string, QueueMeta>();
+    for (const queue of queues) {
+      out.set(queue.key, queue.meta());
+      this.#drop(queue);
+    }
+    return out;
   }
 
   /** The whole crawl is over: waiting next() calls resolve null once nothing is in process here. */
