@@ -199,17 +199,23 @@ export class RedisQueueStore implements SharedQueueStore {
     return { lost, pending };
   }
 
-  /** Take up to `max` queues waiting for a node (the caller adopts one batch at a time). */
-  async adopt(max: number): Promise<Map<string, StoredQueue>> {
+  /**
+   * Take up to `max` queues waiting for a node (the caller adopts one batch at a time). `granted` hears of
+   * each shard's queues as soon as its answer is read, before this node's later calls are answered.
+   */
+  async adopt(max: number, granted: (queues: ReadonlyMap<string, StoredQueue>) => void = () => {}): Promise<Map<string, StoredQueue>> {
     const adopted = new Map<string, StoredQueue>();
     if (max <= 0) return adopted;
     for (let shard = 0; shard < SHARDS && adopted.size < max; shard++) {
       const got = await this.#eval<Buffer[]>(ADOPT, shard, [this.#o.node, this.#o.leaseMs, max - adopted.size, this.#callId()]);
+      const here = new Map<string, StoredQueue>();
       for (let i = 0; i < got.length; i += 4) {
         const key = got[i]!.toString();
         this.#epochs.set(key, got[i + 1]!.toString());
-        adopted.set(key, stored(got[i + 2]!, got[i + 3]!));
+        here.set(key, stored(got[i + 2]!, got[i + 3]!));
       }
+      if (here.size > 0) granted(here);
+      for (const [key, queue] of here) adopted.set(key, queue);
     }
     return adopted;
   }

@@ -28,6 +28,14 @@ export class SharedWorkQueueFrontier extends WorkQueueFrontier {
   readonly #hooks: SharedFrontierHooks;
   /** The crawl is over everywhere: next() resolves null once nothing is left here. */
   #finished = false;
+  /**
+   * Queues the store has granted this frontier, their adoption not applied
+   * yet (adopting(), then adopt()). The count each was granted with is the
+   * store's at the grant; a URI this process puts into one of them after
+   * that (its own add, or a drain of its inbox) lands before the adoption
+   * does, finds no queue here, and is counted into it instead.
+   */
+  readonly #adopting = new Map<string, StoredQueue>();
 
   constructor(init: SharedFrontierInit) {
     super(init);
@@ -49,7 +57,10 @@ export class SharedWorkQueueFrontier extends WorkQueueFrontier {
       const touched = new Set<WorkQueue>();
       for (const e of entries) {
         const queue = this.table.peek(e.queueKey);
-        if (queue === undefined || queue.lost) continue;
+        if (queue === undefined || queue.lost) {
+          this.#countAdopting(e.queueKey);
+          continue;
+        }
         this.add(queue, { key: e.sortKey, stored: e.value, host: hostPortOf(new URL(e.value.u.url)) });
         touched.add(queue);
       }
@@ -61,9 +72,15 @@ export class SharedWorkQueueFrontier extends WorkQueueFrontier {
     });
   }
 
+  /** Queues the store has just granted this frontier, ahead of adopt(): see #adopting. */
+  adopting(queues: ReadonlyMap<string, StoredQueue>): void {
+    for (const [key, queue] of queues) this.#adopting.set(key, queue);
+  }
+
   /** Queues taken over from the store (unheld, or a dead process's): as on resume, with their figures. */
   adopt(queues: ReadonlyMap<string, StoredQueue>): Promise<void> {
     return this.exclusive(async () => {
+      for (const key of queues.keys()) this.#adopting.delete(key);
       if (this.closed) return;
       const now = this.clock.now();
       for (const [key, queue] of queues) this.#adopt(key, queue, now);
@@ -158,7 +175,9 @@ export class SharedWorkQueueFrontier extends WorkQueueFrontier {
         if (shared.foreign.has(queueKey)) return false;
         // Still held in the store but being handed on (detach() dropped it here): its next holder counts it.
         const held = this.table.peek(queueKey);
-        return (held !== undefined && !held.lost) || shared.adopted.has(queueKey);
+        if ((held !== undefined && !held.lost) || shared.adopted.has(queueKey)) return true;
+        this.#countAdopting(queueKey);
+        return false;
       },
     };
   }
@@ -188,6 +207,12 @@ export class SharedWorkQueueFrontier extends WorkQueueFrontier {
     const existing = this.table.peek(key);
     if (existing !== undefined && !existing.lost) return;
     this.states.settle(this.table.restore(key, stored, this.#hooks.clockMarginMs), now);
+  }
+
+  /** A URI reached the store for a queue granted here whose adoption is not applied yet: it counts there. */
+  #countAdopting(queueKey: string): void {
+    const granted = this.#adopting.get(queueKey);
+    if (granted !== undefined) granted.count++;
   }
 
   /** The queue is no longer this frontier's: off every list, out of the counts and the table. */

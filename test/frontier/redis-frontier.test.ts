@@ -2,14 +2,16 @@
  * The Redis frontier runs the shared conformance suite with one node (a
  * crawl of its own per test in one redis-server); and what only a shared
  * frontier does: two nodes split the queues, each host is held by one node
- * at a time, a dead node's queues are taken over, and URIs the store holds
- * in a queue whose holder counts none of them are crawled.
+ * at a time, a dead node's queues are taken over, a URI put into a queue
+ * granted but not yet adopted here counts, and URIs the store holds in a
+ * queue whose holder counts none of them are crawled.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CrawlKeys } from '../../src/store/redis/crawl-keys.js';
 import { RedisFrontier, soleNodeView, type NodeView } from '../../src/frontier/redis-frontier.js';
 import { RedisQueueStore } from '../../src/frontier/redis-queue-store.js';
+import { SharedWorkQueueFrontier } from '../../src/frontier/shared-work-queue-frontier.js';
 import type { Claim } from '../../src/frontier/frontier.js';
 import { systemClock } from '../../src/core/clock.js';
 import { REDIS_VARIANTS } from '../helpers/redis-variants.js';
@@ -97,6 +99,35 @@ for (const variant of REDIS_VARIANTS) describe(`Redis frontier (${variant.name})
     moving = false;
     assert.equal(await next, null, 'over once the count held still around a look');
     await f.close();
+  });
+
+  it('a URI this node puts into a queue granted to it before the adoption is applied here counts in that queue', { timeout: 20_000 }, async () => {
+    const keys = new CrawlKeys('adopting');
+    const storeOf = (node: string, tag: number) => new RedisQueueStore({ link: suite.link, keys, node, token: `${node}.${tag}`, leaseMs: 30_000, room: () => 0, ordinalBase: 0 });
+    // Another node queued one URI of the host without taking the queue on: it waits for a node.
+    const shared = (store: RedisQueueStore, tag: number) =>
+      SharedWorkQueueFrontier.open({ options: DEFAULT_TEST_OPTIONS, maxConnectionsPerHost: 1, clock: systemClock, store, shared: { store, ordinalStride: 16, ordinalTag: tag, clockMarginMs: 0, onLocalIdle: () => {}, onRetired: () => {} } });
+    const other = await shared(storeOf('b', 2), 2);
+    await other.schedule([uri('http://g.test/1')]);
+    const store = storeOf('a', 1);
+    const f = await shared(store, 1);
+    // The store grants the queue to this node with the one URI it holds; before the adoption is applied
+    // here, this node queues a second URI of the host (as a page it fetched links to it).
+    const adopted = await store.adopt(1, (granted) => f.adopting(granted));
+    assert.equal([...adopted.values()][0]?.count, 1);
+    await f.schedule([uri('http://g.test/2')]);
+    await f.adopt(adopted);
+    const got: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const c = await Promise.race([f.next(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 3000))]);
+      assert.ok(c !== null, `URI ${i + 1} of 2 handed out (got ${got.join(' ')})`);
+      got.push(c.uri.url);
+      await f.finished(c, { kind: 'done', delayMs: 0 });
+    }
+    assert.deepEqual(got.sort(), ['http://g.test/1', 'http://g.test/2']);
+    assert.equal(f.stats().queued, 0);
+    await f.close();
+    await other.close();
   });
 
   it('a URI the store holds in a queue whose idle holder counts none is handed on and crawled: the crawl does not wait for ever', { timeout: 20_000 }, async () => {
