@@ -33,7 +33,9 @@ export class SharedWorkQueueFrontier extends WorkQueueFrontier {
    * yet (adopting(), then adopt()). The count each was granted with is the
    * store's at the grant; a URI this process puts into one of them after
    * that (its own add, or a drain of its inbox) lands before the adoption
-   * does, finds no queue here, and is counted into it instead.
+   * does, finds no queue here, and is counted into it instead. They are the
+   * objects RedisQueueStore.adopt() returns: the count added here is the
+   * one adopt() applies.
    */
   readonly #adopting = new Map<string, StoredQueue>();
 
