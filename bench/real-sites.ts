@@ -172,8 +172,7 @@ async function runTool(tool: Tool, site: { origin: string; log: string }, work: 
     argv = [archiverLauncher(), 'run', path.join(dir, 'profile.json'), '--quiet'];
   }
   // The floor starts as archiver's launcher starts node: without the certificates node would parse for nothing (bin/archiver).
-  const { NODE_EXTRA_CA_CERTS: _, ...withoutExtraCerts } = process.env;
-  const t = await timed(argv, dir, tool === 'floor' ? withoutExtraCerts : process.env);
+  const t = await timed(argv, dir, tool === 'floor' ? withoutExtraCerts() : process.env);
   // nginx writes its log line as it finishes a request; give it a moment.
   await new Promise((r) => setTimeout(r, 100));
   const lines = await logLines(site.log);
@@ -298,8 +297,13 @@ export function nodeStartLine(): string {
   const withEnv = nodeStartCpu(process.env);
   const extra = process.env['NODE_EXTRA_CA_CERTS'];
   if (extra === undefined || extra === '') return `node's own start here: ${withEnv.toFixed(2)} s CPU`;
-  const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
-  return `node's own start here: ${withEnv.toFixed(2)} s CPU with NODE_EXTRA_CA_CERTS=${extra} set in the environment, ${nodeStartCpu(without).toFixed(2)} s without it`;
+  return `node's own start here: ${withEnv.toFixed(2)} s CPU with NODE_EXTRA_CA_CERTS=${extra} set in the environment, ${nodeStartCpu(withoutExtraCerts()).toFixed(2)} s without it`;
+}
+
+/** This process's environment without NODE_EXTRA_CA_CERTS, as bin/archiver starts node. */
+function withoutExtraCerts(): NodeJS.ProcessEnv {
+  const { NODE_EXTRA_CA_CERTS: _, ...rest } = process.env;
+  return rest;
 }
 
 async function main(): Promise<void> {
