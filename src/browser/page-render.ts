@@ -9,6 +9,7 @@
  * network quiets again, and the links are read from the live DOM of every
  * frame.
  */
+import { setMaxListeners } from 'node:events';
 import type { BrowserContext, Page, Route } from 'playwright-core';
 import type { BrowserPageOptions } from '../config/profile.js';
 import type { CrawlUri } from '../core/crawl-uri.js';
@@ -46,6 +47,9 @@ export interface RenderDeps {
   unsupported(page: CrawlUri, url: string, method: string): void;
 }
 
+/** Listeners a render puts on its own signal besides its subrequests' waits (quiet, behaviours, their timeouts), with room to spare. */
+const RENDER_OWN_LISTENERS = 8;
+
 /** Headers the browser must not see on a body it is handed decoded. */
 const DROPPED_HEADERS = new Set(['content-encoding', 'transfer-encoding', 'content-length', 'connection', 'keep-alive']);
 
@@ -53,6 +57,10 @@ export async function renderPage(context: BrowserContext, target: PageToRender, 
   const deadline = AbortSignal.timeout(settings.pageTimeoutMs);
   const ended = new AbortController();
   const signal = AbortSignal.any([deadline, crawlSignal, ended.signal]);
+  // Every subrequest waiting for its capture listens on it (archived-responses.ts), up to the page's
+  // cap at once, beside the waits for quiet and the behaviours: many listeners, none leaked (each is
+  // removed when its wait ends), so Node's leak warning at 10 would be a false alarm on any real page.
+  setMaxListeners(settings.maxRequestsPerPage + RENDER_OWN_LISTENERS, signal);
   const outcome: RenderOutcome = { links: [], requests: 0, refused: 0, overCap: 0, timedOut: false };
   const idle = new NetworkIdle();
   const page = await context.newPage();

@@ -26,7 +26,7 @@ import { readWarcDir, type ReadRecord } from '../helpers/warc-read.js';
 import { ReplayServer } from '../../src/replay/replay-server.js';
 import { replaySources } from '../../src/replay/replay-sources.js';
 import { launch, openArchived, type ReplayBrowser, type ReplayedPage } from '../replay/browser.js';
-import { JS_ONLY_PATHS, JS_ONLY_RESOURCES, startJsWeb, type Hit, type JsWeb } from './js-web.js';
+import { BURST, JS_ONLY_PATHS, JS_ONLY_RESOURCES, startJsWeb, type Hit, type JsWeb } from './js-web.js';
 
 const MIN_DELAY_MS = 100;
 
@@ -37,6 +37,9 @@ let lines: CrawlLogLine[];
 let records: ReadRecord[];
 let stderr: string;
 let handle: Crawl;
+/** Warnings the process emitted while the crawl ran (a listener leak is one). */
+const warnings: Error[] = [];
+const onWarning = (w: Error): void => void warnings.push(w);
 
 before(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'archiver-browser-'));
@@ -51,7 +54,12 @@ before(async () => {
     'js',
   );
   const io = captureIo();
-  summary = await runCrawl({ profile, stderr: io.stderr, quiet: false, onStart: (c) => (handle = c) });
+  process.on('warning', onWarning);
+  try {
+    summary = await runCrawl({ profile, stderr: io.stderr, quiet: false, onStart: (c) => (handle = c) });
+  } finally {
+    process.off('warning', onWarning);
+  }
   stderr = io.stderr.text;
   lines = await crawlLogLines(dir);
   records = await readWarcDir(path.join(dir, 'warcs'));
@@ -99,6 +107,12 @@ describe('browser capture of a JavaScript web', () => {
         assert.ok(gap >= MIN_DELAY_MS - 1, `${host}: ${mine[i]!.path} came ${gap.toFixed(1)} ms after ${mine[i - 1]!.path}\n${mine.slice(Math.max(0, i - 3), i + 2).map((h) => `${h.startMs.toFixed(1)} ${h.endMs.toFixed(1)} ${h.method} ${h.path} ${h.userAgent}`).join('\n')}`);
       }
     }
+  });
+
+  test('a page waiting on a dozen subrequests at once leaks no listener: no MaxListenersExceededWarning', () => {
+    const burst = web.hits.filter((h) => h.path.startsWith('/ping?burst=')).length;
+    assert.equal(burst, BURST, `${burst} of the beacon page's ${BURST} requests made at once were fetched`);
+    assert.deepEqual(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message), []);
   });
 
   test('the endless beacon ended: the page was done, its beacons capped', () => {

@@ -39,6 +39,9 @@ export const JS_ONLY_PATHS = ['/item/1', '/item/2', '/item/3', '/more/1', '/more
 /** Subresources only the rendered pages request, as paths of host a. */
 export const JS_ONLY_RESOURCES = ['/api/items.json', '/api/more?page=1', '/api/more?page=2', '/api/more?page=3', '/img/lazy.png'];
 
+/** Requests the beacon page makes at once as it loads: more than the 10 listeners Node lets a signal have before it warns. */
+export const BURST = 12;
+
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360f8cf00000301010018dd8db40000000049454e44ae426082', 'hex');
 
 function page(title: string, body: string, script = ''): string {
@@ -122,7 +125,8 @@ function routesOf(b: string): Record<string, (req: http.IncomingMessage, body: s
     '/sw.js': (_q, _b, res) => void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end("self.addEventListener('fetch', () => {});"),
     // Not linked from anywhere: a page whose data never comes (the server holds /hang open).
     '/waits': html(page('Waits', '<p id="w">waiting</p>', `fetch('/hang').then(() => { document.getElementById('w').textContent = 'came'; }).catch(() => {});`)),
-    '/beacon': html(page('Beacon', '<p>polling</p>', `setInterval(() => { fetch('/ping?t=' + Date.now()).catch(() => {}); }, 120);`)),
+    // A dozen requests at once, then one every 120 ms for ever: the render waits on many subrequests together.
+    '/beacon': html(page('Beacon', '<p>polling</p>', `for (let i = 0; i < ${BURST}; i++) fetch('/ping?burst=' + i).catch(() => {}); setInterval(() => { fetch('/ping?t=' + Date.now()).catch(() => {}); }, 120);`)),
   };
 }
 
