@@ -14,7 +14,9 @@
  * with two differences, which a tree builder would care about and our scan
  * does not: a single space between two words stays inside the character
  * token instead of being a whitespace token of its own (html-scan.ts reads
- * both as text with a word boundary); and without source locations one
+ * both as text with a word boundary), and so does any whitespace after the
+ * first character of a run inside script, style, title and the other text
+ * elements (below); and without source locations one
  * token of each kind, and one attribute per position, is reused, so a
  * handler reads a token during its call only. parse5 now tokenizes the pg docs
  * ~35% faster (bench/html-scan.ts); test/fetch/plain-run-tokenizer.test.ts
@@ -78,6 +80,17 @@ function tagToken(type: Token.TokenType.START_TAG | Token.TokenType.END_TAG): To
 /** A character of a quoted attribute value parse5 only appends: not the quote, a reference, CR, LF, NUL, half a surrogate pair. */
 function valueChar(c: number, quote: number): boolean {
   return c > 0x0d ? c !== quote && c !== AMPERSAND && (c < 0xd800 || c > 0xdfff) : c === TAB || c === FORM_FEED;
+}
+
+/**
+ * A character of text in a text state (script, style, title…) that parse5
+ * only appends: not `<`, not `&` where it starts a reference
+ * (`references`), not NUL, CR or another C0 control character but TAB, LF
+ * and FF, not half a surrogate pair (nor the end, -1).
+ */
+function textChar(c: number, references: boolean): boolean {
+  if (c < SPACE) return c === TAB || c === LINE_FEED || c === FORM_FEED;
+  return c !== LESS_THAN && !(references && c === AMPERSAND) && (c < 0xd800 || c > 0xdfff);
 }
 
 /** Whitespace inside a tag as parse5 skips it (a CR, which it reads as LF, is left to parse5). */
@@ -316,6 +329,57 @@ export class PlainRunTokenizer extends Tokenizer {
       // Whitespace, which parse5 puts in a whitespace token of its own: the rest of it at once
       // (not after a CR, which parse5 reads as LF: the run is then not the input as it is).
       while (j < end && tagSpace(html.charCodeAt(j))) j++;
+    } else return;
+    this.#take(j);
+  }
+
+  // Text in the states the tree builder switches to for script, style, title, textarea, xmp,
+  // iframe, noembed, noframes and plaintext. parse5 reads it a character at a time as well, and
+  // ends a character token at every change between whitespace and the rest: a token for each word
+  // and one for each space between. git-doc's pages are 41% inline style sheet and script. After
+  // parse5 has emitted one character of such text, the plain run after it is taken at once into
+  // the same character token, whitespace inside it included; after a whitespace character, the
+  // rest of the whitespace. The run ends at `<`, at `&` where it starts a reference (title, textarea),
+  // at NUL, CR or another C0 control character, half a surrogate pair, or the end. The text
+  // is the same; what a tree builder would see differently is whitespace inside a character
+  // token, which html-scan.ts reads as the text it is (collected whole, or collapsed).
+
+  protected override _stateRcdata(cp: number): void {
+    super._stateRcdata(cp);
+    this.#textRun(cp, TokenizerMode.RCDATA);
+  }
+
+  protected override _stateRawtext(cp: number): void {
+    super._stateRawtext(cp);
+    this.#textRun(cp, TokenizerMode.RAWTEXT);
+  }
+
+  protected override _stateScriptData(cp: number): void {
+    super._stateScriptData(cp);
+    this.#textRun(cp, TokenizerMode.SCRIPT_DATA);
+  }
+
+  protected override _statePlaintext(cp: number): void {
+    super._statePlaintext(cp);
+    this.#textRun(cp, TokenizerMode.PLAINTEXT);
+  }
+
+  /** After parse5 emitted `cp` as text in `state` (which it is still in): the rest of the run at once. */
+  #textRun(cp: number, state: number): void {
+    if (this.state !== state || !this.#ready()) return;
+    const html = this.preprocessor.html;
+    const end = html.length;
+    const references = state === TokenizerMode.RCDATA;
+    let j = this.preprocessor.pos + 1;
+    if (tagSpace(cp)) {
+      // Not after a CR, which parse5 reads as LF: the run would not be the input as it is.
+      if (html.charCodeAt(j - 1) !== cp) return;
+      while (j < end && tagSpace(html.charCodeAt(j))) j++;
+    } else if (textChar(cp, references)) {
+      while (j < end && textChar(html.charCodeAt(j), references)) j++;
+      // Whitespace that ends the run is left to parse5, which may go on with it (a CR after it).
+      const first = this.preprocessor.pos + 1;
+      while (j > first && tagSpace(html.charCodeAt(j - 1))) j--;
     } else return;
     this.#take(j);
   }

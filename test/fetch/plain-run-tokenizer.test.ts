@@ -6,15 +6,17 @@
  * references, NUL, control characters, surrogate pairs and lone halves,
  * quotes inside values, tags cut off by the end of input), and on the pages
  * of the fixture web. Text is compared as the characters between two other
- * tokens, because a single space between two words is the one thing that
- * travels differently (inside the character token, not as a whitespace
- * token of its own); that it does so, and only that, is checked too. With a
+ * tokens, because whitespace is the one thing that travels differently:
+ * a single space between two words, and any whitespace after a character
+ * inside script, style, title and the other text elements, stays inside
+ * the character token instead of being a whitespace token of its own; that
+ * it does so, and only that, is checked too. With a
  * parse-error listener the tokenizer must not step over anything: the
  * tokens and the errors are then parse5's exactly.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Tokenizer, type Token, type TokenHandler } from 'parse5';
+import { Tokenizer, TokenizerMode, type Token, type TokenHandler } from 'parse5';
 import { PlainRunTokenizer } from '../../src/fetch/plain-run-tokenizer.js';
 import { fixtureHtmlPages } from '../helpers/fixture-html.js';
 import { mulberry32 } from '../helpers/prng.js';
@@ -36,8 +38,19 @@ const PIECES = [
 
 type Shape = { kind: string; value: string };
 
-/** The tokens of `html`: runs of character tokens joined (NUL tokens kept apart), everything else as it came. */
-function tokens(Kind: typeof Tokenizer, html: string, withErrors = false): { shapes: Shape[]; raw: Shape[]; errors: string[] } {
+/** The text states the tree builder switches the tokenizer into at these start tags (scripting off). */
+const TEXT_STATES = new Map<string, number>([
+  ['script', TokenizerMode.SCRIPT_DATA], ['style', TokenizerMode.RAWTEXT], ['xmp', TokenizerMode.RAWTEXT], ['iframe', TokenizerMode.RAWTEXT],
+  ['title', TokenizerMode.RCDATA], ['textarea', TokenizerMode.RCDATA], ['plaintext', TokenizerMode.PLAINTEXT],
+]);
+
+/**
+ * The tokens of `html`: runs of character tokens joined (NUL tokens kept
+ * apart), everything else as it came. `textStates`: switch into script,
+ * style, title… text as the tree builder does (a bare tokenizer stays in
+ * its data state).
+ */
+function tokens(Kind: typeof Tokenizer, html: string, withErrors = false, textStates = false): { shapes: Shape[]; raw: Shape[]; errors: string[] } {
   const shapes: Shape[] = [];
   const raw: Shape[] = [];
   const errors: string[] = [];
@@ -62,22 +75,30 @@ function tokens(Kind: typeof Tokenizer, html: string, withErrors = false): { sha
       raw.push({ kind: 'space', value: t.chars });
     },
     onNullCharacter: (t) => other('nul', t.chars),
-    onStartTag: (t) => other('start', tag(t)),
+    onStartTag: (t) => {
+      other('start', tag(t));
+      const state = textStates ? TEXT_STATES.get(t.tagName) : undefined;
+      if (state !== undefined) tokenizer.state = state;
+    },
     onEndTag: (t) => other('end', tag(t)),
     onComment: (t) => other('comment', t.data),
     onDoctype: (t) => other('doctype', JSON.stringify([t.name, t.publicId, t.systemId, t.forceQuirks])),
     onEof: () => other('eof', ''),
     ...(withErrors ? { onParseError: (e) => errors.push(`${e.code}@${e.startOffset}`) } : {}),
   };
-  new Kind({ sourceCodeLocationInfo: false }, handler).write(html, true);
+  const tokenizer = new Kind({ sourceCodeLocationInfo: false }, handler);
+  tokenizer.write(html, true);
   return { shapes, raw, errors };
 }
 
-function randomDocument(seed: number): string {
+/** Pieces that switch the tokenizer into a text state (script, style, title, textarea, plaintext). */
+const TEXT_STATE_OPENERS = new Set(['<script>', '<style>', '<title>', '<textarea>', '<plaintext>']);
+
+function randomDocument(seed: number, pieces: readonly string[] = PIECES): string {
   const rnd = mulberry32(seed);
   const n = 1 + Math.floor(rnd() * 40);
   let html = '';
-  for (let i = 0; i < n; i++) html += PIECES[Math.floor(rnd() * PIECES.length)];
+  for (let i = 0; i < n; i++) html += pieces[Math.floor(rnd() * pieces.length)];
   return html;
 }
 
@@ -107,6 +128,32 @@ function onlySpacesJoined(ours: readonly Shape[], theirs: readonly Shape[]): boo
   return i === theirs.length;
 }
 
+/**
+ * Whether `ours` is `theirs` with some runs of text tokens joined, each
+ * run beginning with a character token and going on with any character
+ * and whitespace tokens (as inside script, style and title), and no other
+ * change.
+ */
+function onlyTextRunsJoined(ours: readonly Shape[], theirs: readonly Shape[]): boolean {
+  let i = 0;
+  for (const o of ours) {
+    const t = theirs[i++];
+    if (t === undefined || t.kind !== o.kind) return false;
+    if (o.kind !== 'chars') {
+      if (t.value !== o.value) return false;
+      continue;
+    }
+    let joined = t.value;
+    while (joined !== o.value) {
+      const next = theirs[i++];
+      if (next === undefined || (next.kind !== 'chars' && next.kind !== 'space')) return false;
+      joined += next.value;
+      if (!o.value.startsWith(joined)) return false;
+    }
+  }
+  return i === theirs.length;
+}
+
 describe('PlainRunTokenizer', () => {
   it('gives parse5\'s tokens and text on 5,000 documents strung together from the edges of plain runs', () => {
     for (let seed = 1; seed <= 5000; seed++) {
@@ -128,15 +175,36 @@ describe('PlainRunTokenizer', () => {
       ours.filter((t) => t.kind === 'chars' || t.kind === 'space').map((t) => t.value),
       ['one two', '  ', 'three', '\t', 'four', '\n', 'five six', ' ', ' ', 'seven&eight nine'],
     );
+    // Outside the text states: only single spaces between words.
+    const dataOnly = PIECES.filter((p) => !TEXT_STATE_OPENERS.has(p));
     let joins = 0;
     for (let seed = 1; seed <= 2000; seed++) {
-      const doc = randomDocument(seed);
+      const doc = randomDocument(seed, dataOnly);
       const mine = tokens(PlainRunTokenizer, doc).raw;
       const theirs = tokens(Tokenizer, doc).raw;
       assert.ok(onlySpacesJoined(mine, theirs), `seed ${seed}: ${JSON.stringify(doc)}`);
       if (mine.length < theirs.length) joins++;
     }
     assert.ok(joins > 100, `${joins} documents had spaces joined`);
+  });
+
+  it('keeps the whitespace inside a run of script, style, title and textarea in its character token, and joins nothing else', () => {
+    const html = '<style>a { b: c }\n</style><script>if (x) y();\n  z()</script><title>t  u</title><textarea>v\tw &amp; x</textarea> <p>one  two</p>';
+    const ours = tokens(PlainRunTokenizer, html, false, true).raw;
+    assert.deepEqual(
+      ours.filter((t) => t.kind === 'chars' || t.kind === 'space').map((t) => t.value),
+      ['a { b: c }', '\n', 'if (x) y();\n  z()', 't  u', 'v\tw', ' ', '&', ' ', 'x', ' ', 'one', '  ', 'two'],
+    );
+    let joins = 0;
+    for (let seed = 1; seed <= 3000; seed++) {
+      const doc = randomDocument(seed);
+      const mine = tokens(PlainRunTokenizer, doc, false, true);
+      const theirs = tokens(Tokenizer, doc, false, true);
+      assert.deepEqual(mine.shapes, theirs.shapes, `seed ${seed}: ${JSON.stringify(doc)}`);
+      assert.ok(onlyTextRunsJoined(mine.raw, theirs.raw), `seed ${seed}: ${JSON.stringify(doc)}`);
+      if (mine.raw.length < theirs.raw.length) joins++;
+    }
+    assert.ok(joins > 100, `${joins} documents had text joined`);
   });
 
   it('steps over nothing when parse errors are listened to: parse5\'s tokens and errors exactly', () => {
