@@ -27,75 +27,10 @@
  * (parse5 reports control characters as it reads them).
  */
 import { html as htmlSpec, Token, Tokenizer, TokenizerMode, type TokenHandler, type TokenizerOptions } from 'parse5';
-
-const LESS_THAN = 0x3c;
-const AMPERSAND = 0x26;
-const SPACE = 0x20;
-const QUOTE = 0x22;
-const APOSTROPHE = 0x27;
-const TAB = 0x09;
-const FORM_FEED = 0x0c;
-const LINE_FEED = 0x0a;
-const SOLIDUS = 0x2f;
-const EQUALS = 0x3d;
-const GREATER_THAN = 0x3e;
-
-/** A character of a word in text: not markup, a reference, whitespace, a control character below space, or half a surrogate pair. */
-function wordChar(c: number): boolean {
-  return c > SPACE && c !== LESS_THAN && c !== AMPERSAND && (c < 0xd800 || c > 0xdfff);
-}
-
-/**
- * A character of a tag or attribute name that parse5 only appends as it is:
- * a lower-case ASCII letter, a digit, `-`, `.`, `:` or `_`. Anything else
- * (an upper-case letter, which it lowers, whitespace, `/`, `>`, `=`, a
- * quote, NUL, the end) goes through parse5.
- */
-function nameChar(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x2d && c <= 0x3a && c !== 0x2f) || c === 0x5f;
-}
-
-/** Where the plain name run that goes on at `from` ends. */
-function nameRunEnd(html: string, from: number): number {
-  let end = from;
-  while (end < html.length && nameChar(html.charCodeAt(end))) end++;
-  return end;
-}
-
-/** Where the plain run of a value quoted by `quote` that goes on at `from` ends. */
-function valueRunEnd(html: string, from: number, quote: number): number {
-  let end = from;
-  while (end < html.length && valueChar(html.charCodeAt(end), quote)) end++;
-  return end;
-}
-
-function asciiLetter(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
-}
+import { APOSTROPHE, asciiLetter, EQUALS, GREATER_THAN, nameChar, nameRunEnd, QUOTE, SOLIDUS, SPACE, tagSpace, textChar, valueChar, valueRunEnd, wordChar } from './plain-run-chars.js';
 
 function tagToken(type: Token.TokenType.START_TAG | Token.TokenType.END_TAG): Token.TagToken {
   return { type, tagName: '', tagID: htmlSpec.TAG_ID.UNKNOWN, selfClosing: false, ackSelfClosing: false, attrs: [], location: null };
-}
-
-/** A character of a quoted attribute value parse5 only appends: not the quote, a reference, CR, LF, NUL, half a surrogate pair. */
-function valueChar(c: number, quote: number): boolean {
-  return c > 0x0d ? c !== quote && c !== AMPERSAND && (c < 0xd800 || c > 0xdfff) : c === TAB || c === FORM_FEED;
-}
-
-/**
- * A character of text in a text state (script, style, title…) that parse5
- * only appends: not `<`, not `&` where it starts a reference
- * (`references`), not NUL, CR or another C0 control character but TAB, LF
- * and FF, not half a surrogate pair (nor the end, -1).
- */
-function textChar(c: number, references: boolean): boolean {
-  if (c < SPACE) return c === TAB || c === LINE_FEED || c === FORM_FEED;
-  return c !== LESS_THAN && !(references && c === AMPERSAND) && (c < 0xd800 || c > 0xdfff);
-}
-
-/** Whitespace inside a tag as parse5 skips it (a CR, which it reads as LF, is left to parse5). */
-function tagSpace(c: number): boolean {
-  return c === SPACE || c === LINE_FEED || c === TAB || c === FORM_FEED;
 }
 
 /**
