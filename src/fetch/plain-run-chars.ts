@@ -67,7 +67,25 @@ export function textChar(c: number, references: boolean): boolean {
   return c !== LESS_THAN && !(references && c === AMPERSAND) && (c < 0xd800 || c > 0xdfff);
 }
 
-/** Whitespace inside a tag as parse5 skips it (a CR, which it reads as LF, is left to parse5). */
+/** Whitespace as parse5 reads it inside a tag or in text (a CR, which it reads as LF, is left to parse5). */
 export function tagSpace(c: number): boolean {
   return c === SPACE || c === LINE_FEED || c === TAB || c === FORM_FEED;
+}
+
+/** Where the run of whitespace that goes on at `from` ends. */
+export function spaceRunEnd(html: string, from: number): number {
+  let end = from;
+  while (end < html.length && tagSpace(html.charCodeAt(end))) end++;
+  return end;
+}
+
+/**
+ * Where the plain run of text in a text state that goes on at `from` ends,
+ * whitespace at its end left out: parse5 reads that on (a CR may follow it).
+ */
+export function textRunEnd(html: string, from: number, references: boolean): number {
+  let end = from;
+  while (end < html.length && textChar(html.charCodeAt(end), references)) end++;
+  while (end > from && tagSpace(html.charCodeAt(end - 1))) end--;
+  return end;
 }

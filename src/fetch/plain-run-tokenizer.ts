@@ -27,7 +27,7 @@
  * (parse5 reports control characters as it reads them).
  */
 import { html as htmlSpec, Token, Tokenizer, TokenizerMode, type TokenHandler, type TokenizerOptions } from 'parse5';
-import { APOSTROPHE, asciiLetter, EQUALS, GREATER_THAN, nameChar, nameRunEnd, QUOTE, SOLIDUS, SPACE, tagSpace, textChar, valueChar, valueRunEnd, wordChar } from './plain-run-chars.js';
+import { APOSTROPHE, asciiLetter, EQUALS, GREATER_THAN, nameChar, nameRunEnd, QUOTE, SOLIDUS, SPACE, spaceRunEnd, tagSpace, textChar, textRunEnd, valueChar, valueRunEnd, wordChar } from './plain-run-chars.js';
 
 function tagToken(type: Token.TokenType.START_TAG | Token.TokenType.END_TAG): Token.TagToken {
   return { type, tagName: '', tagID: htmlSpec.TAG_ID.UNKNOWN, selfClosing: false, ackSelfClosing: false, attrs: [], location: null };
@@ -263,7 +263,7 @@ export class PlainRunTokenizer extends Tokenizer {
     } else if (tagSpace(cp) && html.charCodeAt(j - 1) === cp) {
       // Whitespace, which parse5 puts in a whitespace token of its own: the rest of it at once
       // (not after a CR, which parse5 reads as LF: the run is then not the input as it is).
-      while (j < end && tagSpace(html.charCodeAt(j))) j++;
+      j = spaceRunEnd(html, j);
     } else return;
     this.#take(j);
   }
@@ -303,20 +303,14 @@ export class PlainRunTokenizer extends Tokenizer {
   #textRun(cp: number, state: number): void {
     if (this.state !== state || !this.#ready()) return;
     const html = this.preprocessor.html;
-    const end = html.length;
+    const from = this.preprocessor.pos + 1;
     const references = state === TokenizerMode.RCDATA;
-    let j = this.preprocessor.pos + 1;
     if (tagSpace(cp)) {
       // Not after a CR, which parse5 reads as LF: the run would not be the input as it is.
-      if (html.charCodeAt(j - 1) !== cp) return;
-      while (j < end && tagSpace(html.charCodeAt(j))) j++;
+      if (html.charCodeAt(from - 1) === cp) this.#take(spaceRunEnd(html, from));
     } else if (textChar(cp, references)) {
-      while (j < end && textChar(html.charCodeAt(j), references)) j++;
-      // Whitespace that ends the run is left to parse5, which may go on with it (a CR after it).
-      const first = this.preprocessor.pos + 1;
-      while (j > first && tagSpace(html.charCodeAt(j - 1))) j--;
-    } else return;
-    this.#take(j);
+      this.#take(textRunEnd(html, from, references));
+    }
   }
 
   protected override _stateAttributeValueDoubleQuoted(cp: number): void {
