@@ -11,6 +11,7 @@
 import { Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import { BodyDecodeError } from '../core/errors.js';
+import { keptZlib } from '../core/kept-zlib.js';
 import type { BodyStore } from '../core/exchange.js';
 import { headerValue } from '../core/exchange.js';
 import { decodeText, detectCharset } from './charset.js';
@@ -210,7 +211,10 @@ export async function decodeBody(body: BodyStore, contentEncoding: string | unde
     }
     const opts = { maxOutputLength: Math.max(1, maxDecodedBytes) };
     try {
-      if (coding === 'gzip' || coding === 'x-gzip') return { bytes: zlib.gunzipSync(stored, opts), capped: false, complete: true };
+      if (coding === 'gzip' || coding === 'x-gzip') {
+        const bytes = gunzipWhole(stored, opts.maxOutputLength);
+        if (bytes !== null) return { bytes, capped: false, complete: true };
+      }
       if (coding === 'br') return { bytes: zlib.brotliDecompressSync(stored, opts), capped: false, complete: true };
       if (coding === 'deflate') {
         const bytes = looksLikeZlib(stored) ? zlib.inflateSync(stored, opts) : zlib.inflateRawSync(stored, opts);
@@ -221,6 +225,18 @@ export async function decodeBody(body: BodyStore, contentEncoding: string | unde
     }
   }
   return decodeContentEncoding(body.stream(), contentEncoding, maxDecodedBytes);
+}
+
+/**
+ * A whole gzip body inflated by this thread's kept handle (core/kept-zlib.ts)
+ * or gunzipSync where there is none; null when it inflates past `maxBytes`.
+ * Throws on a corrupt or truncated body.
+ */
+function gunzipWhole(stored: Uint8Array, maxBytes: number): Buffer | null {
+  const z = keptZlib('gunzip');
+  if (z === null) return zlib.gunzipSync(stored, { maxOutputLength: maxBytes });
+  // Pages deflate 4-8 times; the buffer doubles if that was short.
+  return z.whole(stored, stored.length * 6 + 1024, maxBytes);
 }
 
 /** Content-decode and charset-decode a stored body for extraction. */

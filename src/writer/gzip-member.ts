@@ -1,7 +1,7 @@
 /**
  * One gzip member per WARC record, so any record can be inflated alone from
  * its offset. In a crawl the page thread compresses (src/crawl/page-work.ts,
- * synchronously, with gzipOptionsFor); what follows is the in-process path,
+ * synchronously, with zlib handles it keeps: core/kept-zlib.ts); what follows is the in-process path,
  * for captures it does not take and for warcinfo records.
  *
  * Records up to 1 MiB are gathered and compressed in one libuv pool task,
@@ -25,6 +25,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gzip, gzipSync, type ZlibOptions } from 'node:zlib';
+import { keptZlib } from '../core/kept-zlib.js';
 
 /** Records up to this size are gathered and compressed in one call; larger ones are streamed. */
 export const WHOLE_GZIP_MAX_BYTES = 1024 * 1024;
@@ -78,11 +79,25 @@ export interface MemberCompressor {
   close(): Promise<void>;
 }
 
-/** Compress synchronously: for a worker thread, where nothing else waits. */
+/** Compress synchronously, with this thread's kept zlib handles: for a worker thread, where nothing else waits. */
 export const syncGzip: MemberCompressor = {
-  gzip: async (inputs, levels) => inputs.map((input, i) => gzipSync(input, gzipOptionsFor(input.length, levels?.[i]))),
+  gzip: async (inputs, levels) => inputs.map((input, i) => gzipMemberSync(input, levels?.[i] ?? DEFLATE_LEVEL)),
   close: async () => {},
 };
+
+/** One member, made by this thread's kept handle for the level (core/kept-zlib.ts), or by gzipSync where there is none. */
+function gzipMemberSync(input: Uint8Array, level: number): Buffer {
+  const z = keptZlib({ gzip: level });
+  if (z !== null) {
+    try {
+      // Deflate grows incompressible input by ~0.03% plus a few bytes; gzip's header and trailer are 18.
+      return z.whole(input, input.length + (input.length >> 10) + 64)!;
+    } catch {
+      // Not expected of deflate; the member is made the usual way.
+    }
+  }
+  return gzipSync(input, gzipOptionsFor(input.length, level));
+}
 
 /** Compress in this process: tiny inputs on the main thread, the rest on libuv's pool. */
 export const inProcessGzip: MemberCompressor = {

@@ -1,0 +1,113 @@
+/**
+ * zlib handles kept for a thread's life and reset between inputs, for the
+ * one-shot compressions and decompressions a page costs (three gzip members
+ * made, one body inflated). zlib's *Sync calls build a stream object for
+ * each input and allocate zlib's state afresh (a deflater's is 256 KiB,
+ * fresh pages zeroed), and on the PostgreSQL docs' small pages that was
+ * most of their time; a reset keeps the state and clears the hash table
+ * only. What comes out is what the *Sync call gives for the same input and
+ * options: the same binding does the work, driven the way zlib.js's own
+ * synchronous path drives it (`_handle.writeSync`, `_writeState`).
+ *
+ * Where those internals are not there, `keptZlib` gives null and callers use
+ * the *Sync calls. A handle whose input fails (a corrupt body) is closed and
+ * made again for the next input.
+ */
+import { constants, createGunzip, createGzip, type Gunzip, type Gzip } from 'node:zlib';
+
+/** The binding's two calls used here (node's lib/zlib.js). */
+interface ZlibBinding {
+  reset(): void;
+  writeSync(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void;
+}
+
+/** What a kept handle does: `gzip` at a level 0..9, or `gunzip`. */
+export type KeptKind = { gzip: number } | 'gunzip';
+
+/** The input failed in zlib (a corrupt or truncated stream): the caller falls back. */
+export class ZlibInputError extends Error {}
+
+/** One zlib stream's binding, reset before each input. */
+export class KeptZlib {
+  readonly #stream: Gzip | Gunzip;
+  readonly #binding: ZlibBinding;
+  /** After writeSync: [0] output space left, [1] input left. */
+  readonly #state: Uint32Array;
+
+  private constructor(stream: Gzip | Gunzip, binding: ZlibBinding, state: Uint32Array) {
+    this.#stream = stream;
+    this.#binding = binding;
+    this.#state = state;
+  }
+
+  /** A handle of this kind, or null where node's zlib does not have the internals used here. */
+  static make(kind: KeptKind): KeptZlib | null {
+    const stream = kind === 'gunzip' ? createGunzip() : createGzip({ level: kind.gzip });
+    const inner = stream as unknown as { _handle?: Partial<ZlibBinding> | null; _writeState?: unknown };
+    const binding = inner._handle;
+    const state = inner._writeState;
+    if (!binding || typeof binding.reset !== 'function' || typeof binding.writeSync !== 'function' || !(state instanceof Uint32Array)) {
+      stream.destroy();
+      return null;
+    }
+    // A failing input destroys the stream, which then emits 'error': heard here, seen as `destroyed`.
+    stream.on('error', () => {});
+    return new KeptZlib(stream, binding as ZlibBinding, state);
+  }
+
+  /** False once an input failed; make another. */
+  get usable(): boolean {
+    return !this.#stream.destroyed;
+  }
+
+  /**
+   * All of `input` through zlib with Z_FINISH, from a reset: one buffer,
+   * `firstBytes` long to begin with and doubled as needed. Null when the
+   * output would pass `maxBytes`. Throws ZlibInputError when zlib fails on
+   * the input (the handle is then not usable).
+   */
+  whole(input: Uint8Array, firstBytes: number, maxBytes: number = Number.MAX_SAFE_INTEGER): Buffer | null {
+    const binding = this.#binding;
+    const state = this.#state;
+    binding.reset();
+    let size = Math.max(64, Math.min(firstBytes, maxBytes + 1));
+    let out = Buffer.allocUnsafe(size);
+    let written = 0;
+    let inOff = 0;
+    let inLeft = input.length;
+    for (;;) {
+      binding.writeSync(constants.Z_FINISH, input, inOff, inLeft, out, written, size - written);
+      if (this.#stream.destroyed) throw new ZlibInputError('zlib failed on the input');
+      const outLeft = state[0]!;
+      const consumed = inLeft - state[1]!;
+      inOff += consumed;
+      inLeft -= consumed;
+      written = size - outLeft;
+      if (written > maxBytes) return null;
+      // Space left over: zlib has finished (or, inflating, stopped at what follows the stream, as gunzipSync does).
+      if (outLeft !== 0) return out.subarray(0, written);
+      const bigger = Buffer.allocUnsafe(Math.min(size * 2, maxBytes + 1));
+      out.copy(bigger, 0, 0, written);
+      out = bigger;
+      size = bigger.length;
+    }
+  }
+
+  close(): void {
+    this.#stream.destroy();
+  }
+}
+
+/** This thread's kept handles, by kind; null marks a node without the internals. */
+const kept = new Map<string, KeptZlib | null>();
+
+/** This thread's handle of a kind (made on first use, and again after a failed input), or null: use the *Sync call. */
+export function keptZlib(kind: KeptKind): KeptZlib | null {
+  const key = kind === 'gunzip' ? kind : `gzip${kind.gzip}`;
+  let z = kept.get(key);
+  if (z === undefined || (z !== null && !z.usable)) {
+    z = KeptZlib.make(kind);
+    kept.set(key, z);
+  }
+  return z;
+}
