@@ -13,7 +13,8 @@ import { bufferBody } from '../core/buffer-body.js';
 import type { HttpExchange } from '../core/exchange.js';
 import { extractFor, type ExtractOptions } from './extract-for.js';
 import { captureMembers, type CaptureMembers } from '../writer/capture-members.js';
-import { syncGzip, type MemberCompressor } from '../writer/gzip-member.js';
+import { gzipMemberSync, syncGzip, type MemberCompressor } from '../writer/gzip-member.js';
+import { loadOnce } from '../core/load-once.js';
 import type { CaptureRecordInput, WarcVersion } from '../writer/warc-records.js';
 import { extractOutlinks, type Outlinks } from './outlinks.js';
 import { journalText } from '../job/capture-journal.js';
@@ -65,6 +66,9 @@ export interface PageResult {
   textJson?: Buffer;
 }
 
+/** in-memory-records.ts, and with it warcio, loaded by the first page a worker thread works (as capture-members.ts loads it). */
+const inMemoryRecords = loadOnce(() => import('../writer/in-memory-records.js'));
+
 const NO_OUTLINKS: Outlinks = Object.freeze({ links: [], annotations: [], linksBeyondCap: 0 }) as Outlinks;
 
 
@@ -81,17 +85,17 @@ export async function pageWork(req: PageRequest, compressor: MemberCompressor = 
     x === null
       ? (req.outlinks ?? NO_OUTLINKS)
       : await extractOutlinks(exchange, x.mime, x.obeyMetaRobots, async (html, url) => extractFor(html, url, x), x.maxOutlinks);
-  const members = await captureMembers(
-    {
-      exchange,
-      hopPath: req.hopPath,
-      via: req.via,
-      outlinks: found.links,
-      ...(req.revisitOf ? { revisitOf: req.revisitOf } : {}),
-    },
-    req.version,
-    compressor,
-  );
+  const input = {
+    exchange,
+    hopPath: req.hopPath,
+    via: req.via,
+    outlinks: found.links,
+    ...(req.revisitOf ? { revisitOf: req.revisitOf } : {}),
+  };
+  // A worker thread makes the records in one synchronous pass (in-memory-records.ts); the in-process path streams them.
+  const members =
+    (compressor === syncGzip ? (await inMemoryRecords()).inMemoryCaptureMembers(input, req.body, req.version, gzipMemberSync) : null) ??
+    (await captureMembers(input, req.version, compressor));
   return { found, members };
 }
 

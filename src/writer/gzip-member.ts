@@ -86,7 +86,7 @@ export const syncGzip: MemberCompressor = {
 };
 
 /** One member, made by this thread's kept handle for the level (core/kept-zlib.ts), or by gzipSync where there is none. */
-function gzipMemberSync(input: Uint8Array, level: number): Buffer {
+export function gzipMemberSync(input: Uint8Array, level: number): Buffer {
   const z = keptZlib({ gzip: level });
   if (z !== null) {
     try {

@@ -6,7 +6,7 @@
  * pass and once while writing, and never held whole in memory.
  */
 import { randomUUID } from 'node:crypto';
-import { BaseSerializerBuffer, createRecord, createWarcInfo, WARCSerializer, type StatusAndHeaders, type WARCSerializerOpts } from './warcio.js';
+import { BaseSerializerBuffer, createRecord, createWarcInfo, WARCSerializer, type StatusAndHeaders, type WARCRecord, type WARCSerializerOpts } from './warcio.js';
 import { ArchiverError } from '../core/errors.js';
 import type { BodyStore, HttpExchange } from '../core/exchange.js';
 import { requestBody, requestHead, responseHead } from './http-block.js';
@@ -86,11 +86,45 @@ function versionLine(v: WarcVersion): 'WARC/1.0' | 'WARC/1.1' {
 }
 
 /** The HTTP head bytes exactly as warcio's serializer writes them. */
-function headBytes(head: StatusAndHeaders): Buffer {
+export function headBytes(head: StatusAndHeaders): Buffer {
   return Buffer.from(head.toString() + '\r\n', 'utf8');
 }
 
-export async function buildCaptureRecords(c: CaptureRecordInput, version: WarcVersion): Promise<CaptureRecords> {
+/** The bytes of a capture's records besides the response body: what their blocks are made of. */
+export interface CaptureBlocks {
+  /** The HTTP heads exactly as warcio's serializer writes them. */
+  mainHead: Buffer;
+  requestHead: Buffer;
+  /** A POST's body (empty for a GET): the request record's payload. */
+  requestBody: Buffer;
+  /** The metadata record's block. */
+  fields: Buffer;
+}
+
+/** What warcio's WARCRecord.create reads each record's content from. */
+export interface CaptureContent {
+  main: WARCRecordContent;
+  request: WARCRecordContent;
+  metadata: WARCRecordContent;
+}
+type WARCRecordContent = Parameters<typeof createRecord>[1];
+
+/**
+ * A capture's three records as warcio creates them, before any byte is
+ * read: their WARC heads, the digests and Content-Length still to fill.
+ * The streaming path (buildCaptureRecords) and the in-memory one
+ * (in-memory-records.ts) fill them the same way; `contentFor` gives each
+ * record's content from the blocks.
+ */
+export interface CaptureRecordParts extends CaptureBlocks {
+  mainId: string;
+  revisit: boolean;
+  main: WARCRecord;
+  request: WARCRecord;
+  metadata: WARCRecord;
+}
+
+export function captureRecordParts(c: CaptureRecordInput, version: WarcVersion, contentFor: (blocks: CaptureBlocks) => CaptureContent): CaptureRecordParts {
   const ex = c.exchange;
   const date = warcDate(ex.startedAt, version);
   const warcVersion = versionLine(version);
@@ -121,7 +155,15 @@ export async function buildCaptureRecords(c: CaptureRecordInput, version: WarcVe
   if (c.revisitOf?.container) mainHeaders.push(['WARC-Refers-To-Container', c.revisitOf.container]);
 
   const respHead = responseHead(ex);
-  const mainTap = new DigestTap(headBytes(respHead), !revisit);
+  const reqHead = requestHead(ex.requestHead);
+  const blocks: CaptureBlocks = {
+    mainHead: headBytes(respHead),
+    requestHead: headBytes(reqHead),
+    // A POST's body follows its head (fetcher.ts): replay matches a POST by it (wabac's __wb_method=post key).
+    requestBody: requestBody(ex.requestHead),
+    fields: Buffer.from(metadataFields(c), 'utf8'),
+  };
+  const content = contentFor(blocks);
   const main = createRecord(
     {
       type: revisit ? 'revisit' : 'response',
@@ -130,33 +172,44 @@ export async function buildCaptureRecords(c: CaptureRecordInput, version: WarcVe
       warcHeaders: mainHeaders,
       ...(c.revisitOf ? { refersToUrl: c.revisitOf.url, refersToDate: c.revisitOf.date } : {}),
     },
-    // Every pass needs a fresh BodyStore.stream(): an async generator is single-use.
-    mainTap.wrap(() => (revisit ? [] : ex.body.stream())),
+    content.main,
   );
   main.httpHeaders = respHead;
-  const mainSer = new WARCSerializer(main, SERIALIZER_OPTS, revisit ? undefined : new BodyReplayBuffer(ex.body));
-  const mainSize = await finishDigests(mainSer, mainTap, revisit ? 'keep' : 'computed');
-
-  const reqHead = requestHead(ex.requestHead);
-  // A POST's body follows its head (fetcher.ts): replay matches a POST by it (wabac's __wb_method=post key).
-  const reqBody = requestBody(ex.requestHead);
-  const reqTap = new DigestTap(headBytes(reqHead), false);
-  const request = createRecord({ type: 'request', date, warcVersion, warcHeaders: concurrentHeaders('request') }, reqTap.wrap(() => (reqBody.length > 0 ? [reqBody] : [])));
+  const request = createRecord({ type: 'request', date, warcVersion, warcHeaders: concurrentHeaders('request') }, content.request);
   request.httpHeaders = reqHead;
-  const reqSer = new WARCSerializer(request, SERIALIZER_OPTS);
-  const reqSize = await finishDigests(reqSer, reqTap, 'none');
+  const metadata = createRecord({ type: 'metadata', date, warcVersion, warcHeaders: concurrentHeaders('metadata') }, content.metadata);
+  return { ...blocks, mainId, revisit, main, request, metadata };
+}
 
+export async function buildCaptureRecords(c: CaptureRecordInput, version: WarcVersion): Promise<CaptureRecords> {
+  const ex = c.exchange;
+  const revisit = c.revisitOf !== undefined;
+  // Each tap hashes a record's block (its HTTP head, then what warcio reads) as warcio reads it.
+  let mainTap!: DigestTap;
+  let reqTap!: DigestTap;
   const metaTap = new DigestTap(null, false);
-  const fields = Buffer.from(metadataFields(c), 'utf8');
-  const metadata = createRecord({ type: 'metadata', date, warcVersion, warcHeaders: concurrentHeaders('metadata') }, metaTap.wrap(() => [fields]));
-  const metaSer = new WARCSerializer(metadata, SERIALIZER_OPTS);
+  const parts = captureRecordParts(c, version, (b) => {
+    mainTap = new DigestTap(b.mainHead, !revisit);
+    reqTap = new DigestTap(b.requestHead, false);
+    return {
+      // Every pass needs a fresh BodyStore.stream(): an async generator is single-use.
+      main: mainTap.wrap(() => (revisit ? [] : ex.body.stream())),
+      request: reqTap.wrap(() => (b.requestBody.length > 0 ? [b.requestBody] : [])),
+      metadata: metaTap.wrap(() => [b.fields]),
+    };
+  });
+  const mainSer = new WARCSerializer(parts.main, SERIALIZER_OPTS, revisit ? undefined : new BodyReplayBuffer(ex.body));
+  const mainSize = await finishDigests(mainSer, mainTap, revisit ? 'keep' : 'computed');
+  const reqSer = new WARCSerializer(parts.request, SERIALIZER_OPTS);
+  const reqSize = await finishDigests(reqSer, reqTap, 'none');
+  const metaSer = new WARCSerializer(parts.metadata, SERIALIZER_OPTS);
   const metaSize = await finishDigests(metaSer, metaTap, 'none');
 
   return {
     main: { chunks: mainSer, sizeBytes: mainSize },
-    mainId,
+    mainId: parts.mainId,
     revisit,
-    payloadDigest: main.warcPayloadDigest ?? '',
+    payloadDigest: parts.main.warcPayloadDigest ?? '',
     request: { chunks: reqSer, sizeBytes: reqSize },
     metadata: { chunks: metaSer, sizeBytes: metaSize },
   };

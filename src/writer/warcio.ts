@@ -16,7 +16,7 @@ export const { BaseSerializerBuffer, HeadersMultiMap, StatusAndHeaders, WARCPars
 export type { WARCSerializerOpts } from 'warcio';
 export type StatusAndHeaders = InstanceType<Warcio['StatusAndHeaders']>;
 export type WARCSerializer = InstanceType<Warcio['WARCSerializer']>;
-type WARCRecord = InstanceType<Warcio['WARCRecord']>;
+export type WARCRecord = InstanceType<Warcio['WARCRecord']>;
 
 /**
  * A status line and headers held in a Map (warcio's HeadersMultiMap, or
