@@ -235,8 +235,8 @@ export async function decodeBody(body: BodyStore, contentEncoding: string | unde
 function gunzipWhole(stored: Uint8Array, maxBytes: number): Buffer | null {
   const z = keptZlib('gunzip');
   if (z === null) return zlib.gunzipSync(stored, { maxOutputLength: maxBytes });
-  // Pages deflate 4-8 times; the buffer doubles if that was short.
-  return z.whole(stored, stored.length * 6 + 1024, maxBytes);
+  // Pages deflate 4-8 times; the buffer doubles if that was short (from 1 MiB at most, not a guess of many).
+  return z.whole(stored, Math.min(stored.length * 6 + 1024, 1 << 20), maxBytes);
 }
 
 /** Content-decode and charset-decode a stored body for extraction. */
