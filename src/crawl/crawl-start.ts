@@ -46,10 +46,10 @@ export async function openCrawl(profile: Profile, opts: CrawlStartOptions): Prom
   // Every fetch in flight, and every page finishing behind a worker, listens on it.
   setMaxListeners(profile.workers * 4 + 16, abort.signal);
   const parts = await buildCrawlParts(profile, { start: opts, run, clock: opts.clock ?? systemClock, events, abortSignal: abort.signal });
-  // A crawl that follows links starts its page thread now (if the CLI has not already) and begins at
-  // once, its first captures waiting for the thread to be warm (page-thread.ts); a profile of one
-  // page (maxHops 0) leaves it to its pages, which never start it.
-  if (profile.scope.maxHops > 0) parts.pages.holdFor(PAGE_THREAD_WAIT_MS);
+  // A crawl that follows links starts its page thread now (if the CLI has not already), and begins
+  // once it is warm (page-thread.ts); a profile of one page (maxHops 0) leaves it to its pages,
+  // which never start it.
+  if (profile.scope.maxHops > 0) await parts.pages.readyWithin(PAGE_THREAD_WAIT_MS);
   return { parts, events, abort };
 }
 

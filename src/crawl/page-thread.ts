@@ -29,7 +29,7 @@ export const SMALL_PAGE_CHARS = 2048;
 /**
  * Default of `pagesBeforeWorker`: HTML pages worked here before the worker
  * (~25 MB of heap and module copies) is started, unless the crawl started
- * it (holdFor, or a worker started ahead of it). One, the seed: the
+ * it (readyWithin, or a worker started ahead of it). One, the seed: the
  * worker starts with the first page beyond it, so a crawl of one page,
  * whatever it embeds, never starts it
  * (robots.txt, images, scripts and style sheets do not count). Captures
@@ -42,14 +42,13 @@ export const SMALL_PAGE_CHARS = 2048;
 export const PAGES_BEFORE_WORKER = 1;
 
 /**
- * How long, from the start of a crawl that follows links, its captures wait
- * for a page thread still starting instead of being worked on this thread
- * (holdFor). The crawl itself does not wait: robots.txt and the seed are
- * fetched while the thread warms up. The thread is ready 0.15–0.25 s after
- * it starts; the CLI starts it as soon as it has read the profile
- * (page-worker-start.ts), so it is usually ready when the seed arrives. On a
- * machine busy elsewhere it can take several times that: past the hold, the
- * captures are worked here until it is (README, Performance).
+ * How long a crawl that follows links waits for its page thread before it
+ * begins without it (readyWithin). The thread is ready 0.15–0.25 s after it
+ * starts; the CLI starts it as soon as it has read the profile
+ * (page-worker-start.ts), so most of that overlaps the crawl's own start
+ * and the crawl waits ~50–100 ms. On a machine busy elsewhere it can take
+ * several times that: the wait is cut short so that the first request still
+ * goes out within ~0.5 s of the start (README, Performance).
  */
 export const PAGE_THREAD_WAIT_MS = 250;
 
@@ -66,8 +65,6 @@ export class PageThread {
   readonly #options: ExtractOptions;
   /** HTML pages still to work here before the worker starts. */
   #pagesBefore: number;
-  /** Until then (performance.now()), work waits for a worker still starting instead of being done here (holdFor). */
-  #holdUntil = 0;
 
   /** `maxLinks`: limits.maxOutlinks; `focusTerms`: a focused crawl's terms come with each page. */
   constructor(opts: PageThreadOptions = {}) {
@@ -94,7 +91,13 @@ export class PageThread {
     return this.#pool.whenReady();
   }
 
-  /** whenReady(), but waiting `ms` at most: false then, and the work is done here until the worker is ready. */
+  /**
+   * whenReady(), but waiting `ms` at most: false then, and the captures are
+   * worked here until the worker is ready. A crawl that follows links begins
+   * once its page thread is ready (crawl-start.ts): pages worked here
+   * meanwhile each ran cold, and made V8 compile the page work a second
+   * time, in this thread's isolate.
+   */
   async readyWithin(ms: number): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<boolean>((resolve) => {
@@ -105,28 +108,6 @@ export class PageThread {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  /**
-   * Start the worker now, and for `ms` from now let work wait for it while
-   * it starts instead of doing it here: a crawl that follows links begins at
-   * once and its first captures wait (crawl-start.ts). Work done here
-   * meanwhile would run cold, and make V8 compile the page work a second
-   * time, in this thread's isolate.
-   */
-  holdFor(ms: number): void {
-    this.#pool.start();
-    this.#holdUntil = performance.now() + ms;
-  }
-
-  /** Whether work now waits for the worker (holdFor): the hold lasts, and the worker is starting. */
-  #holding(): boolean {
-    return this.#holdUntil > performance.now() && this.#pool.started && !this.#pool.ready && !this.#pool.fellBack;
-  }
-
-  /** Wait for the worker, no longer than the hold lasts. */
-  async #heldUntilReady(): Promise<void> {
-    await this.readyWithin(this.#holdUntil - performance.now());
   }
 
   /**
@@ -153,8 +134,6 @@ export class PageThread {
    */
   async page(req: PageRequest): Promise<PageResult> {
     const here = (): Promise<PageResult> => pageWork(req, inProcessGzip);
-    // Checked first, so that work that does not wait reaches #toWorker (which may start the worker) at once.
-    if (this.#holding()) await this.#heldUntilReady();
     if (!this.#toWorker(req.extraction !== null && isHtmlMime(req.extraction.mime))) return here();
     const body = new Uint8Array(req.body);
     const requestHead = new Uint8Array(req.exchange.requestHead);
@@ -163,10 +142,9 @@ export class PageThread {
     return 'found' in reply ? reply : pageResultOf(reply as PageReply);
   }
 
-  readonly extract: HtmlExtractFn = async (html, url) => {
+  readonly extract: HtmlExtractFn = (html, url) => {
     const options = this.#options;
     const here = async (): Promise<HtmlExtraction> => extractFor(html, url, options);
-    if (this.#holding()) await this.#heldUntilReady();
     // Cutting a focused crawl's terms (ICU's segmenter) outweighs the trip even for a small page.
     if (!this.#toWorker(true) || (html.length < SMALL_PAGE_CHARS && options.focusTerms !== true)) return here();
     return this.#pool.run({ op: 'extract', html, url, ...options }, [], here) as Promise<HtmlExtraction>;

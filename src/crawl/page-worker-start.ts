@@ -3,8 +3,8 @@
  * crawl comes to need it, or ahead of the crawl by whoever knows it will.
  * The CLI starts it as soon as it has read a profile that follows links,
  * before it loads the crawl's own modules: the worker loads and warms up
- * (~0.1–0.2 s) beside that, and the crawl's first pages find it ready (why that
- * matters: PageThread.holdFor). Imports nothing of the page work
+ * (~0.1–0.2 s) beside that, and the crawl finds it ready (why that
+ * matters: PageThread.readyWithin). Imports nothing of the page work
  * itself, so that starting the worker loads next to nothing here.
  */
 import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';

@@ -150,22 +150,6 @@ test('a crawl that follows links starts the worker at once, and its seed goes to
   await thread.close();
 });
 
-test('holdFor: work waits for a worker still starting, no longer than the hold, and is then done here', async () => {
-  const silent: PageWorker = new BatchedWorker(() => new Worker('setInterval(() => {}, 60_000);', { eval: true }));
-  const thread = new PageThread({ worker: silent });
-  const HOLD_MS = 150;
-  thread.holdFor(HOLD_MS);
-  const t0 = performance.now();
-  const first = await thread.page(capture(0));
-  const waited = performance.now() - t0;
-  assert.ok(waited >= HOLD_MS - 5, `the first capture waited ${waited.toFixed(0)} ms, not the hold`);
-  assert.equal(first.textJson, undefined, 'then worked here');
-  const t1 = performance.now();
-  await thread.page(capture(1));
-  assert.ok(performance.now() - t1 < HOLD_MS - 5, 'past the hold nothing waits');
-  await thread.close();
-});
-
 test('a worker started ahead of the crawl is the one the thread uses, from the seed on, and it closes with the thread', async () => {
   const worker = startPageWorker();
   assert.equal(worker.started, true, 'started by startPageWorker, before there is a thread');
