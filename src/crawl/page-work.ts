@@ -13,7 +13,7 @@ import { bufferBody } from '../core/buffer-body.js';
 import type { HttpExchange } from '../core/exchange.js';
 import { extractFor, type ExtractOptions } from './extract-for.js';
 import { captureMembers, type CaptureMembers } from '../writer/capture-members.js';
-import { gzipMemberSync, syncGzip, type MemberCompressor } from '../writer/gzip-member.js';
+import { syncGzip, type MemberCompressor } from '../writer/gzip-member.js';
 import { loadOnce } from '../core/load-once.js';
 import type { CaptureRecordInput, WarcVersion } from '../writer/warc-records.js';
 import { extractOutlinks, type Outlinks } from './outlinks.js';
@@ -92,9 +92,10 @@ export async function pageWork(req: PageRequest, compressor: MemberCompressor = 
     outlinks: found.links,
     ...(req.revisitOf ? { revisitOf: req.revisitOf } : {}),
   };
-  // A worker thread makes the records in one synchronous pass (in-memory-records.ts); the in-process path streams them.
+  // A synchronous compressor (a worker thread's) makes the records in one pass (in-memory-records.ts); the in-process path streams them.
+  const member = compressor.member;
   const members =
-    (compressor === syncGzip ? (await inMemoryRecords()).inMemoryCaptureMembers(input, req.body, req.version, gzipMemberSync) : null) ??
+    (member !== undefined ? (await inMemoryRecords()).inMemoryCaptureMembers(input, req.body, req.version, member) : null) ??
     (await captureMembers(input, req.version, compressor));
   return { found, members };
 }

@@ -38,8 +38,12 @@ const gzipAsync = promisify(gzip);
 /** Smallest window (9..15 bits) holding the whole input plus zlib's lookahead; one output buffer that fits the usual member. */
 export function gzipOptionsFor(sizeBytes: number, level: number = DEFLATE_LEVEL): ZlibOptions {
   const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(sizeBytes + 262))));
-  // Deflate never grows data by more than ~0.03% + a few bytes; the gzip header and trailer are 18.
-  return { windowBits, level, chunkSize: Math.max(64, sizeBytes + (sizeBytes >> 10) + 64) };
+  return { windowBits, level, chunkSize: memberBufferBytes(sizeBytes) };
+}
+
+/** An output buffer that holds the member of `sizeBytes` of input: deflate never grows data by more than ~0.03% + a few bytes; the gzip header and trailer are 18. */
+export function memberBufferBytes(sizeBytes: number): number {
+  return Math.max(64, sizeBytes + (sizeBytes >> 10) + 64);
 }
 
 /** zlib's default level, for records worth compressing. */
@@ -76,22 +80,24 @@ export async function gatherRecord(record: UncompressedRecord): Promise<Uint8Arr
 export interface MemberCompressor {
   /** One member per input; `levels[i]` is input i's deflate level (default DEFLATE_LEVEL). */
   gzip(inputs: readonly Uint8Array[], levels?: readonly number[]): Promise<Buffer[]>;
+  /** One member at once, for a compressor that works synchronously (a worker thread's): records in memory are then made in one pass (in-memory-records.ts). */
+  member?: (input: Uint8Array, level: number) => Buffer;
   close(): Promise<void>;
 }
 
 /** Compress synchronously, with this thread's kept zlib handles: for a worker thread, where nothing else waits. */
 export const syncGzip: MemberCompressor = {
   gzip: async (inputs, levels) => inputs.map((input, i) => gzipMemberSync(input, levels?.[i] ?? DEFLATE_LEVEL)),
+  member: (input, level) => gzipMemberSync(input, level),
   close: async () => {},
 };
 
 /** One member, made by this thread's kept handle for the level (core/kept-zlib.ts), or by gzipSync where there is none. */
-export function gzipMemberSync(input: Uint8Array, level: number): Buffer {
+function gzipMemberSync(input: Uint8Array, level: number): Buffer {
   const z = keptZlib({ gzip: level });
   if (z !== null) {
     try {
-      // Deflate grows incompressible input by ~0.03% plus a few bytes; gzip's header and trailer are 18.
-      return z.whole(input, input.length + (input.length >> 10) + 64)!;
+      return z.whole(input, memberBufferBytes(input.length))!;
     } catch {
       // Not expected of deflate; the member is made the usual way.
     }

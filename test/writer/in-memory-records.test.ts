@@ -12,7 +12,7 @@ import { bufferBody } from '../../src/core/buffer-body.js';
 import { ArchiverError } from '../../src/core/errors.js';
 import { sha1PayloadDigest } from '../../src/fetch/payload-digest.js';
 import { captureMembers, type CaptureMembers } from '../../src/writer/capture-members.js';
-import { gzipMemberSync, syncGzip, WHOLE_GZIP_MAX_BYTES } from '../../src/writer/gzip-member.js';
+import { syncGzip, WHOLE_GZIP_MAX_BYTES } from '../../src/writer/gzip-member.js';
 import { IN_MEMORY_BODY_MAX_BYTES, inMemoryCaptureMembers } from '../../src/writer/in-memory-records.js';
 import type { CaptureRecordInput, WarcVersion } from '../../src/writer/warc-records.js';
 import { mulberry32 } from '../helpers/prng.js';
@@ -80,7 +80,7 @@ test('the in-memory pass makes the bytes warcio\'s serializer makes, on 400 gene
   for (let n = 0; n < 400; n++) {
     const { input, body, version } = capture(rand, n);
     const streamed = await captureMembers(input, version, syncGzip);
-    const fast = inMemoryCaptureMembers(input, body, version, gzipMemberSync);
+    const fast = inMemoryCaptureMembers(input, body, version, syncGzip.member!);
     assert.ok(fast, 'small enough for the in-memory pass');
     assert.deepEqual(records(fast), records(streamed), `capture ${n}`);
     assert.equal(fast.revisit, streamed.revisit);
@@ -103,7 +103,7 @@ test('a body whose stored bytes are not what the fetcher digested is refused, as
     }
     return undefined;
   };
-  assert.equal(code(() => inMemoryCaptureMembers(bad, body, version, gzipMemberSync)), 'ARCHIVER_WARC_DIGEST_MISMATCH');
+  assert.equal(code(() => inMemoryCaptureMembers(bad, body, version, syncGzip.member!)), 'ARCHIVER_WARC_DIGEST_MISMATCH');
   await assert.rejects(captureMembers(bad, version, syncGzip), (err: unknown) => err instanceof ArchiverError && err.code === 'ARCHIVER_WARC_DIGEST_MISMATCH');
 });
 
@@ -111,6 +111,6 @@ test('a body too large for memory is left to the streaming path', () => {
   const { input, version } = capture(mulberry32(9), 2);
   const big = Buffer.alloc(IN_MEMORY_BODY_MAX_BYTES + 1);
   const bigInput = { ...input, exchange: { ...input.exchange, body: bufferBody(big), payloadDigest: sha1PayloadDigest(big) } };
-  assert.equal(inMemoryCaptureMembers(bigInput, big, version, gzipMemberSync), null);
+  assert.equal(inMemoryCaptureMembers(bigInput, big, version, syncGzip.member!), null);
   assert.ok(IN_MEMORY_BODY_MAX_BYTES < WHOLE_GZIP_MAX_BYTES);
 });
