@@ -43,11 +43,31 @@ export interface TestRedisCluster {
   dispose(): Promise<void>;
 }
 
-/** A loopback port free together with its cluster-bus port (+10000). */
+/** A node that exited before it answered (a port taken meanwhile, a bad option): its log's last lines. */
+class NodeExited extends Error {}
+
+/**
+ * The lowest port the kernel hands out to outgoing connections and to
+ * listen(0) (/proc's ip_local_port_range; 32768 when it cannot be read).
+ */
+async function ephemeralStart(): Promise<number> {
+  const text = await fs.readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '');
+  const lo = Number(text.trim().split(/\s+/)[0]);
+  return Number.isInteger(lo) && lo > 0 ? lo : 32768;
+}
+
+/**
+ * A loopback port free together with its cluster-bus port (+10000), both
+ * below the ephemeral range when there is room, so that no other test's
+ * outgoing connection or listen(0) can take either between this check and
+ * redis-server's bind.
+ */
 async function freeClusterPort(taken: Set<number>): Promise<number> {
+  const top = (await ephemeralStart()) - 10000;
+  const [lo, span] = top > 12000 ? [10000, top - 10000] : [20000, 25000];
   for (;;) {
-    const port = 20000 + Math.floor(Math.random() * 25000);
-    if (taken.has(port) || !(await isFree(port)) || !(await isFree(port + 10000))) continue;
+    const port = lo + Math.floor(Math.random() * span);
+    if (taken.has(port) || taken.has(port + 10000) || !(await isFree(port)) || !(await isFree(port + 10000))) continue;
     taken.add(port);
     return port;
   }
@@ -79,19 +99,35 @@ export async function startRedisCluster(o: { masters?: number; replicas?: number
     const port = ports[i]!;
     const dir = path.join(root, String(port));
     await fs.mkdir(dir, { recursive: true });
+    const log = path.join(dir, 'redis.log');
     // cluster-node-timeout: how soon a silent master is failed over (or its slots reported down).
     const child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--logfile', log, '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec',
         '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(o.nodeTimeoutMs ?? 2000)],
       { stdio: 'ignore' },
     );
     children[i] = child;
     const deadline = Date.now() + 10_000;
     while (!(await pings(port))) {
-      if (child.exitCode !== null) throw new Error(`redis-server on port ${port} exited (${child.exitCode})`);
+      if (child.exitCode !== null) {
+        children[i] = null;
+        const tail = (await fs.readFile(log, 'utf8').catch(() => '')).trim().split('\n').slice(-3).join(' | ');
+        throw new NodeExited(`redis-server on port ${port} exited (${child.exitCode}): ${tail}`);
+      }
       if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not start`);
       await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  /** A node's first start: on a port another process took meanwhile, once more on a fresh port (bounded). */
+  const first = async (i: number): Promise<void> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await start(i);
+      } catch (err) {
+        if (!(err instanceof NodeExited) || attempt === 3) throw err;
+        ports[i] = await freeClusterPort(taken);
+      }
     }
   };
   const end = async (i: number, signal: NodeJS.Signals): Promise<void> => {
@@ -115,7 +151,7 @@ export async function startRedisCluster(o: { masters?: number; replicas?: number
   };
 
   try {
-    for (let i = 0; i < ports.length; i++) await start(i);
+    for (let i = 0; i < ports.length; i++) await first(i);
     await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes'], { timeout: 30_000 });
     await ready();
     // Every node must know every other (create's last step is the meet; a few seconds at most).
