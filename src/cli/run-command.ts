@@ -5,6 +5,7 @@
  * may do with the job (--fresh, a finished job left alone, --node, what a
  * store refuses) is Crawl.start's, as for every other way a crawl starts.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadProfile } from '../config/load-profile.js';
 import { UsageError } from '../core/errors.js';
@@ -13,6 +14,7 @@ import type { CrawlStartOptions } from '../crawl/crawl.js';
 import { JobFinishedError } from '../crawl/job-finished.js';
 import type { CrawlSummary } from '../crawl/reports.js';
 import type { PageWorker } from '../crawl/page-worker-start.js';
+import type { Profile } from '../config/profile.js';
 import { runHelp } from './help.js';
 import type { CliIo } from './io.js';
 import { parseCommandArgs } from './parse-options.js';
@@ -64,16 +66,24 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
       json['limits'] = limits;
     }
   };
-  const loaded = await loadProfile(file, process.cwd(), (line) => void io.stderr.write(`${line}\n`), patch);
-  // --store overrides the profile's `store` (level, or redis://HOST:PORT/DB for a crawl of several processes).
-  const profile = values.store !== undefined ? { ...loaded, store: values.store } : loaded;
   const wantsConsole = values.console === true;
   if (!wantsConsole && (values['console-port'] !== undefined || values['console-host'] !== undefined || values['keep-console'] === true)) {
     throw new UsageError('--console-port, --console-host and --keep-console go with --console');
   }
-  // A crawl that follows links gets its page thread started now, before the crawl's own modules
-  // are loaded: it warms up beside them and takes the seed warm (page-worker-start.ts).
-  const pageWorker = profile.scope.maxHops > 0 ? await startedPageWorker() : undefined;
+  // A crawl that follows links gets its page thread started first, before its profile is validated
+  // and the crawl's own modules are loaded: the worker loads and warms up beside all that and takes
+  // the seed warm (page-worker-start.ts). What decides it is read off the raw JSON (followsLinks);
+  // a profile that turns out to be bad or of one page has it closed (here, or by the `finally` below).
+  const pageWorker = followsLinks(file) ? await startedPageWorker() : undefined;
+  let loaded: Profile;
+  try {
+    loaded = await loadProfile(file, process.cwd(), (line) => void io.stderr.write(`${line}\n`), patch);
+  } catch (err) {
+    await pageWorker?.close();
+    throw err;
+  }
+  // --store overrides the profile's `store` (level, or redis://HOST:PORT/DB for a crawl of several processes).
+  const profile = values.store !== undefined ? { ...loaded, store: values.store } : loaded;
   // What Crawl.start is given, once.
   const start: CrawlStartOptions = {
     log: io.stderr,
@@ -81,7 +91,7 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
     quiet: values.quiet === true,
     profileFile: file,
     ...(values.node !== undefined ? { node: values.node } : {}),
-    ...(pageWorker !== undefined ? { pageWorker } : {}),
+    ...(pageWorker !== undefined && profile.scope.maxHops > 0 ? { pageWorker } : {}),
   };
   try {
     let summary: CrawlSummary;
@@ -110,6 +120,20 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
   } finally {
     // The crawl closed it if it started; a crawl that did not start leaves it to us.
     await pageWorker?.close();
+  }
+}
+
+/**
+ * Whether the profile at `file` follows links (`scope.maxHops` other than 0;
+ * 20 when not given), read off its JSON as it is: false when it cannot be
+ * read or parsed, which loadProfile then says properly.
+ */
+function followsLinks(file: string): boolean {
+  try {
+    const json = JSON.parse(readFileSync(file, 'utf8')) as { scope?: { maxHops?: unknown } } | null;
+    return json?.scope?.maxHops !== 0;
+  } catch {
+    return false;
   }
 }
 

@@ -129,6 +129,16 @@ export class WarcWriter {
   }
 
   /**
+   * Load now what the first file's warcinfo record needs (warc-records.ts
+   * and warcio), which is otherwise loaded by the first capture. For a caller
+   * with time to spare before its crawl begins: the first capture, robots.txt
+   * as a rule, holds up the seed's fetch until it is written.
+   */
+  async preload(): Promise<void> {
+    await warcRecords();
+  }
+
+  /**
    * Queue one capture. Resolves once all its records are in the OS; rejects
    * with FatalCrawlError(ARCHIVER_WARC_WRITE) if they could not be written
    * (the file then ends at the last complete capture and every later call
