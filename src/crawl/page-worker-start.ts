@@ -1,10 +1,10 @@
 /**
  * The page thread's worker (page-worker.ts), made: by PageThread when its
  * crawl comes to need it, or ahead of the crawl by whoever knows it will.
- * The CLI starts it as soon as it has read a profile that follows links,
- * before it loads the crawl's own modules: the worker loads and warms up
- * (~0.1–0.2 s) beside that, and the crawl finds it ready (why that
- * matters: PageThread.readyWithin). Imports nothing of the page work
+ * The CLI starts it as soon as the profile's JSON says the crawl follows
+ * links, before it validates the profile and loads the crawl's own modules:
+ * the worker loads and warms up (~0.2 s) beside that, and the crawl finds it
+ * ready or nearly (why that matters: PageThread.readyWithin). Imports nothing of the page work
  * itself, so that starting the worker loads next to nothing here.
  */
 import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';

@@ -69,6 +69,15 @@ describe('archiver run, at the end', () => {
     if (process.platform === 'linux') assert.equal(await pageThreadsAfterExit(), 0, 'no arch-page thread left');
   });
 
+  it('refuses a bad profile with exit 3, closing the page thread it started on the JSON\'s word', async () => {
+    // The JSON follows links (maxHops is not 0), so the CLI starts the page thread before it validates.
+    const file = await profileFile('badworkers', fx.web.seeds, { workers: 0 });
+    const io = captureIo();
+    assert.equal(await main(['run', file, '--quiet'], io), 3);
+    assert.match(io.stderr.text, /workers/);
+    if (process.platform === 'linux') assert.equal(await pageThreadsAfterExit(), 0, 'no arch-page thread left');
+  });
+
   it('a crawl stopped by --max-pages resumes under a raised --max-pages; the report lists every WARC of the job', async () => {
     const file = await profileFile('limited', fx.web.seeds, { workers: 1 });
     const first = captureIo();
