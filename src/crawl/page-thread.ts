@@ -46,9 +46,10 @@ export const PAGES_BEFORE_WORKER = 1;
  * begins without it (readyWithin). The thread is ready 0.15–0.25 s after it
  * starts; the CLI starts it before it validates the profile
  * (page-worker-start.ts), so most of that overlaps the crawl's own start
- * and the crawl waits ~0–50 ms, loading warcio meanwhile (crawl-start.ts). On a machine busy elsewhere it can take
- * several times that: the wait is cut short so that the first request still
- * goes out within ~0.5 s of the start (README, Performance).
+ * and the crawl waits ~0–50 ms, loading warcio meanwhile (crawl-start.ts).
+ * On a machine busy elsewhere it can take several times that: the wait is
+ * cut short so that the first request still goes out within ~0.5 s of the
+ * start (README, Performance).
  */
 export const PAGE_THREAD_WAIT_MS = 250;
 

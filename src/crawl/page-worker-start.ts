@@ -4,8 +4,9 @@
  * The CLI starts it as soon as the profile's JSON says the crawl follows
  * links, before it validates the profile and loads the crawl's own modules:
  * the worker loads and warms up (~0.2 s) beside that, and the crawl finds it
- * ready or nearly (why that matters: PageThread.readyWithin). Imports nothing of the page work
- * itself, so that starting the worker loads next to nothing here.
+ * ready or nearly (why that matters: PageThread.readyWithin). Imports
+ * nothing of the page work itself, so that starting the worker loads next
+ * to nothing here.
  */
 import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';
 import type { PageResult } from './page-work.js';

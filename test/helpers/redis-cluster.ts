@@ -67,7 +67,8 @@ async function freeClusterPort(taken: Set<number>): Promise<number> {
   const [lo, span] = top > 12000 ? [10000, top - 10000] : [20000, 25000];
   for (;;) {
     const port = lo + Math.floor(Math.random() * span);
-    if (taken.has(port) || taken.has(port + 10000) || !(await isFree(port)) || !(await isFree(port + 10000))) continue;
+    // Nor the bus port of a node chosen before, nor a node port for a bus port (they start later).
+    if (taken.has(port) || taken.has(port + 10000) || taken.has(port - 10000) || !(await isFree(port)) || !(await isFree(port + 10000))) continue;
     taken.add(port);
     return port;
   }
