@@ -13,7 +13,7 @@ import { ArchiverError } from '../core/errors.js';
 import type { CaptureMembers } from './capture-members.js';
 import { payloadIsCompressed } from './compressed-payload.js';
 import { DEFLATE_LEVEL, STORE_LEVEL, WHOLE_GZIP_MAX_BYTES } from './gzip-member.js';
-import { PayloadDigester } from '../fetch/payload-digest.js';
+import { DigestTap, setDigests } from './record-digest.js';
 import { captureRecordParts, type CaptureRecordInput, type WarcVersion } from './warc-records.js';
 import type { WARCRecord } from './warcio.js';
 
@@ -65,16 +65,10 @@ export function inMemoryCaptureMembers(c: CaptureRecordInput, body: Uint8Array, 
  */
 function laidOut(record: WARCRecord, httpHead: Buffer | null, payload: Uint8Array, payloadDigest: 'computed' | 'keep' | 'none'): Buffer {
   const headers = record.warcHeaders.headers;
-  const block = new PayloadDigester();
-  if (httpHead !== null) block.update(httpHead);
-  block.update(payload);
+  const tap = new DigestTap(httpHead, payloadDigest === 'computed');
+  tap.feed(payload);
   headers.set('Content-Length', String((httpHead?.length ?? 0) + payload.length));
-  headers.set('WARC-Block-Digest', block.digest());
-  if (payloadDigest === 'computed') {
-    const p = new PayloadDigester();
-    p.update(payload);
-    headers.set('WARC-Payload-Digest', p.digest());
-  } else if (payloadDigest === 'none') headers.delete('WARC-Payload-Digest');
+  setDigests(headers, tap, payloadDigest);
   const warcHead = Buffer.from(record.warcHeaders.toString(), 'utf8');
   return Buffer.concat([warcHead, CRLF, httpHead ?? NOTHING, payload, CRLF2]);
 }

@@ -39,15 +39,19 @@ export class DigestTap {
     this.#payload = withPayload ? new PayloadDigester() : null;
   }
 
+  /** Hash the next chunk of the record's payload. */
+  feed(chunk: Uint8Array): void {
+    this.#block.update(chunk);
+    this.#payload?.update(chunk);
+  }
+
   /** The record content to give warcio: every chunk is hashed as warcio pulls it (one pass only). */
   wrap(source: () => AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncIterable<Uint8Array> {
-    const block = this.#block;
-    const payload = this.#payload;
+    const tap = this;
     return {
       async *[Symbol.asyncIterator]() {
         for await (const chunk of source()) {
-          block.update(chunk);
-          payload?.update(chunk);
+          tap.feed(chunk);
           yield chunk;
         }
       },
@@ -76,12 +80,21 @@ export class DigestTap {
 export async function finishDigests(ser: WARCSerializer, tap: DigestTap | null, payload: 'computed' | 'keep' | 'none'): Promise<number> {
   const blockBytes = await ser.digestRecord();
   if (tap) {
-    const headers = ser.record.warcHeaders.headers;
-    headers.set('WARC-Block-Digest', tap.blockDigest());
-    if (payload === 'computed') headers.set('WARC-Payload-Digest', tap.payloadDigest());
-    else if (payload === 'none') headers.delete('WARC-Payload-Digest');
+    setDigests(ser.record.warcHeaders.headers, tap, payload);
     // warcio encoded the head during its pass; encode it again with the final values, as it does.
     ser.warcHeadersBuff = Buffer.from(ser.record.warcHeaders.toString(), 'utf8');
   }
   return (ser.warcHeadersBuff?.length ?? 0) + 2 + blockBytes + 4;
+}
+
+/**
+ * A record's digest headers from its tap, once the whole block went through
+ * it: the block digest, and the payload digest as `payload` says (see
+ * finishDigests). The streaming and the in-memory paths (in-memory-records.ts)
+ * both fill them here.
+ */
+export function setDigests(headers: { set(name: string, value: string): unknown; delete(name: string): unknown }, tap: DigestTap, payload: 'computed' | 'keep' | 'none'): void {
+  headers.set('WARC-Block-Digest', tap.blockDigest());
+  if (payload === 'computed') headers.set('WARC-Payload-Digest', tap.payloadDigest());
+  else if (payload === 'none') headers.delete('WARC-Payload-Digest');
 }

@@ -86,7 +86,7 @@ function versionLine(v: WarcVersion): 'WARC/1.0' | 'WARC/1.1' {
 }
 
 /** The HTTP head bytes exactly as warcio's serializer writes them. */
-export function headBytes(head: StatusAndHeaders): Buffer {
+function headBytes(head: StatusAndHeaders): Buffer {
   return Buffer.from(head.toString() + '\r\n', 'utf8');
 }
 
