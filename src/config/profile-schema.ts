@@ -206,6 +206,8 @@ export const profileSchema = {
         prefix: { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9._-]+$', default: 'WEB' },
         warcVersion: { enum: ['1.0', '1.1'], default: '1.1' },
         rotateBytes: { type: 'integer', minimum: 1024, default: 1000000000 },
+        wacz: { type: 'boolean', default: true },
+        pageText: { type: 'boolean', default: true },
       },
     },
   },

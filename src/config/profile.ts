@@ -189,6 +189,19 @@ export interface OutputOptions {
   prefix: string;
   warcVersion: '1.0' | '1.1';
   rotateBytes: number;
+  /**
+   * Package the job as `<name>.wacz` at the end of each run (default true).
+   * False: the end writes the CDXJ index only; `archiver wacz` packages
+   * later. A package holds a copy of every WARC.
+   */
+  wacz: boolean;
+  /**
+   * Keep each page's visible text (default true): in the capture journal,
+   * so in the WACZ's page list and the search index. False: pages are
+   * found by title and URL only, and the page thread does not gather the
+   * text (a focused crawl still reads it to score pages, and drops it).
+   */
+  pageText: boolean;
 }
 
 export interface DedupOptions {

@@ -72,10 +72,15 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
       nodes = await attempt(() => p.backend.coordination.nodes());
     }
   }
-  // The CDXJ index and the WACZ cover the whole job (every run of a resumed one; every node's WARCs).
+  // The CDXJ index and the WACZ cover the whole job (every run of a resumed one; every node's WARCs);
+  // without a package (output.wacz false), the index alone.
+  const finalize = { jobDir: p.dirs.root, name: c.profile.name, software: SOFTWARE, seeds, pageText: c.profile.output.pageText };
   const packaged =
     packages && failures.length === 0 && (runWarcFiles.length > 0 || p.resuming || shared)
-      ? await attempt(async () => (await import('../wacz/finalize-job.js')).finalizeJob({ jobDir: p.dirs.root, name: c.profile.name, software: SOFTWARE, seeds }))
+      ? await attempt(async () => {
+          const job = await import('../wacz/finalize-job.js');
+          return c.profile.output.wacz ? job.finalizeJob(finalize) : { ...(await job.indexJob(finalize)), wacz: null };
+        })
       : null;
   if (shared && packaged !== null) {
     // Loaded here only: SQLite is no part of a crawl of one process.

@@ -269,7 +269,12 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   // Shared: another node may have archived a payload since, so every miss is asked of the store.
   const digestIndex = new StoredDigestIndex(backend.digests(), backend.shared ? { memoryDigests: 0 } : {});
   // A focused crawl scores pages and links by their words, cut on the page thread.
-  const pages = new PageThread({ maxLinks: profile.limits.maxOutlinks, focusTerms: focus !== null, ...(o.start.pageWorker ? { worker: o.start.pageWorker } : {}) });
+  const pages = new PageThread({
+    maxLinks: profile.limits.maxOutlinks,
+    focusTerms: focus !== null,
+    text: profile.output.pageText,
+    ...(o.start.pageWorker ? { worker: o.start.pageWorker } : {}),
+  });
   // Shared crawls: a host's failure counts are the crawl's, whichever node last held its queue.
   const shareHealth = backend.shared ? { catchUpHost: (host: string) => healthJournal.catchUp(health, host) } : {};
   // Chromium is started now: a crawl that cannot render stops before it fetches anything. Its modules load only then.

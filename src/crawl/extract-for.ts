@@ -16,11 +16,16 @@ export interface ExtractOptions {
   maxLinks?: number;
   /** The page and its hyperlinks come with a focused crawl's terms. */
   focusTerms?: boolean;
+  /** False: the visible text is not gathered (a profile's `output.pageText`), unless focusTerms needs it. */
+  text?: boolean;
 }
 
 /** The extraction; the extractor (parse5) and a focused crawl's term cutting are loaded by the first page. */
 export async function extractFor(html: string, url: string, o: ExtractOptions): Promise<HtmlExtraction> {
   const { extractHtml } = await linkExtractor();
-  const page = extractHtml(html, url, { ...(o.maxLinks !== undefined ? { maxLinks: o.maxLinks } : {}), ...(o.focusTerms === true ? { linkText: true } : {}) });
+  const page = extractHtml(html, url, {
+    ...(o.maxLinks !== undefined ? { maxLinks: o.maxLinks } : {}),
+    ...(o.focusTerms === true ? { linkText: true } : o.text === false ? { maxTextChars: 0 } : {}),
+  });
   return o.focusTerms === true ? (await import('../focus/page-terms.js')).withFocusTerms(page) : page;
 }

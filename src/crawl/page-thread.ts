@@ -67,13 +67,14 @@ export class PageThread {
   /** HTML pages still to work here before the worker starts. */
   #pagesBefore: number;
 
-  /** `maxLinks`: limits.maxOutlinks; `focusTerms`: a focused crawl's terms come with each page. */
+  /** `maxLinks`: limits.maxOutlinks; `focusTerms`: a focused crawl's terms come with each page; `text` false: pages' text is not gathered. */
   constructor(opts: PageThreadOptions = {}) {
     this.#pagesBefore = opts.pagesBeforeWorker ?? PAGES_BEFORE_WORKER;
     this.#pool = opts.worker ?? pageWorker();
     this.#options = {
       ...(opts.maxLinks !== undefined ? { maxLinks: opts.maxLinks } : {}),
       ...(opts.focusTerms === true ? { focusTerms: true } : {}),
+      ...(opts.text === false ? { text: false } : {}),
     };
   }
 

@@ -123,7 +123,7 @@ export function formatSummary(s: CrawlSummary): string {
     ...s.closedHosts.map((h) => `  closed    ${h.host}: ${h.cause} (its URIs logged ${h.status} ${h.annotation})`),
     `  WARCs     ${s.warcDir} (${s.warcFiles.length} file${s.warcFiles.length === 1 ? '' : 's'}, ${s.runWarcFiles.length} this run)`,
     ...(s.cdxj ? [`  index     ${s.cdxj}`] : []),
-    ...(s.wacz ? [`  WACZ      ${s.wacz}`] : []),
+    ...(s.wacz ? [`  WACZ      ${s.wacz}`] : s.cdxj ? ['  WACZ      none (output.wacz is false; `archiver wacz` packages the job)'] : []),
     ...(s.status === 'ABORTED' || s.status === 'ABORTED_FATAL' || s.status.endsWith('_LIMIT') ? [`  run the same command to resume${s.status.endsWith('_LIMIT') ? ' (with a higher limit, e.g. --max-pages)' : ''}`] : []),
   ].join('\n');
 }

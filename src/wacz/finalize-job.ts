@@ -27,6 +27,9 @@
  * The package is begun first (WaczBuilder): the WARCs, most of its bytes,
  * are copied in while the journal is read; the page list and the index
  * follow as they are made, datapackage.json last.
+ *
+ * `indexJob` does the same without the package (a profile's `output.wacz`
+ * false): the index lines only, from the same journal or WARCs.
  */
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -42,6 +45,7 @@ import { DEFAULT_SORT_BUFFER_BYTES, LineSorter } from '../index/line-sorter.js';
 import { indexWarcFile } from '../index/warc-index.js';
 import { BlockedIndexBuilder, DEFAULT_BLOCK_LINES, plainIndex, type IndexFiles } from './cdx-blocks.js';
 import { decodedCandidate, JournalPageOrder, writeOrderedPages } from './journal-pages.js';
+import { DEFAULT_MAX_TEXT_CHARS } from './page-list.js';
 import { PageCollector, type WrittenPages } from './pages.js';
 import { WaczBuilder } from './wacz-writer.js';
 
@@ -67,12 +71,25 @@ export interface FinalizeJobOptions {
    * Default 64 MiB.
    */
   sortBufferBytes?: number;
+  /** False: the page list has no text, even for pages read back from WARCs (a profile's `output.pageText`). Default true. */
+  pageText?: boolean;
   /** Ignore the capture journal and read every WARC (tests compare the two paths). Default false. */
   ignoreJournal?: boolean;
   /** Told of each cut or corrupt stretch of a WARC read from its bytes. */
   onDamage?: (damage: WarcDamage) => void;
   /** Package what can be read of damaged WARCs; default false: WarcDamagedError once all are read, nothing written. */
   skipDamaged?: boolean;
+}
+
+/** What indexJob wrote: the CDXJ index alone. */
+export interface IndexedJob {
+  cdxj: string;
+  /** Index lines (response, revisit and resource records). */
+  captures: number;
+  /** WARC files indexed from their bytes (all of them without a journal). */
+  warcsRead: number;
+  /** The journal's closing summary stood for its first read (journal-summary.ts). */
+  journalSummary: boolean;
 }
 
 export interface FinalizedJob {
@@ -90,7 +107,7 @@ export interface FinalizedJob {
 /**
  * The journal's lines do not match the summary in its closing line (the
  * file was changed after its run closed it): finalize starts again and
- * reads the journal instead. Never leaves finalizeJob.
+ * reads the journal instead. Never leaves finalizeJob or indexJob.
  */
 class JournalSummaryMismatch extends ArchiverError {
   constructor() {
@@ -106,15 +123,33 @@ export function waczFileName(name: string): string {
 }
 
 export async function finalizeJob(opts: FinalizeJobOptions): Promise<FinalizedJob> {
+  return (await finalizeTrusting(opts, true)) as FinalizedJob;
+}
+
+/**
+ * The CDXJ index alone, as finalizeJob makes it, for a job not to be
+ * packaged (a profile's `output.wacz` false): no page list, no package,
+ * and the index one plain file whatever its size. A package an earlier
+ * run of the job made is removed: it no longer covers the job, and replay
+ * would take it over the WARCs.
+ */
+export async function indexJob(opts: Omit<FinalizeJobOptions, 'compressedIndexAboveLines' | 'indexBlockLines' | 'title' | 'created'>): Promise<IndexedJob> {
+  const indexed = (await finalizeTrusting(opts, false)) as IndexedJob;
+  await rm(path.join(opts.jobDir, waczFileName(opts.name)), { force: true });
+  return indexed;
+}
+
+/** finalizeOnce, trusting the journal's summary first and reading the journal instead when it does not match. */
+async function finalizeTrusting(opts: FinalizeJobOptions, packaged: boolean): Promise<FinalizedJob | IndexedJob> {
   try {
-    return await finalizeOnce(opts, true);
+    return await finalizeOnce(opts, packaged, true);
   } catch (err) {
     if (!(err instanceof JournalSummaryMismatch)) throw err;
-    return finalizeOnce(opts, false);
+    return finalizeOnce(opts, packaged, false);
   }
 }
 
-async function finalizeOnce(opts: FinalizeJobOptions, trustSummary: boolean): Promise<FinalizedJob> {
+async function finalizeOnce(opts: FinalizeJobOptions, packaged: boolean, trustSummary: boolean): Promise<FinalizedJob | IndexedJob> {
   const warcs = await jobWarcs(opts.jobDir);
   if (warcs.length === 0) throw new NoInputError(`${opts.jobDir}: no WARC files to index and package`);
   const cdxj = jobIndexPath(opts.jobDir);
@@ -125,16 +160,25 @@ async function finalizeOnce(opts: FinalizeJobOptions, trustSummary: boolean): Pr
   const work = await mkdtemp(path.join(indexDir, WORK_PREFIX));
   const sortBufferBytes = (opts.sortBufferBytes ?? DEFAULT_SORT_BUFFER_BYTES) / 2;
   const sorter = new LineSorter({ tmpDir: work, maxBufferedBytes: sortBufferBytes });
-  const pages = new PageCollector({ files: warcs.map((w) => path.basename(w)), tmpDir: work, sortBufferBytes });
   const created = opts.created ?? new Date();
   const wacz = path.join(opts.jobDir, waczFileName(opts.name));
-  // The WARCs, the bulk of the package, are copied in while the journal is read.
-  const pkg = await WaczBuilder.start(wacz, created);
+  let packaging: Packaging | null = null;
+  if (packaged) {
+    const pages = new PageCollector({ files: warcs.map((w) => path.basename(w)), tmpDir: work, sortBufferBytes, ...(opts.pageText === false ? { maxTextChars: 0 } : {}) });
+    // The WARCs, the bulk of the package, are copied in while the journal is read.
+    packaging = { pages, pkg: await WaczBuilder.start(wacz, created) };
+  }
   try {
-    for (const warc of warcs) pkg.addFile(`archive/${path.basename(warc)}`, warc, false);
+    for (const warc of warcs) packaging?.pkg.addFile(`archive/${path.basename(warc)}`, warc, false);
     const gate = damageGate(opts);
-    const { warcsRead, written, summary } = await collect(opts, warcs, sorter, pages, pkg, gate.onDamage, trustSummary);
+    const { warcsRead, written, summary } = await collect(opts, warcs, sorter, packaging, gate.onDamage, trustSummary);
     gate.check();
+    if (packaging === null) {
+      // The index alone is always the plain file: the blocked layout exists for the package.
+      const { lines } = await writeIndexes(sorter, cdxj, work, { ...opts, compressedIndexAboveLines: Infinity });
+      return { cdxj, captures: lines, warcsRead, journalSummary: summary };
+    }
+    const { pages, pkg } = packaging;
     const { index, lines } = await writeIndexes(sorter, cdxj, work, opts);
     let pageList = written;
     if (pageList === null) {
@@ -155,11 +199,17 @@ async function finalizeOnce(opts: FinalizeJobOptions, trustSummary: boolean): Pr
     });
     return { cdxj, wacz, captures: lines, pages: pageList.pages, warcsRead, journalSummary: summary };
   } finally {
-    await pkg.abort();
+    await packaging?.pkg.abort();
     await sorter.close();
-    await pages.close();
+    await packaging?.pages.close();
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** What a package takes besides the index: its page list and the ZIP being written. */
+interface Packaging {
+  pages: PageCollector;
+  pkg: WaczBuilder;
 }
 
 const PAGES_PATH = 'pages/pages.jsonl';
@@ -211,20 +261,21 @@ async function writeIndexes(sorter: LineSorter, cdxj: string, work: string, opts
  * WARC: from the journal where it covers a file, else from the file's
  * bytes. Returns how many files were read from their bytes, and the page
  * list when it was written on the way: a journal covering every WARC in
- * package order needs no sort of its pages (journal-pages.ts).
+ * package order needs no sort of its pages (journal-pages.ts). Without
+ * `packaging`, the index lines only.
  */
 async function collect(
   opts: FinalizeJobOptions,
   warcs: readonly string[],
   sorter: LineSorter,
-  pages: PageCollector,
-  pkg: WaczBuilder,
+  packaging: Packaging | null,
   onDamage: (damage: WarcDamage) => void,
   trustSummary: boolean,
 ): Promise<{ warcsRead: number; written: WrittenPages | null; summary: boolean }> {
   const sizes = new Map<string, number>();
   for (const w of warcs) sizes.set(path.basename(w), (await stat(w)).size);
-  const order = new JournalPageOrder(warcs.map((w) => path.basename(w)), pages.maxTextChars);
+  const pages = packaging?.pages ?? null;
+  const order = new JournalPageOrder(warcs.map((w) => path.basename(w)), pages?.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS);
   // The job's journal, or every node's of a crawl of several processes.
   const journal = opts.ignoreJournal === true ? null : await openCaptureJournals(await captureJournalFiles(opts.jobDir), sizes, order.onCapture, trustSummary ? order.onSummary : undefined);
   /** Files whose captures come from the journal. */
@@ -237,7 +288,7 @@ async function collect(
       continue;
     }
     warcsRead++;
-    for (const e of await indexWarcFile(warc, { onIndexed: pages.onIndexed, onRecord: pages.onRecord, onDamage })) {
+    for (const e of await indexWarcFile(warc, pages === null ? { onDamage } : { onIndexed: pages.onIndexed, onRecord: pages.onRecord, onDamage })) {
       if (!sorter.add(formatCdxjLine(e))) await sorter.spill();
     }
   }
@@ -253,15 +304,21 @@ async function collect(
   const indexLine = async (c: RawJournaledCapture): Promise<void> => {
     if (!sorter.add(formatCdxjLine(cdxjEntryOf(c)))) await sorter.spill();
   };
-  if (warcsRead === 0 && order.ordered) {
-    // One pass: index lines into their sort, pages straight into the package's pages.jsonl.
-    const written = await writeOrderedPages(pkg.addStream(PAGES_PATH, true), pkg.failed, order, opts.seeds ?? [], async (take) => {
+  if (warcsRead === 0 && (packaging === null || order.ordered)) {
+    // One pass: index lines into their sort, pages (if packaged) straight into the package's pages.jsonl.
+    const each = async (take: (c: RawJournaledCapture) => Promise<void>): Promise<void> => {
       for await (const c of journal.rawCaptures()) {
         checked(c);
         await indexLine(c);
         await take(c);
       }
-    });
+    };
+    if (packaging === null) {
+      await each(async () => {});
+      return { warcsRead, written: null, summary: verify() };
+    }
+    const { pkg } = packaging;
+    const written = await writeOrderedPages(pkg.addStream(PAGES_PATH, true), pkg.failed, order, opts.seeds ?? [], each);
     return { warcsRead, written, summary: verify() };
   }
   // Second pass over the journal, after the WARCs read from bytes: both sorts put everything in order.
@@ -269,6 +326,7 @@ async function collect(
     checked(c);
     if (!fromJournal.has(c.filename)) continue;
     await indexLine(c);
+    if (pages === null) continue;
     if (c.seed) pages.addSeed(c.url);
     const candidate = order.candidateOf(c);
     if (candidate !== null) await pages.add({ ...decodedCandidate(candidate), filename: c.filename, offset: c.offset });
