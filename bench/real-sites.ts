@@ -10,6 +10,7 @@
  *
  *   node dist/bench/real-sites.js                          # the Debian docs installed here
  *   node dist/bench/real-sites.js --site pg=/usr/share/doc/postgresql-doc-15/html --runs 3
+ *   node dist/bench/real-sites.js --lean        # archiver with output.wacz and output.pageText false
  *
  * The sites are Debian packages (python3.11-doc, postgresql-doc-15, cmake-doc, git-doc,
  * sqlite3-doc, python-django-doc); one that is not installed is skipped with the
@@ -148,7 +149,8 @@ async function logLines(log: string): Promise<{ msec: number; status: number; ur
     });
 }
 
-async function runTool(tool: Tool, site: { origin: string; log: string }, work: string, onePage = false): Promise<ToolRun> {
+/** `output`: more of archiver's `output` settings (--lean: no package, no page text). */
+async function runTool(tool: Tool, site: { origin: string; log: string }, work: string, onePage = false, output: Record<string, unknown> = {}): Promise<ToolRun> {
   const dir = await mkdtemp(path.join(work, `${tool}-`));
   await writeFile(site.log, '');
   let argv: string[];
@@ -166,7 +168,7 @@ async function runTool(tool: Tool, site: { origin: string; log: string }, work: 
       scope: { hosts: [host], maxHops: onePage ? 0 : 100 },
       politeness: { delayFactor: 0, minDelayMs: 0, maxDelayMs: 0, maxConnectionsPerHost: 1 },
       workers: 4,
-      output: { dir: path.join(dir, 'job') },
+      output: { dir: path.join(dir, 'job'), ...output },
     };
     await writeFile(path.join(dir, 'profile.json'), JSON.stringify(profile));
     argv = [archiverLauncher(), 'run', path.join(dir, 'profile.json'), '--quiet'];
@@ -188,7 +190,7 @@ async function runTool(tool: Tool, site: { origin: string; log: string }, work: 
 
 const best = (runs: ToolRun[]): ToolRun => runs.reduce((a, b) => (b.wallSecs < a.wallSecs ? b : a));
 
-export async function runSiteBench(site: { name: string; root: string }, runs: number, log: (line: string) => void): Promise<SiteResult> {
+export async function runSiteBench(site: { name: string; root: string }, runs: number, log: (line: string) => void, archiverOutput: Record<string, unknown> = {}): Promise<SiteResult> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'archiver-sites-'));
   await mkdir(work, { recursive: true });
   const server = await startNginx(site.root, work);
@@ -196,7 +198,7 @@ export async function runSiteBench(site: { name: string; root: string }, runs: n
     const all: ToolRun[] = [];
     for (let i = 0; i < runs; i++) {
       for (const tool of ['archiver', 'wget', 'floor'] as const) {
-        const r = await runTool(tool, server, work);
+        const r = await runTool(tool, server, work, false, archiverOutput);
         log(`${site.name} ${tool} run ${i + 1}: ${r.wallSecs.toFixed(2)} s wall, ${r.cpuSecs.toFixed(2)} s CPU, ${r.peakRssMB.toFixed(0)} MB, ${r.requests} requests, exit ${r.exitCode}`);
         if (r.threads !== undefined) log(`    CPU by thread: ${r.threads}`);
         all.push(r);
@@ -307,12 +309,14 @@ function withoutExtraCerts(): NodeJS.ProcessEnv {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { site: { type: 'string', multiple: true, default: [] }, runs: { type: 'string', default: '2' } } });
+  const { values } = parseArgs({ options: { site: { type: 'string', multiple: true, default: [] }, runs: { type: 'string', default: '2' }, lean: { type: 'boolean', default: false } } });
   const log = (l: string): void => console.log(l);
   if (!canRun(log)) return;
   log(nodeStartLine());
+  const output = values.lean ? { wacz: false, pageText: false } : {};
+  if (values.lean) log('archiver runs with output.wacz and output.pageText false: no WACZ, no page text (the defaults make both)');
   const results: SiteResult[] = [];
-  for (const site of pickSites(values.site, log)) results.push(await runSiteBench(site, Number(values.runs), log));
+  for (const site of pickSites(values.site, log)) results.push(await runSiteBench(site, Number(values.runs), log, output));
   console.log(siteTable(results).join('\n'));
 }
 
