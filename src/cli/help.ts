@@ -46,7 +46,7 @@ its default) into the profile's job directory (output.dir, default jobs/<name>):
                           index, page list and search index are built from it)
   indexes/search/         the full-text index (see archiver search)
   indexes/inlinks.txt     which pages link to a URL (built by the web console)
-  <name>.wacz             the WACZ package of the whole job (archiver replay)
+  <name>.wacz             the WACZ package of the whole job (archiver replay); none with output.wacz false
   analysis/               archiver analyze <job> --out <job>/analysis writes here
 
 A job directory that holds an unfinished crawl (stopped, killed, or ended on a

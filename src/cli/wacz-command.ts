@@ -21,7 +21,8 @@ CDXJ index, pages/pages.jsonl (every captured HTML page with title and text,
 for the viewer's page list and search), datapackage.json with the sha256 and
 size of every file, and datapackage-digest.json. Rewrites
 <job>/indexes/index.cdxj too. Open the package with \`archiver replay\` or at
-https://replayweb.page.
+https://replayweb.page. \`run\` makes one at the end of every crawl, unless
+the profile's output.wacz is false: this makes it then.
 
 A cut or corrupt WARC is reported (file, offset, what was skipped) and
 nothing is written, exit 1; with --skip-bad the package is made with what
