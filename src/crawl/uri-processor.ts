@@ -249,12 +249,13 @@ export class UriProcessor {
       seed: uri.via === null,
       page: isPageCapture(ex.status, mime, found.page?.noindex ?? false),
       ...(found.page?.title ? { title: found.page.title } : {}),
-      // A focused crawl reads pages' text whatever output.pageText says; the journal keeps it only if asked.
+      // Without output.pageText the page thread gathers no text (so sends no textJson) unless a
+      // focused crawl needs it to score pages: the journal keeps it only if asked.
       ...(found.page?.text && d.profile.output.pageText ? { text: found.page.text } : {}),
       ...(focused?.relevance != null ? { relevance: focused.relevance } : {}),
       ...(uri.post !== undefined ? d.browser?.journalFields(uri.url, uri.post) : {}),
     };
-    await d.journal.append(journaled, d.profile.output.pageText ? textJson : undefined);
+    await d.journal.append(journaled, textJson);
     const rendered = d.browser !== undefined && !prerequisite ? await d.browser.captured(uri, ex, { mime, place: written, nofollow: found.annotations.includes('nofollow'), signal: d.abortSignal }) : [];
     const annotations = [...found.annotations, ...(focused?.annotations ?? []), ...rendered];
     if (uri.retries > 0) annotations.push(`${uri.retries + 1}t`);
