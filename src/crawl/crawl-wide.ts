@@ -29,8 +29,12 @@ export interface CrawlWideParts {
   seedsAdded: (urls: readonly string[]) => Promise<void>;
 }
 
-/** One step of following the others; a step still running when the next is due makes that one a no-op. */
-export function crawlWideFollower(p: CrawlWideParts): () => Promise<void> {
+/**
+ * One step of following the others; a step still running when the next is
+ * due makes that one a no-op. `fresh()` is a step begun now, after any
+ * under way, so it reads what was recorded before the call.
+ */
+export function crawlWideFollower(p: CrawlWideParts): { step: () => Promise<void>; fresh: () => Promise<void> } {
   let running: Promise<void> | null = null;
   const step = async (): Promise<void> => {
     await Promise.all([
@@ -47,11 +51,16 @@ export function crawlWideFollower(p: CrawlWideParts): () => Promise<void> {
       }),
     ]);
   };
-  return () => {
+  const next = (): Promise<void> => {
     if (running !== null) return running;
     running = step().finally(() => {
       running = null;
     });
     return running;
   };
+  const fresh = async (): Promise<void> => {
+    if (running !== null) await running.catch(() => undefined);
+    await next();
+  };
+  return { step: next, fresh };
 }

@@ -69,8 +69,16 @@ export class LinkScheduler {
   /** Links already put through the seen filter by this process: their repeats are skipped. */
   readonly #known = new KnownLinks();
 
+  /** A shared crawl's way to take in the seeds other nodes recorded, now. */
+  #catchUpSeeds: (() => Promise<void>) | undefined;
+
   constructor(deps: LinkSchedulerDeps) {
     this.#d = deps;
+  }
+
+  /** In a crawl of several processes: how to take in, before judging a new seed host's links, the seeds added with it. */
+  catchUpSeedsWith(catchUp: () => Promise<void>): void {
+    this.#catchUpSeeds = catchUp;
   }
 
   /**
@@ -131,8 +139,12 @@ export class LinkScheduler {
   /** Schedules the links found in `parent`'s capture, placed by `focus` in a focused crawl; returns how many were new. */
   async schedule(parent: CrawlUri, links: readonly DiscoveredLink[], focus?: LinkFocus): Promise<number> {
     // A seed's host is in scope when the seeds make the scope: one added on another node of a
-    // shared crawl may be fetched here before this node has taken in the seed's record (crawl-wide.ts).
-    if (parent.seed && this.#d.scope.hostsFromSeeds) this.#d.scope.addHost(new URL(parent.url).host);
+    // shared crawl may be fetched here before this node has taken in the seed's record (crawl-wide.ts),
+    // and so may its links to the other hosts added with it: those records are taken in first.
+    if (parent.seed && this.#d.scope.hostsFromSeeds && !this.#d.scope.coversHost(parent.url)) {
+      this.#d.scope.addHost(new URL(parent.url).host);
+      await this.#catchUpSeeds?.();
+    }
     const candidates: CrawlUri[] = [];
     const refused: CrawlUri[] = [];
     const refusedStatus: number[] = [];

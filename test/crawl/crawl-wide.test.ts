@@ -21,6 +21,7 @@ import { RobotsJournal } from '../../src/politeness/robots-journal.js';
 import { RobotsStore } from '../../src/politeness/robots-store.js';
 import { CrawlKeys } from '../../src/store/redis/crawl-keys.js';
 import { redisRecords } from '../../src/store/redis/redis-records.js';
+import type { SharedRecordStore } from '../../src/store/record-store.js';
 import { REDIS_VARIANTS } from '../helpers/redis-variants.js';
 import { uri } from '../frontier/harness.js';
 
@@ -32,20 +33,21 @@ for (const variant of REDIS_VARIANTS) describe(`crawl-wide records (${variant.na
   let crawls = 0;
 
   /** One node's parts that hear of the others, over the crawl's shared records. */
-  function nodeParts(keys: CrawlKeys) {
+  function nodeParts(keys: CrawlKeys, jobRecords: SharedRecordStore = redisRecords(suite.link, keys, 'job')) {
     const healthJournal = new HostHealthJournal(redisRecords(suite.link, keys, 'health'));
     const parts = {
       robotsJournal: new RobotsJournal(redisRecords(suite.link, keys, 'robots')),
       robotsStore: new RobotsStore(),
       healthJournal,
       health: new HostHealth(HEALTH, (host, record) => healthJournal.save(host, record)),
-      job: new JobRecords(redisRecords(suite.link, keys, 'job')),
+      job: new JobRecords(jobRecords),
       exclusions: new OperatorExclusions(),
       scope: new Scope(SCOPE),
       /** Seeds the follower handed on, in order. */
       seeds: [] as string[],
     };
-    return { ...parts, follow: crawlWideFollower({ ...parts, seedsAdded: async (urls) => void parts.seeds.push(...urls) }) };
+    const follower = crawlWideFollower({ ...parts, seedsAdded: async (urls) => void parts.seeds.push(...urls) });
+    return { ...parts, follow: follower.step, fresh: follower.fresh };
   }
 
   /** Runs `follow` each second, as a crawl does, until `seen()`; the time that took. */
@@ -124,5 +126,33 @@ for (const variant of REDIS_VARIANTS) describe(`crawl-wide records (${variant.na
     await a.follow();
     assert.deepEqual(a.seeds, ['http://c.test/'], 'handed on once');
     assert.deepEqual(await outside.addedSeeds(), ['http://c.test/'], 'kept for a resume');
+  });
+
+  it('fresh(): a seed recorded while a step is under way is taken in by it, not hidden by the step that read before it', async () => {
+    const keys = new CrawlKeys(`wide${++crawls}`);
+    // The step under way has read the change list, and its answer is held until the seed is in.
+    const records = redisRecords(suite.link, keys, 'job');
+    let read = (): void => undefined;
+    const wasRead = new Promise<void>((r) => (read = r));
+    let release = (): void => undefined;
+    let hold: Promise<void> | null = new Promise<void>((r) => (release = r));
+    const held: SharedRecordStore = {
+      ...records,
+      changedSince: async (cursor) => {
+        const answer = await records.changedSince(cursor);
+        read();
+        if (hold !== null) await hold;
+        return answer;
+      },
+    };
+    const a = nodeParts(keys, held);
+    const under = a.follow();
+    await wasRead;
+    await new JobRecords(records).addSeed('http://d.test/', Date.now());
+    const fresh = a.fresh();
+    hold = null;
+    release();
+    await Promise.all([under, fresh]);
+    assert.deepEqual(a.seeds, ['http://d.test/']);
   });
 });

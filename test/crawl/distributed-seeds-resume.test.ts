@@ -141,7 +141,11 @@ describe('a crawl of two processes on one Redis: seeds added while it runs, and 
       assert.equal(held.requests(), 1, 'the held page asked for once');
       const got = await archived(dir);
       assert.deepEqual(expected.filter((u) => got.get(u) !== 1), [], 'each added seed\'s URI archived once');
-      const byNode = await Promise.all(['n1', 'n2'].map(async (id) => (await fileLines(logOf(id))).filter((l) => expected.includes(l.split(/\s+/)[3]!)).length));
+      const lines = await Promise.all(['n1', 'n2'].map(async (id) => (await fileLines(logOf(id))).filter((l) => expected.includes(l.split(/\s+/)[3]!)).map((l) => `${id} ${l}`)));
+      const byNode = lines.map((l) => l.length);
+      const urlOf = (l: string): string => l.split(/\s+/)[4]!;
+      const twice = lines.flat().filter((l, _, all) => all.filter((m) => urlOf(m) === urlOf(l)).length > 1);
+      assert.deepEqual(twice, [], `crawl.log lines of a URI logged more than once (lines by node: ${byNode.join(', ')})`);
       assert.equal(byNode[0]! + byNode[1]!, expected.length, `crawl.log lines of the added web by node: ${byNode.join(', ')}`);
       t.diagnostic(`the added web's URIs fetched by n1, n2: ${byNode.join(', ')}`);
     } finally {

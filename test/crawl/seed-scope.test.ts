@@ -4,7 +4,8 @@
  * its own scope — without the seed's host, taken in from the crawl's
  * records only each second (crawl-wide.ts) — and refused them (-5000
  * outOfScope). When the seeds make the scope, the node that schedules a
- * seed's links puts the seed's host in scope first. Through a real
+ * seed's links puts the seed's host in scope first, and takes in the seeds
+ * recorded with it (their hosts are linked from it). Through a real
  * frontier (memory store) and real seen filters.
  */
 import assert from 'node:assert/strict';
@@ -37,6 +38,25 @@ test("a seed this node never added: its links are in scope here when the seeds m
   const page = childUri(seed, 'http://o.test/', 'L', '');
   assert.equal(await links.schedule(page, [{ url: 'http://o.test/b.html', hop: 'L', context: '' }]), 0);
   assert.deepEqual(refused, ['http://o.test/b.html']);
+  await frontier.close();
+});
+
+test("a seed of a host new to this node: the seeds recorded with it are taken in before its links are judged, once per new host", async () => {
+  const scope = new Scope({ ...BASE, hostsFromSeeds: true });
+  const { links, refused, frontier } = scheduler(scope);
+  // Another node recorded two seeds together; this one fetched the first before its follower read them.
+  let catchUps = 0;
+  links.catchUpSeedsWith(async () => {
+    catchUps++;
+    scope.addHost('m.test:8080');
+  });
+  const seed = seedUri('http://n.test:8080/');
+  assert.equal(await links.schedule(seed, [{ url: 'http://m.test:8080/x.html', hop: 'L', context: '' }]), 1);
+  assert.deepEqual(refused, [], "a link to the other added seed's host is in scope");
+  assert.equal(catchUps, 1);
+  // The host is known now: its seed (fetched again, say after a resume) costs no second catch-up.
+  await links.schedule(seed, [{ url: 'http://n.test:8080/y.html', hop: 'L', context: '' }]);
+  assert.equal(catchUps, 1);
   await frontier.close();
 });
 
