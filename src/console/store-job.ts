@@ -110,11 +110,9 @@ export class StoreJob {
       if (!isHttpUrl(url)) rejected.push({ url, reason: 'not an absolute http(s) URL' });
       else if (added.includes(url)) rejected.push({ url, reason: 'given twice' });
       else if (known.has(url)) rejected.push({ url, reason: 'already added' });
-      else {
-        await job.addSeed(url, at);
-        added.push(url);
-      }
+      else added.push(url);
     }
+    await job.addSeeds(added, at);
     return { added, rejected };
   }
 

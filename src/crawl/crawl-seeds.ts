@@ -40,7 +40,7 @@ export async function addSeeds(p: SeedParts, urls: readonly string[], at: number
     else candidates.push(url);
   }
   if (candidates.length === 0) return { added: [], rejected };
-  for (const url of candidates) await p.job.addSeed(url, at);
+  await p.job.addSeeds(candidates, at);
   const added = await seedsFromOthers(p, candidates);
   const fresh = new Set(added.map((u) => u.url));
   for (const url of candidates) if (!fresh.has(url)) rejected.push({ url, reason: 'already seen' });

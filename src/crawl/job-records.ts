@@ -25,8 +25,16 @@ export class JobRecords {
     return (await this.#withPrefix(SEED)).sort((a, b) => a.at - b.at || (a.value < b.value ? -1 : 1)).map((e) => e.value);
   }
 
-  async addSeed(url: string, at: number): Promise<void> {
-    await this.#records.put(SEED + url, Buffer.from(JSON.stringify({ at })));
+  /**
+   * Seeds added together: in a shared store, every other process takes in
+   * all of them at once, so none judges a link from one of them to another's
+   * host before it knows of that host (crawl-wide.ts, link-scheduler.ts).
+   */
+  async addSeeds(urls: readonly string[], at: number): Promise<void> {
+    const value = Buffer.from(JSON.stringify({ at }));
+    const entries = urls.map((url) => [SEED + url, value] as const);
+    if ('putAll' in this.#records) await (this.#records as SharedRecordStore).putAll(entries);
+    else for (const [key, v] of entries) await this.#records.put(key, v);
   }
 
   /** Exclusion regexes added while running, in the order they were added. */

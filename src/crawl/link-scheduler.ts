@@ -71,12 +71,14 @@ export class LinkScheduler {
 
   /** A shared crawl's way to take in the seeds other nodes recorded, now. */
   #catchUpSeeds: (() => Promise<void>) | undefined;
+  /** In a shared crawl, the seeds this process has scheduled or caught up on: a seed fetched here and not among them was added elsewhere. */
+  readonly #seedUrls = new Set<string>();
 
   constructor(deps: LinkSchedulerDeps) {
     this.#d = deps;
   }
 
-  /** In a crawl of several processes: how to take in, before judging a new seed host's links, the seeds added with it. */
+  /** In a crawl of several processes: how to take in, before judging the links of a seed added elsewhere, the seeds added with it. Before the crawl's seeds are scheduled. */
   catchUpSeedsWith(catchUp: () => Promise<void>): void {
     this.#catchUpSeeds = catchUp;
   }
@@ -88,6 +90,7 @@ export class LinkScheduler {
    * and seen-checked like a link, refused silently: it is a guess).
    */
   async scheduleSeeds(seeds: readonly CrawlUri[]): Promise<CrawlUri[]> {
+    if (this.#catchUpSeeds !== undefined) for (const s of seeds) this.#seedUrls.add(s.url);
     const mode = this.#d.sitemaps ?? 'off';
     const focusSeed = this.#d.focusSeed;
     const ranked = focusSeed === undefined ? seeds : seeds.map((s) => focusSeed(s));
@@ -141,9 +144,12 @@ export class LinkScheduler {
     // A seed's host is in scope when the seeds make the scope: one added on another node of a
     // shared crawl may be fetched here before this node has taken in the seed's record (crawl-wide.ts),
     // and so may its links to the other hosts added with it: those records are taken in first.
-    if (parent.seed && this.#d.scope.hostsFromSeeds && !this.#d.scope.coversHost(parent.url)) {
+    if (parent.seed && this.#d.scope.hostsFromSeeds) {
       this.#d.scope.addHost(new URL(parent.url).host);
-      await this.#catchUpSeeds?.();
+      if (this.#catchUpSeeds !== undefined && !this.#seedUrls.has(parent.url)) {
+        this.#seedUrls.add(parent.url);
+        await this.#catchUpSeeds();
+      }
     }
     const candidates: CrawlUri[] = [];
     const refused: CrawlUri[] = [];

@@ -18,6 +18,8 @@ export interface RecordStore {
 export interface SharedRecordStore extends RecordStore {
   /** Records put since `cursor` (0: all), and the cursor to ask from next time. */
   changedSince(cursor: number): Promise<{ entries: [string, Buffer][]; cursor: number }>;
+  /** Several records put at once: changedSince() sees all of them or none. */
+  putAll(entries: readonly (readonly [key: string, value: Buffer])[]): Promise<void>;
 }
 
 /** Records in a keyspace of a LevelDB: the same bytes as a sublevel of that name, keys as UTF-8. */

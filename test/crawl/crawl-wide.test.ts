@@ -115,7 +115,7 @@ for (const variant of REDIS_VARIANTS) describe(`crawl-wide records (${variant.na
     const b = nodeParts(keys);
     await Promise.all([a.follow(), b.follow()]);
     const outside = new JobRecords(redisRecords(suite.link, keys, 'job'));
-    await outside.addSeed('http://c.test/', Date.now());
+    await outside.addSeeds(['http://c.test/'], Date.now());
     await outside.addExclusion('/nope/', Date.now());
     for (const node of [a, b]) {
       const ms = await within(node.follow, () => node.seeds.length > 0);
@@ -126,6 +126,24 @@ for (const variant of REDIS_VARIANTS) describe(`crawl-wide records (${variant.na
     await a.follow();
     assert.deepEqual(a.seeds, ['http://c.test/'], 'handed on once');
     assert.deepEqual(await outside.addedSeeds(), ['http://c.test/'], 'kept for a resume');
+  });
+
+  it('seeds added together are taken in together: a node following while they are recorded sees none of them or all', async () => {
+    const keys = new CrawlKeys(`wide${++crawls}`);
+    const a = nodeParts(keys);
+    const batch = Array.from({ length: 200 }, (_, i) => `http://h${i}.test/`);
+    let recorded = false;
+    const adding = new JobRecords(redisRecords(suite.link, keys, 'job')).addSeeds(batch, Date.now()).then(() => (recorded = true));
+    const seen: number[] = [];
+    while (!recorded) {
+      await a.follow();
+      seen.push(a.seeds.length);
+    }
+    await adding;
+    await a.follow();
+    seen.push(a.seeds.length);
+    assert.deepEqual([...new Set(seen)].filter((n) => n !== 0 && n !== batch.length), [], `seeds taken in, follow by follow: ${seen.join(' ')}`);
+    assert.deepEqual(a.seeds, batch);
   });
 
   it('fresh(): a seed recorded while a step is under way is taken in by it, not hidden by the step that read before it', async () => {
@@ -148,7 +166,7 @@ for (const variant of REDIS_VARIANTS) describe(`crawl-wide records (${variant.na
     const a = nodeParts(keys, held);
     const under = a.follow();
     await wasRead;
-    await new JobRecords(records).addSeed('http://d.test/', Date.now());
+    await new JobRecords(records).addSeeds(['http://d.test/'], Date.now());
     const fresh = a.fresh();
     hold = null;
     release();

@@ -41,7 +41,7 @@ test("a seed this node never added: its links are in scope here when the seeds m
   await frontier.close();
 });
 
-test("a seed of a host new to this node: the seeds recorded with it are taken in before its links are judged, once per new host", async () => {
+test("a seed added on another node: the seeds recorded with it are taken in before its links are judged, once per seed", async () => {
   const scope = new Scope({ ...BASE, hostsFromSeeds: true });
   const { links, refused, frontier } = scheduler(scope);
   // Another node recorded two seeds together; this one fetched the first before its follower read them.
@@ -54,9 +54,17 @@ test("a seed of a host new to this node: the seeds recorded with it are taken in
   assert.equal(await links.schedule(seed, [{ url: 'http://m.test:8080/x.html', hop: 'L', context: '' }]), 1);
   assert.deepEqual(refused, [], "a link to the other added seed's host is in scope");
   assert.equal(catchUps, 1);
-  // The host is known now: its seed (fetched again, say after a resume) costs no second catch-up.
+  // Known now: the same seed (fetched again, say after a resume) costs no second catch-up.
   await links.schedule(seed, [{ url: 'http://n.test:8080/y.html', hop: 'L', context: '' }]);
   assert.equal(catchUps, 1);
+  // A seed added elsewhere on a host already in scope: the seeds added with it may bring another.
+  scope.addHost('p.test');
+  await links.schedule(seedUri('http://p.test/new/'), [{ url: 'http://p.test/new/a.html', hop: 'L', context: '' }]);
+  assert.equal(catchUps, 2);
+  // A seed this node scheduled itself: nothing to catch up on.
+  await links.scheduleSeeds([seedUri('http://q.test/')]);
+  await links.schedule(seedUri('http://q.test/'), [{ url: 'http://q.test/b.html', hop: 'L', context: '' }]);
+  assert.equal(catchUps, 2);
   await frontier.close();
 });
 

@@ -10,13 +10,17 @@ import type { SharedRecordStore } from '../record-store.js';
 import type { CrawlKeys } from './crawl-keys.js';
 import { flatPairs, redisScript, type RedisLink } from './redis-link.js';
 
-const PUT = redisScript('records-put', `redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) redis.call('RPUSH', KEYS[2], ARGV[1]) return 0`);
+/** Key, value, key, value…: each set and listed, all in one step (a reader of the list sees all or none). */
+const PUT = redisScript('records-put', `for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) redis.call('RPUSH', KEYS[2], ARGV[i]) end return 0`);
 
 export function redisRecords(link: RedisLink, keys: CrawlKeys, name: string): SharedRecordStore {
   const hash = keys.records(name);
   const log = `${hash}:log`;
   return {
     put: async (key, value) => void (await link.eval(PUT, [hash, log], [key, value])),
+    putAll: async (entries) => {
+      if (entries.length > 0) await link.eval(PUT, [hash, log], entries.flat());
+    },
     get: async (key) => (await link.command<Buffer | null>(['HGET', hash, key], true)) ?? undefined,
     del: async (key) => void (await link.command(['HDEL', hash, key])),
     async *entries() {
