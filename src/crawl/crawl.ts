@@ -242,7 +242,7 @@ export class Crawl {
       // What other nodes recorded (robots.txt results, closed hosts, exclusions, seeds), taken in each second; this node's figures and the crawl's flags with each heartbeat.
       const follow = crawlWideFollower({ ...this.#p, seedsAdded: (urls) => this.#seedsFromOthers(urls) });
       every(1000, () => void follow.step().catch(() => undefined));
-      this.#p.links.catchUpSeedsWith(() => follow.fresh().catch(() => undefined));
+      this.#p.links.catchUpSeedsWith(() => follow.fresh().catch(() => undefined), (url) => this.#p.stats.seeds.has(url));
       backend.coordination.start(() => this.#nodeFigures(), (flags) => this.#onFlags(flags));
     }
     try {

@@ -69,18 +69,21 @@ export class LinkScheduler {
   /** Links already put through the seen filter by this process: their repeats are skipped. */
   readonly #known = new KnownLinks();
 
-  /** A shared crawl's way to take in the seeds other nodes recorded, now. */
-  #catchUpSeeds: (() => Promise<void>) | undefined;
-  /** In a shared crawl, the seeds this process has scheduled or caught up on: a seed fetched here and not among them was added elsewhere. */
-  readonly #seedUrls = new Set<string>();
+  /** A shared crawl's way to take in, now, the seeds other nodes recorded; and whether this process knows a seed already. */
+  #seedsElsewhere: { catchUp: () => Promise<void>; knows: (url: string) => boolean } | undefined;
 
   constructor(deps: LinkSchedulerDeps) {
     this.#d = deps;
   }
 
-  /** In a crawl of several processes: how to take in, before judging the links of a seed added elsewhere, the seeds added with it. Before the crawl's seeds are scheduled. */
-  catchUpSeedsWith(catchUp: () => Promise<void>): void {
-    this.#catchUpSeeds = catchUp;
+  /**
+   * In a crawl of several processes: how to take in the seeds recorded
+   * elsewhere (`catchUp`), done before judging the links of a seed this
+   * process does not know (`knows`: the seeds it has scheduled, its own or
+   * taken in), which another node added, maybe with others it links to.
+   */
+  catchUpSeedsWith(catchUp: () => Promise<void>, knows: (url: string) => boolean): void {
+    this.#seedsElsewhere = { catchUp, knows };
   }
 
   /**
@@ -90,7 +93,6 @@ export class LinkScheduler {
    * and seen-checked like a link, refused silently: it is a guess).
    */
   async scheduleSeeds(seeds: readonly CrawlUri[]): Promise<CrawlUri[]> {
-    if (this.#catchUpSeeds !== undefined) for (const s of seeds) this.#seedUrls.add(s.url);
     const mode = this.#d.sitemaps ?? 'off';
     const focusSeed = this.#d.focusSeed;
     const ranked = focusSeed === undefined ? seeds : seeds.map((s) => focusSeed(s));
@@ -146,10 +148,8 @@ export class LinkScheduler {
     // and so may its links to the other hosts added with it: those records are taken in first.
     if (parent.seed && this.#d.scope.hostsFromSeeds) {
       this.#d.scope.addHost(new URL(parent.url).host);
-      if (this.#catchUpSeeds !== undefined && !this.#seedUrls.has(parent.url)) {
-        this.#seedUrls.add(parent.url);
-        await this.#catchUpSeeds();
-      }
+      const elsewhere = this.#seedsElsewhere;
+      if (elsewhere !== undefined && !elsewhere.knows(parent.url)) await elsewhere.catchUp();
     }
     const candidates: CrawlUri[] = [];
     const refused: CrawlUri[] = [];

@@ -16,11 +16,12 @@ const PUT = redisScript('records-put', `for i = 1, #ARGV, 2 do redis.call('HSET'
 export function redisRecords(link: RedisLink, keys: CrawlKeys, name: string): SharedRecordStore {
   const hash = keys.records(name);
   const log = `${hash}:log`;
+  const putAll = async (entries: readonly (readonly [string, Buffer])[]): Promise<void> => {
+    if (entries.length > 0) await link.eval(PUT, [hash, log], entries.flat());
+  };
   return {
-    put: async (key, value) => void (await link.eval(PUT, [hash, log], [key, value])),
-    putAll: async (entries) => {
-      if (entries.length > 0) await link.eval(PUT, [hash, log], entries.flat());
-    },
+    put: (key, value) => putAll([[key, value]]),
+    putAll,
     get: async (key) => (await link.command<Buffer | null>(['HGET', hash, key], true)) ?? undefined,
     del: async (key) => void (await link.command(['HDEL', hash, key])),
     async *entries() {
