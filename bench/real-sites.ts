@@ -27,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { formatThreadCpu, watchThreadCpu } from './thread-cpu.js';
+import { cpuAt, formatThreadCpu, watchThreadCpu } from './thread-cpu.js';
 import { archiverLauncher } from './crawl.js';
 
 /** The Debian documentation sites tried by default: name, document root, the package that installs it. */
@@ -62,6 +62,9 @@ export interface ToolRun {
   failedUrls: Set<string>;
   /** archiver only: start of the process to its first request, and end of its last response to its exit. */
   startMs?: number;
+  /** archiver only: its CPU seconds (all threads) up to its first request, and after its last response (estimated from readings 100 ms apart: thread-cpu.ts cpuAt). */
+  startCpuSecs?: number;
+  exitCpuSecs?: number;
   /** archiver only: its CPU seconds by thread (thread-cpu.ts), e.g. "main 1.6 s, arch-page 2.0 s, node helpers 0.7 s". */
   threads?: string;
   exitMs?: number;
@@ -125,17 +128,18 @@ async function startNginx(root: string, work: string): Promise<{ origin: string;
 }
 
 /** Runs `argv` under GNU time; returns wall, CPU, peak RSS, and when it started and ended (ms since the epoch). */
-async function timed(argv: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ wallSecs: number; cpuSecs: number; peakRssMB: number; startedAt: number; endedAt: number; exitCode: number | null; threads: string }> {
+async function timed(argv: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ wallSecs: number; cpuSecs: number; peakRssMB: number; startedAt: number; endedAt: number; exitCode: number | null; threads: string; timeline: [number, number][] }> {
   const out = path.join(cwd, 'time.txt');
   const startedAt = Date.now();
   const child = spawn('/usr/bin/time', ['-f', '%e %U %S %M', '-o', out, ...argv], { cwd, stdio: 'ignore', env });
   // The command under GNU time, read by thread from /proc (nothing off Linux).
   const watch = watchThreadCpu(child.pid!, true);
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-  const threads = formatThreadCpu(watch.stop());
+  const cpu = watch.stop();
+  const threads = formatThreadCpu(cpu);
   const endedAt = Date.now();
   const [e, u, s, m] = (await readFile(out, 'utf8')).trim().split('\n').pop()!.split(/\s+/).map(Number) as [number, number, number, number];
-  return { wallSecs: e, cpuSecs: u + s, peakRssMB: m / 1024, startedAt, endedAt, exitCode, threads };
+  return { wallSecs: e, cpuSecs: u + s, peakRssMB: m / 1024, startedAt, endedAt, exitCode, threads, timeline: cpu.timeline };
 }
 
 async function logLines(log: string): Promise<{ msec: number; status: number; uri: string }[]> {
@@ -183,6 +187,10 @@ async function runTool(tool: Tool, site: { origin: string; log: string }, work: 
   if (tool === 'archiver' && lines.length > 0) {
     run.startMs = lines[0]!.msec - t.startedAt;
     run.exitMs = t.endedAt - lines[lines.length - 1]!.msec;
+    if (t.timeline.length > 0) {
+      run.startCpuSecs = cpuAt(t.timeline, lines[0]!.msec);
+      run.exitCpuSecs = t.timeline[t.timeline.length - 1]![1] - cpuAt(t.timeline, lines[lines.length - 1]!.msec);
+    }
   }
   await rm(dir, { recursive: true, force: true });
   return run;
@@ -213,6 +221,11 @@ export async function runSiteBench(site: { name: string; root: string }, runs: n
   }
 }
 
+/** ` (0.29 s CPU)`, or '' when not measured. */
+function cpuNote(secs: number | undefined): string {
+  return secs === undefined ? '' : ` (${secs.toFixed(2)} s CPU)`;
+}
+
 export function siteTable(results: readonly SiteResult[]): string[] {
   const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
   const lines = [
@@ -225,7 +238,7 @@ export function siteTable(results: readonly SiteResult[]): string[] {
     lines.push(
       `| ${r.name} | ${a.requests} / ${w.requests} (${sameUrisNote(a, w)}) | ${a.wallSecs.toFixed(2)} s / ${w.wallSecs.toFixed(2)} s (${ratio(a.wallSecs, w.wallSecs)}) | ` +
         `${a.cpuSecs.toFixed(2)} s / ${w.cpuSecs.toFixed(2)} s (${ratio(a.cpuSecs, w.cpuSecs)}) | ${a.peakRssMB.toFixed(0)} MB / ${w.peakRssMB.toFixed(0)} MB | ` +
-        `${(a.startMs ?? NaN).toFixed(0)} ms | ${(a.exitMs ?? NaN).toFixed(0)} ms | ${r.onePage.wallSecs.toFixed(2)} s, ${r.onePage.peakRssMB.toFixed(0)} MB |`,
+        `${(a.startMs ?? NaN).toFixed(0)} ms${cpuNote(a.startCpuSecs)} | ${(a.exitMs ?? NaN).toFixed(0)} ms${cpuNote(a.exitCpuSecs)} | ${r.onePage.wallSecs.toFixed(2)} s, ${r.onePage.peakRssMB.toFixed(0)} MB |`,
     );
   }
   lines.push(

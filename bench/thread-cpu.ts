@@ -5,7 +5,8 @@
  * compiler threads, libuv's pool — all called "node"). Linux only: it polls
  * /proc/<pid>/task/<tid>/stat every `intervalMs` and keeps each thread's
  * last reading, so a thread that exits loses at most its last interval.
- * Elsewhere it reports nothing.
+ * It also reads the process's total at each poll, so the CPU spent up to a
+ * moment can be estimated (cpuAt). Elsewhere it reports nothing.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -15,6 +16,27 @@ const TICKS_PER_SEC = 100;
 export interface ThreadCpu {
   /** CPU seconds by thread group: "main", each worker thread's name, "node helpers". */
   byGroup: Map<string, number>;
+  /** The process's CPU seconds so far (all its threads), at its start (0) and at each poll: [ms since the epoch, seconds]. */
+  timeline: [atMs: number, secs: number][];
+}
+
+/**
+ * The process's CPU seconds at `ms` (ms since the epoch), taken as growing
+ * evenly between the two polls around it (after the last poll: the last
+ * reading). With polls 100 ms apart on a process that keeps both cores
+ * busy, that is within a few tens of ms of CPU.
+ */
+export function cpuAt(timeline: readonly (readonly [number, number])[], ms: number): number {
+  let before: readonly [number, number] = [-Infinity, 0];
+  for (const point of timeline) {
+    if (point[0] > ms) {
+      const [t0, s0] = before;
+      const [t1, s1] = point;
+      return t0 === -Infinity ? 0 : s0 + ((s1 - s0) * (ms - t0)) / (t1 - t0);
+    }
+    before = point;
+  }
+  return before[1];
 }
 
 export interface ThreadCpuWatch {
@@ -24,6 +46,7 @@ export interface ThreadCpuWatch {
 /** Watch the process `pid`, or (when `viaParent`) the first child of `pid`, e.g. the command under /usr/bin/time. */
 export function watchThreadCpu(pid: number, viaParent: boolean, intervalMs = 100): ThreadCpuWatch {
   const last = new Map<number, { name: string; secs: number }>();
+  const timeline: [number, number][] = [];
   let target: number | null = viaParent ? null : pid;
   const poll = (): void => {
     target ??= firstChild(pid);
@@ -38,7 +61,12 @@ export function watchThreadCpu(pid: number, viaParent: boolean, intervalMs = 100
       const reading = readThread(target, Number(t));
       if (reading !== null) last.set(Number(t), reading);
     }
+    // The process's total: its threads' CPU, the exited ones' included.
+    const total = readThread(target, target, 'process');
+    if (total !== null) timeline.push([Date.now(), total.secs]);
   };
+  // Just started: no CPU yet.
+  timeline.push([Date.now(), 0]);
   const timer = setInterval(poll, intervalMs);
   poll();
   return {
@@ -49,7 +77,7 @@ export function watchThreadCpu(pid: number, viaParent: boolean, intervalMs = 100
         const group = tid === target ? 'main' : name === 'node' ? 'node helpers' : name;
         byGroup.set(group, (byGroup.get(group) ?? 0) + secs);
       }
-      return { byGroup };
+      return { byGroup, timeline };
     },
   };
 }
@@ -63,9 +91,10 @@ function firstChild(pid: number): number | null {
   }
 }
 
-function readThread(pid: number, tid: number): { name: string; secs: number } | null {
+/** A thread's CPU from /proc/<pid>/task/<tid>/stat, or (`whole`) the process's, all its threads, from /proc/<pid>/stat. */
+function readThread(pid: number, tid: number, whole?: 'process'): { name: string; secs: number } | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const stat = readFileSync(whole === 'process' ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
     const close = stat.lastIndexOf(')');
     const name = stat.slice(stat.indexOf('(') + 1, close);
     // Fields after "(comm) ": state is the 1st, utime the 12th, stime the 13th.
@@ -77,7 +106,7 @@ function readThread(pid: number, tid: number): { name: string; secs: number } | 
 }
 
 /** "main 8.8 s, arch-capture 5.1 s, …" in a stable order: main first, then by CPU. */
-export function formatThreadCpu(cpu: ThreadCpu): string {
+export function formatThreadCpu(cpu: Pick<ThreadCpu, 'byGroup'>): string {
   const rows = [...cpu.byGroup].sort((a, b) => (a[0] === 'main' ? -1 : b[0] === 'main' ? 1 : b[1] - a[1]));
   return rows.map(([group, secs]) => `${group} ${secs.toFixed(1)} s`).join(', ');
 }
