@@ -58,11 +58,11 @@ export function watchThreadCpu(pid: number, viaParent: boolean, intervalMs = 100
       return;
     }
     for (const t of tids) {
-      const reading = readThread(target, Number(t));
+      const reading = readStat(`/proc/${target}/task/${t}/stat`);
       if (reading !== null) last.set(Number(t), reading);
     }
     // The process's total: its threads' CPU, the exited ones' included.
-    const total = readThread(target, target, 'process');
+    const total = readStat(`/proc/${target}/stat`);
     if (total !== null) timeline.push([Date.now(), total.secs]);
   };
   // Just started: no CPU yet.
@@ -91,10 +91,10 @@ function firstChild(pid: number): number | null {
   }
 }
 
-/** A thread's CPU from /proc/<pid>/task/<tid>/stat, or (`whole`) the process's, all its threads, from /proc/<pid>/stat. */
-function readThread(pid: number, tid: number, whole?: 'process'): { name: string; secs: number } | null {
+/** Name and CPU seconds from a stat file: a thread's (/proc/<pid>/task/<tid>/stat) or a whole process's (/proc/<pid>/stat). */
+function readStat(file: string): { name: string; secs: number } | null {
   try {
-    const stat = readFileSync(whole === 'process' ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const stat = readFileSync(file, 'utf8');
     const close = stat.lastIndexOf(')');
     const name = stat.slice(stat.indexOf('(') + 1, close);
     // Fields after "(comm) ": state is the 1st, utime the 12th, stime the 13th.

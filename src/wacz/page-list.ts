@@ -10,12 +10,14 @@
  *   N²/2^65 (1e-7 for a million pages).
  * - the title and text of the first original of each digest that a
  *   text-less revisit still ahead will borrow, until the last such revisit
- *   has passed (PageCollector counts them while candidates are added). A
- *   crawl writes an original before its revisits, so this holds what lies
- *   between the two. If an original comes after its revisit in package
- *   order (only with odd inputs, e.g. WARC files renamed out of crawl
- *   order) the revisit gets no title or text: the one way this list can
- *   differ from one built with every candidate in memory.
+ *   has passed (PageCollector counts them while candidates are added).
+ *   Usually an original comes before its revisits, so this holds what lies
+ *   between the two. Not always: the crawl writes a capture when its page
+ *   work is done, and a revisit's can end first; and in a crawl of several
+ *   processes a revisit may sit in a file of a node whose name sorts first.
+ *   For a revisit ahead of its original, PageCollector hands over the
+ *   original's title and text as it met them (`lateOriginals`). Without
+ *   them, such a revisit gets no title or text.
  * - the best main page so far (see mainPage()).
  */
 import { KeyTable } from '../fingerprint/key-table.js';
@@ -53,7 +55,7 @@ export interface OrderedCandidate<T = string> {
   relevance?: number;
 }
 
-export interface PageListOptions {
+export interface PageListOptions<T = string> {
   /** The crawl's seeds, profile order: the first one listed as a page is the main page. */
   seeds?: readonly string[];
   /** URLs the WARCs or journal mark as seeds (complete before the pass). */
@@ -63,9 +65,15 @@ export interface PageListOptions {
    * Handed over, not copied: the list counts it down as revisits pass.
    */
   borrowers?: Map<string, number>;
+  /**
+   * Digest → the title and text of its first original, for originals that
+   * come after a text-less revisit of theirs in package order. Handed over:
+   * each is dropped once the last of its revisits has passed.
+   */
+  lateOriginals?: Map<string, Borrowed<T>>;
 }
 
-type Borrowed<T> = Pick<OrderedCandidate<T>, 'title' | 'text'>;
+export type Borrowed<T = string> = Pick<OrderedCandidate<T>, 'title' | 'text'>;
 
 /** A listed page as the choice of the main page keeps it: not its text. */
 export type PageRef = Pick<PageEntry<unknown>, 'url' | 'ts'>;
@@ -79,17 +87,20 @@ export class PageList<T = string> {
   readonly #waiting: Map<string, number>;
   /** Digest → title/text of its first original, while revisits wait for it. */
   readonly #held = new Map<string, Borrowed<T>>();
+  /** Digest → title/text of an original still ahead, for the revisits that come first. */
+  readonly #late: Map<string, Borrowed<T>>;
   #count = 0;
   #bySeed: { rank: number; page: PageRef } | null = null;
   #earliestMarked: PageRef | null = null;
   #earliest: PageRef | null = null;
 
-  constructor(opts: PageListOptions = {}) {
+  constructor(opts: PageListOptions<T> = {}) {
     (opts.seeds ?? []).forEach((s, i) => {
       if (!this.#seedRank.has(s)) this.#seedRank.set(s, i);
     });
     this.#markedSeeds = opts.markedSeeds ?? new Set();
     this.#waiting = opts.borrowers ?? new Map();
+    this.#late = opts.lateOriginals ?? new Map();
   }
 
   /** Pages listed so far. */
@@ -129,13 +140,14 @@ export class PageList<T = string> {
 
   /** A text-less revisit passes: what its digest's original holds, released after the last revisit. */
   #borrow(digest: string): Borrowed<T> | undefined {
-    const source = this.#held.get(digest);
+    const source = this.#held.get(digest) ?? this.#late.get(digest);
     const left = (this.#waiting.get(digest) ?? 0) - 1;
     if (left > 0) {
       this.#waiting.set(digest, left);
     } else {
       this.#waiting.delete(digest);
       this.#held.delete(digest);
+      this.#late.delete(digest);
     }
     return source;
   }

@@ -23,7 +23,7 @@ import type { CdxjEntry } from '../index/cdxj.js';
 import type { IndexedRecord } from '../index/warc-index.js';
 import { LineSorter } from '../index/line-sorter.js';
 import { loadOnce } from '../core/load-once.js';
-import { DEFAULT_MAX_TEXT_CHARS, PageList, type OrderedCandidate, type PageRef } from './page-list.js';
+import { DEFAULT_MAX_TEXT_CHARS, PageList, type Borrowed, type OrderedCandidate, type PageRef } from './page-list.js';
 import type { PageText } from './page-text.js';
 import { isHtmlMime } from '../core/html-mime.js';
 
@@ -82,6 +82,12 @@ export class PageCollector {
   readonly #fileRank = new Map<string, number>();
   /** Digest → text-less revisits with it: what PageList must keep an original's text for. */
   #borrowers = new Map<string, number>();
+  /**
+   * Digest → title and text of the first original added after a text-less
+   * revisit of it. Read from WARCs, pages are added in package order, so
+   * these are the originals PageList meets after a revisit that borrows.
+   */
+  #lateOriginals = new Map<string, Borrowed>();
   #added = 0;
 
   constructor(opts: PageCollectorOptions = {}) {
@@ -111,6 +117,8 @@ export class PageCollector {
     if (text !== undefined && text.length > this.#maxTextChars) text = text.slice(0, this.#maxTextChars);
     if (!page.original && page.title === undefined && text === undefined && page.digest !== null) {
       this.#borrowers.set(page.digest, (this.#borrowers.get(page.digest) ?? 0) + 1);
+    } else if (page.original && page.digest !== null && this.#borrowers.has(page.digest) && !this.#lateOriginals.has(page.digest)) {
+      this.#lateOriginals.set(page.digest, { ...(page.title !== undefined ? { title: page.title } : {}), ...(text !== undefined ? { text } : {}) });
     }
     const fields: SortedFields = [page.url, page.warcDate, page.digest, page.original ? 1 : 0, page.title ?? null, text ?? null, page.relevance ?? null];
     const key = `${hex(this.#rank(page.filename), RANK_HEX)} ${hex(page.offset, OFFSET_HEX)} ${hex(this.#added++, SEQ_HEX)}`;
@@ -153,8 +161,9 @@ export class PageCollector {
    * Runs once: the sorted runs are removed as it ends.
    */
   async writeJsonl(file: string, seeds: readonly string[] = []): Promise<WrittenPages> {
-    const list = new PageList({ seeds, markedSeeds: this.#seeds, borrowers: this.#borrowers });
+    const list = new PageList({ seeds, markedSeeds: this.#seeds, borrowers: this.#borrowers, lateOriginals: this.#lateOriginals });
     this.#borrowers = new Map();
+    this.#lateOriginals = new Map();
     await AtomicLineFile.write(file, async (out) => {
       await out.add([JSON.stringify(PAGES_HEADER)]);
       for await (const batch of this.#sorter.batches()) {

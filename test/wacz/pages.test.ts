@@ -112,11 +112,34 @@ describe('page list from an external sort', () => {
     assert.equal(pages.size, 6);
   });
 
-  test('an original after its revisit in package order lends nothing (the documented difference from the in-memory rule)', () => {
-    const list = new PageList({ borrowers: new Map([['sha1:D', 1]]) });
-    const rev = list.next({ url: 'http://c/rev', warcDate: '2026-01-01T00:00:00Z', digest: 'sha1:D', original: false });
-    list.next({ url: 'http://c/orig', warcDate: '2026-01-01T00:00:01Z', digest: 'sha1:D', original: true, title: 'T', text: 'x' });
-    assert.deepEqual(rev, { url: 'http://c/rev', ts: '2026-01-01T00:00:00.000Z' });
+  test('an original after its revisit in package order: the revisit borrows from the late originals handed over, else nothing', () => {
+    const pass = (lateOriginals?: Map<string, { title?: string; text?: string }>) => {
+      const list = new PageList({ borrowers: new Map([['sha1:D', 1]]), ...(lateOriginals ? { lateOriginals } : {}) });
+      const rev = list.next({ url: 'http://c/rev', warcDate: '2026-01-01T00:00:00Z', digest: 'sha1:D', original: false });
+      list.next({ url: 'http://c/orig', warcDate: '2026-01-01T00:00:01Z', digest: 'sha1:D', original: true, title: 'T', text: 'x' });
+      return rev;
+    };
+    assert.deepEqual(pass(), { url: 'http://c/rev', ts: '2026-01-01T00:00:00.000Z' });
+    const late = new Map([['sha1:D', { title: 'T', text: 'x' }]]);
+    assert.deepEqual(pass(late), { url: 'http://c/rev', ts: '2026-01-01T00:00:00.000Z', title: 'T', text: 'x' });
+    assert.equal(late.size, 0, 'dropped once its last revisit has passed');
+  });
+
+  test('pages added in package order (read from WARCs), a revisit ahead of its original: it borrows as one after it does (a crawl writes them so when its page work ends first)', async () => {
+    const shared = 'sha1:AHEAD';
+    const cands = [
+      page('http://f/rev-ahead', 'A.warc.gz', 10, { original: false, digest: shared, title: undefined, text: undefined }),
+      page('http://f/orig', 'A.warc.gz', 20, { digest: shared, title: 'Redirecting…', text: 'the original text' }),
+      page('http://f/rev-after', 'B.warc.gz', 5, { original: false, digest: shared, title: undefined, text: undefined }),
+      page('http://f/orig-again', 'C.warc.gz', 5, { digest: shared, title: 'A second original', text: 'other' }),
+    ];
+    const expected = reference(cands, [], new Set(), 100_000);
+    for (const sortBufferBytes of [undefined, 100]) {
+      const { lines } = await streamed(cands, [], [], sortBufferBytes !== undefined ? { sortBufferBytes } : {});
+      assert.deepEqual(lines, expected.lines, `buffer ${sortBufferBytes}`);
+      const pages = new Map(lines.slice(1).map((l) => JSON.parse(l) as PageEntry).map((p) => [p.url, p]));
+      for (const url of ['http://f/rev-ahead', 'http://f/rev-after']) assert.deepEqual([pages.get(url)?.title, pages.get(url)?.text], ['Redirecting…', 'the original text'], url);
+    }
   });
 
   test('main page: the first profile seed listed; else the earliest marked seed; else the earliest page', async () => {
