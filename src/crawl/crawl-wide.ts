@@ -51,7 +51,7 @@ export function crawlWideFollower(p: CrawlWideParts): { step: () => Promise<void
       }),
     ]);
   };
-  const next = (): Promise<void> => {
+  const once = (): Promise<void> => {
     if (running !== null) return running;
     running = step().finally(() => {
       running = null;
@@ -60,7 +60,7 @@ export function crawlWideFollower(p: CrawlWideParts): { step: () => Promise<void
   };
   const fresh = async (): Promise<void> => {
     if (running !== null) await running.catch(() => undefined);
-    await next();
+    await once();
   };
-  return { step: next, fresh };
+  return { step: once, fresh };
 }

@@ -13,11 +13,14 @@ const CRAWL_TIME = 'crawlTimeMs';
 
 export class JobRecords {
   readonly #records: RecordStore;
+  /** The same store when other processes of the crawl write it too; null otherwise. */
+  readonly #shared: SharedRecordStore | null;
   /** Where followAdded() reads on in a shared store's change list. */
   #cursor = 0;
 
   constructor(records: RecordStore) {
     this.#records = records;
+    this.#shared = 'changedSince' in records ? (records as SharedRecordStore) : null;
   }
 
   /** Seeds added while running, in the order they were added. */
@@ -33,7 +36,7 @@ export class JobRecords {
   async addSeeds(urls: readonly string[], at: number): Promise<void> {
     const value = Buffer.from(JSON.stringify({ at }));
     const entries = urls.map((url) => [SEED + url, value] as const);
-    if ('putAll' in this.#records) await (this.#records as SharedRecordStore).putAll(entries);
+    if (this.#shared !== null) await this.#shared.putAll(entries);
     else for (const [key, v] of entries) await this.#records.put(key, v);
   }
 
@@ -52,8 +55,8 @@ export class JobRecords {
    * none otherwise.
    */
   async followAdded(): Promise<{ seeds: string[]; exclusions: string[] }> {
-    if (!('changedSince' in this.#records)) return { seeds: [], exclusions: [] };
-    const { entries, cursor } = await (this.#records as SharedRecordStore).changedSince(this.#cursor);
+    if (this.#shared === null) return { seeds: [], exclusions: [] };
+    const { entries, cursor } = await this.#shared.changedSince(this.#cursor);
     this.#cursor = cursor;
     const keys = entries.map(([key]) => key);
     return {
