@@ -161,7 +161,7 @@ async function runTool(tool: Tool, site: { origin: string; log: string }, work: 
   if (tool === 'wget') {
     argv = ['wget', '-q', '--recursive', '--level=inf', '--no-parent', '--page-requisites', '--warc-file=site', `${site.origin}/`];
   } else if (tool === 'floor') {
-    argv = [process.execPath, fileURLToPath(new URL('./floor-crawler.js', import.meta.url)), site.origin, path.join(dir, 'floor.warc.gz')];
+    argv = [process.execPath, '--v8-pool-size=2', fileURLToPath(new URL('./floor-crawler.js', import.meta.url)), site.origin, path.join(dir, 'floor.warc.gz')];
   } else {
     const host = new URL(site.origin).host;
     const profile = {
@@ -177,8 +177,9 @@ async function runTool(tool: Tool, site: { origin: string; log: string }, work: 
     await writeFile(path.join(dir, 'profile.json'), JSON.stringify(profile));
     argv = [archiverLauncher(), 'run', path.join(dir, 'profile.json'), '--quiet'];
   }
-  // The floor starts as archiver's launcher starts node: without the certificates node would parse for nothing (bin/archiver).
-  const t = await timed(argv, dir, tool === 'floor' ? withoutExtraCerts() : process.env);
+  // The floor starts as archiver's launcher starts node (bin/archiver): without the certificates node would parse
+  // for nothing, two malloc arenas and two V8 helper threads.
+  const t = await timed(argv, dir, tool === 'floor' ? { ...withoutExtraCerts(), MALLOC_ARENA_MAX: process.env['MALLOC_ARENA_MAX'] ?? '2' } : process.env);
   // nginx writes its log line as it finishes a request; give it a moment.
   await new Promise((r) => setTimeout(r, 100));
   const lines = await logLines(site.log);
