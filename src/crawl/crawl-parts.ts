@@ -199,6 +199,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
       jobName: profile.name,
       description: `archiver crawl of ${profile.seeds.length} seed(s)`,
     },
+    // Each file's warcinfo on the page thread, where warcio is loaded for the captures: this thread never loads it.
+    warcInfo: (info) => pages.warcInfo(info),
   });
   const crawlLog = await CrawlLog.open(dirs.crawlLog);
   const journal = await CaptureJournal.open(captureJournalPath(dirs.root, dirs.node));

@@ -20,7 +20,8 @@ import type { HtmlExtraction } from '../fetch/link-extractor.js';
 import { inProcessGzip } from '../writer/gzip-member.js';
 import { extractFor, type ExtractOptions } from './extract-for.js';
 import type { HtmlExtractFn } from './outlinks.js';
-import { pageResultOf, pageWork, type PageReply, type PageRequest, type PageResult } from './page-work.js';
+import { pageResultOf, pageWork, warcInfoReply, type PageReply, type PageRequest, type PageResult, type WarcInfoReply } from './page-work.js';
+import type { WarcInfoInput } from '../writer/warc-records.js';
 import { pageWorker, type PageWorker } from './page-worker-start.js';
 
 /** Pages shorter than this (in UTF-16 units) are extracted in this thread by `extract()`. */
@@ -142,6 +143,17 @@ export class PageThread {
     const moved: PageRequest = { ...req, body, exchange: { ...req.exchange, requestHead } };
     const reply = await this.#pool.run({ op: 'page', page: moved }, [body.buffer, requestHead.buffer], here);
     return 'found' in reply ? reply : pageResultOf(reply as PageReply);
+  }
+
+  /**
+   * A WARC file's warcinfo member (WarcWriterOptions.warcInfo): made on the
+   * worker once it is ready, which has warcio loaded for its captures, so
+   * that this thread need not load it at all; made here otherwise.
+   */
+  async warcInfo(info: WarcInfoInput): Promise<Buffer> {
+    const here = (): Promise<WarcInfoReply> => warcInfoReply(info, inProcessGzip);
+    const reply = (this.#toWorker(false) ? await this.#pool.run({ op: 'warcinfo', info }, [], here) : await here()) as WarcInfoReply;
+    return Buffer.from(reply.warcinfo);
   }
 
   readonly extract: HtmlExtractFn = (html, url) => {

@@ -12,10 +12,10 @@
 import { bufferBody } from '../core/buffer-body.js';
 import type { HttpExchange } from '../core/exchange.js';
 import { extractFor, type ExtractOptions } from './extract-for.js';
-import { captureMembers, type CaptureMembers } from '../writer/capture-members.js';
+import { captureMembers, warcInfoMember, type CaptureMembers } from '../writer/capture-members.js';
 import { syncGzip, type MemberCompressor } from '../writer/gzip-member.js';
 import { loadOnce } from '../core/load-once.js';
-import type { CaptureRecordInput, WarcVersion } from '../writer/warc-records.js';
+import type { CaptureRecordInput, WarcInfoInput, WarcVersion } from '../writer/warc-records.js';
 import { extractOutlinks, type Outlinks } from './outlinks.js';
 import { journalText } from '../job/capture-journal.js';
 
@@ -121,6 +121,16 @@ export async function pageReply(req: PageRequest): Promise<PageReply> {
     mainId: members.mainId,
     revisit: members.revisit,
   };
+}
+
+/** A WARC file's warcinfo record as its gzip member (WarcWriterOptions.warcInfo), made on the page thread. */
+export interface WarcInfoReply {
+  warcinfo: ArrayBuffer;
+}
+
+/** A warcinfo member as the worker answers it: with the thread's own compressor, or `compressor` where the worker cannot take it. */
+export async function warcInfoReply(info: WarcInfoInput, compressor: MemberCompressor = syncGzip): Promise<WarcInfoReply> {
+  return { warcinfo: ownBuffer(await warcInfoMember(info, compressor)) };
 }
 
 /** The main thread's side: the answer back into a result. */

@@ -10,8 +10,8 @@
  */
 import { ArchiverError } from '../core/errors.js';
 import { payloadIsCompressed } from './compressed-payload.js';
-import { DEFLATE_LEVEL, fitsInMemory, gatherRecord, gzipWhole, STORE_LEVEL, type MemberCompressor } from './gzip-member.js';
-import type { CaptureRecordInput, PreparedRecord, WarcVersion } from './warc-records.js';
+import { DEFLATE_LEVEL, fitsInMemory, gatherRecord, STORE_LEVEL, type MemberCompressor } from './gzip-member.js';
+import type { CaptureRecordInput, PreparedRecord, WarcInfoInput, WarcVersion } from './warc-records.js';
 import { loadOnce } from '../core/load-once.js';
 
 /** warc-records.ts, and with it warcio (pako, hash-wasm, uuid-random), loaded by the first capture. */
@@ -55,7 +55,13 @@ export async function captureMembers(c: CaptureRecordInput, version: WarcVersion
   return { main, request, metadata, mainId: records.mainId, revisit: records.revisit };
 }
 
-/** Compress a record now if it fits in memory; a larger one stays as it is (streamed later). */
-export function compressed(record: PreparedRecord): Promise<Member> {
-  return fitsInMemory(record) ? gzipWhole(record) : Promise.resolve(record);
+/**
+ * The gzip member of a file's warcinfo record (always small enough to hold),
+ * made with `compressor`: in the thread that calls, which loads warcio for it
+ * (the page thread of a crawl has it loaded already, page-thread.ts).
+ */
+export async function warcInfoMember(w: WarcInfoInput, compressor: MemberCompressor): Promise<Buffer> {
+  const record = await (await warcRecords()).buildWarcInfo(w);
+  const [member] = await compressor.gzip([await gatherRecord(record)], [DEFLATE_LEVEL]);
+  return member!;
 }

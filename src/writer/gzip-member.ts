@@ -116,11 +116,6 @@ async function gzipInProcess(input: Uint8Array, level?: number): Promise<Buffer>
   return input.length < POOL_GZIP_MIN_BYTES ? gzipSync(input, opts) : gzipAsync(input, opts);
 }
 
-/** Gather a record that fits in memory and compress it as one gzip member, in this process. */
-export async function gzipWhole(record: UncompressedRecord): Promise<Buffer> {
-  return gzipInProcess(await gatherRecord(record));
-}
-
 /**
  * Compress a record of any size as one gzip member through a zlib stream,
  * handing the compressed chunks to `sink` in order (the sink sets the pace).

@@ -17,6 +17,9 @@ import type { Clock } from '../../src/core/clock.js';
 import type { BodyStore } from '../../src/core/exchange.js';
 import { WARC_FILE_NAME_PATTERN } from '../../src/writer/warc-naming.js';
 import { WarcWriter, type WarcWriterOptions } from '../../src/writer/warc-writer.js';
+import { warcInfoMember } from '../../src/writer/capture-members.js';
+import { inProcessGzip } from '../../src/writer/gzip-member.js';
+import type { WarcInfoInput } from '../../src/writer/warc-records.js';
 import { fileBody, httpHeaderPairs, makeExchange, readWarc, sha1b32, sha1b32OfFile, type ReadRecord } from './helpers.js';
 
 let root: string;
@@ -296,6 +299,35 @@ describe('WarcWriter', () => {
     }
     assert.equal(w.bytesWritten, total);
     assert.deepEqual((await readdir(dir)).sort(), [...names].sort());
+  });
+
+  it('opens each file with the warcinfo its maker gives (warcInfo), asked once per file with that file\'s name and the crawl\'s fields', async () => {
+    const dir = await newDir();
+    const asked: WarcInfoInput[] = [];
+    const w = new WarcWriter(
+      options(dir, {
+        rotateBytes: 1,
+        warcInfo: async (info) => {
+          asked.push(info);
+          // Made as a crawl's page thread makes it, with one field of its own to tell it apart.
+          return warcInfoMember({ ...info, info: { ...info.info, description: `made elsewhere for ${info.filename}` } }, inProcessGzip);
+        },
+      }),
+    );
+    for (let i = 0; i < 2; i++) await w.writeCapture({ exchange: makeExchange({ url: `http://a.test/${i}` }), hopPath: 'L', via: 'http://a.test/', outlinks: [] });
+    const files = await w.close();
+    assert.deepEqual(
+      asked.map((a) => a.filename),
+      files.map((f) => path.basename(f)),
+    );
+    assert.equal(asked[0]!.info.jobName, 'job1');
+    assert.equal(asked[0]!.version, '1.1');
+    assert.equal(asked[0]!.hostname, 'crawlhost');
+    for (const f of files) {
+      const records = await readWarc(f);
+      assert.deepEqual(types(records), ['warcinfo', 'response', 'request', 'metadata']);
+      assert.ok(records[0]!.block.toString('utf8').includes(`description: made elsewhere for ${path.basename(f)}\r\n`));
+    }
   });
 
   it('keeps a whole capture in one file even past rotateBytes', async () => {
