@@ -2,6 +2,11 @@
  * Turning an attribute value into an outlink: resolve it against a base
  * with the WHATWG URL parser, drop the fragment, and keep only http(s) —
  * mailto:, javascript:, tel:, data:, about: and the like are not fetchable.
+ * A '%' that does not begin an escape becomes `%25`, as GNU wget sends it:
+ * the URL parser keeps it bare (a file named `operator%.html` linked as
+ * such, in Boost's docs), and a server is right to refuse a request line
+ * with a malformed escape (RFC 3986 §2.1; nginx answers 400), so the page
+ * would never be archived.
  */
 import { headerValue, type HttpExchange } from '../core/exchange.js';
 import { httpUrlOf } from '../url/http-url.js';
@@ -24,6 +29,9 @@ export interface ExtractedLink {
 /** A scheme as the URL parser reads it: a letter, then letters, digits, '+', '-' or '.', then ':'. */
 const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 
+/** A '%' not followed by two hex digits. */
+const LONE_PERCENT = /%(?![0-9A-Fa-f]{2})/g;
+
 /** A fetchable absolute URL for `raw` resolved against `base`, or null. */
 export function resolveUrl(raw: string, base: string): string | null {
   const value = raw.trim();
@@ -45,7 +53,9 @@ export function resolveUrl(raw: string, base: string): string | null {
   // percent-encoded), so slicing is exact, and cheaper than the hash setter.
   const href = u.href;
   const hash = href.indexOf('#');
-  return hash < 0 ? href : href.slice(0, hash);
+  const url = hash < 0 ? href : href.slice(0, hash);
+  // The host holds no '%' (the parser decodes or refuses it there): only the path and query can.
+  return url.includes('%') ? url.replace(LONE_PERCENT, '%25') : url;
 }
 
 /**

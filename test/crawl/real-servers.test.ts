@@ -47,7 +47,7 @@ async function crawlAndCheck(server: RunningServer, name: string): Promise<void>
   for (const p of site.paths) {
     const r = responses.get(p)!;
     if (r.type !== 'response' || p.endsWith('/') || r.httpHeaders.get('content-encoding')) continue;
-    const onDisk = await readFile(path.join(site.root, ...p.split('/').filter((s) => s !== '')));
+    const onDisk = await readFile(path.join(site.root, ...p.split('/').filter((s) => s !== '').map(decodeURIComponent)));
     assert.equal(createHash('sha1').update(r.payload).digest('hex'), createHash('sha1').update(onDisk).digest('hex'), `${name}: payload of ${p}`);
   }
 }

@@ -50,6 +50,17 @@ describe('resolution by key', () => {
     assert.equal(resolveUrl('a #x', BASES[0]!), 'http://127.0.0.1:8080/dir/a%20');
   });
 
+  it('a \'%\' that begins no escape is sent as %25, in the path and the query; escapes are kept as they are', () => {
+    const base = 'http://h.example/boost/yap/';
+    assert.equal(resolveUrl('operator%.html', base), 'http://h.example/boost/yap/operator%25.html');
+    assert.equal(resolveUrl('operator%25.html', base), 'http://h.example/boost/yap/operator%25.html');
+    assert.equal(resolveUrl('a%4.html?x=100%&y=%41%zz#%frag', base), 'http://h.example/boost/yap/a%254.html?x=100%25&y=%41%25zz');
+    assert.equal(resolveUrl('%%41%', base), 'http://h.example/boost/yap/%25%41%25');
+    // The whole value and its resolution key still agree (the fragment cut can leave a bare '%').
+    assert.equal(resolveUrl('a%#x', base), resolveUrl(resolutionKey('a%#x'), base));
+    assert.equal(resolveUrl('a%#x', base), 'http://h.example/boost/yap/a%25');
+  });
+
   it('a collector gives the links that resolving each value alone gives, in order', () => {
     const rnd = mulberry32(7);
     for (let page = 0; page < 300; page++) {

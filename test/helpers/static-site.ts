@@ -2,7 +2,10 @@
  * A static site written to disk for real web servers (Python's http.server,
  * nginx) to serve: pages in nested folders linking to each other, a
  * stylesheet, images, and downloads large enough to be spilled to disk by
- * the fetcher. Returns every URL path a crawl from `/` must archive.
+ * the fetcher, and a file whose name holds a '%' that begins no escape,
+ * linked as it is named (as Boost's docs link `operator%.html`). Returns
+ * every URL path a crawl from `/` must archive, as the URL gives it (that
+ * file's as `%25`).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -35,6 +38,9 @@ export async function writeStaticSite(root: string, pages = 40): Promise<StaticS
   await put('/static/site.css', 'body { font-family: serif; background: url(bg.png); }\n'.repeat(40));
   await put('/static/bg.png', bytes(3000, 7));
   paths.add('/static/site.css').add('/static/bg.png');
+  // nginx refuses a request line with a bare '%' (400): the crawl must send it escaped.
+  await put('/section0/rate%.html', '<!doctype html><html><head><title>Rate</title></head><body><p>100% of it</p></body></html>');
+  paths.add('/section0/rate%25.html');
   const pagePath = (i: number): string => `/section${i % 5}/page${i}.html`;
   const links: string[] = [];
   for (let i = 0; i < pages; i++) {
@@ -54,6 +60,7 @@ export async function writeStaticSite(root: string, pages = 40): Promise<StaticS
       `<!doctype html><html><head><title>Page ${i}</title><link rel="stylesheet" href="../static/site.css"></head><body>` +
         `<h1>Page ${i}</h1><img src="..${image}" alt="figure">${text}<a href="${next}">next</a> <a href="../index.html">home</a>` +
         (download ? ` <a href="..${download}">data</a>` : '') +
+        (i === 0 ? ' <a href="rate%.html">rate</a>' : '') +
         `</body></html>`,
     );
     await put(image, bytes(20_000 + i * 3000, i + 11));
