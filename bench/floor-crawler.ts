@@ -5,7 +5,8 @@
  * pays at the minimum, beside wget and archiver. It fetches over one
  * keep-alive connection with undici's dispatch API, asking for gzip as
  * archiver does; inflates HTML and reads links with parse5's Tokenizer
- * (href and src of a, link, img, script, iframe, source, same origin only);
+ * (href and src of a, link, img, script, iframe, source, and a meta
+ * refresh's URL, same origin only);
  * and writes a request and a response record per URI, each a gzip member
  * with its SHA-1 digests, to one WARC file, a gzipped payload stored at
  * level 0 as archiver stores it. It runs with archiver's V8 settings, and
@@ -47,6 +48,10 @@ let found: string[] = [];
 const ignore = (): void => {};
 const handler: TokenHandler = {
   onStartTag(token: Token.TagToken): void {
+    if (token.tagName === 'meta') {
+      refreshOf(token);
+      return;
+    }
     const name = LINK_ATTRIBUTE[token.tagName];
     if (name === undefined) return;
     for (const attr of token.attrs) if (attr.name === name) found.push(attr.value);
@@ -59,6 +64,18 @@ const handler: TokenHandler = {
   onNullCharacter: ignore,
   onWhitespaceCharacter: ignore,
 };
+
+/** A meta refresh's URL (`<meta http-equiv="refresh" content="0;url=api/index.html">`, the OpenJDK docs' front page). */
+function refreshOf(token: Token.TagToken): void {
+  let refresh = false;
+  let content = '';
+  for (const attr of token.attrs) {
+    if (attr.name === 'http-equiv') refresh = attr.value.toLowerCase() === 'refresh';
+    else if (attr.name === 'content') content = attr.value;
+  }
+  const url = refresh ? /url\s*=\s*['"]?([^'"]+)/i.exec(content)?.[1] : undefined;
+  if (url !== undefined) found.push(url.trim());
+}
 
 /** The raw links of one document, in order. */
 function linksOf(html: string): string[] {
