@@ -23,6 +23,7 @@ import {
   sitemapNesting,
 } from '../sitemap/sitemap-uri.js';
 import type { DiscoveredLink } from './link-scheduler.js';
+import { escapeLonePercents } from '../fetch/link-resolution.js';
 
 /** How a URI is read as a sitemap: the context its redirects keep, and the levels of index above it. */
 export interface SitemapRole {
@@ -85,7 +86,7 @@ function pushLink(links: DiscoveredLink[], loc: string, base: string, context: s
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
   url.hash = '';
-  const link: DiscoveredLink = { url: url.href, hop: 'M', context };
+  const link: DiscoveredLink = { url: escapeLonePercents(url.href), hop: 'M', context };
   if (lastmod !== undefined) {
     link.lastmod = lastmod;
     link.priority = lastmodPriority(lastmod);

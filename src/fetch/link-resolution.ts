@@ -53,8 +53,15 @@ export function resolveUrl(raw: string, base: string): string | null {
   // percent-encoded), so slicing is exact, and cheaper than the hash setter.
   const href = u.href;
   const hash = href.indexOf('#');
-  const url = hash < 0 ? href : href.slice(0, hash);
-  // The host holds no '%' (the parser decodes or refuses it there): only the path and query can.
+  return escapeLonePercents(hash < 0 ? href : href.slice(0, hash));
+}
+
+/**
+ * A URL as the URL parser wrote it, every '%' that begins no escape made
+ * `%25` (see the file's comment). The host holds no '%' (the parser decodes
+ * or refuses it there): only the path, the query and a fragment can.
+ */
+export function escapeLonePercents(url: string): string {
   return url.includes('%') ? url.replace(LONE_PERCENT, '%25') : url;
 }
 

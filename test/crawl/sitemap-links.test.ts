@@ -119,3 +119,12 @@ test('M is never a transclusion hop, and counts for maxHops', () => {
   assert.equal(deep.hopPath, 'PMMMM');
   assert.deepEqual(scope.decide(deep), { accept: false, status: -4001, reason: 'maxHops' });
 });
+
+test('a <loc> with a \'%\' that begins no escape is queued with it as %25, as a page\'s link is (link-resolution.ts)', async () => {
+  const sm = sitemapUri('http://x.test/s.xml');
+  const found = (await sitemapOutlinks(xmlExchange(sm.url, urlset(['http://x.test/operator%.html', 'http://x.test/a%41b.html?q=100%'])), sitemapRole(sm, 'application/xml', 'robots')!))!;
+  assert.deepEqual(
+    found.links.map((l) => l.url),
+    ['http://x.test/operator%25.html', 'http://x.test/a%41b.html?q=100%25'],
+  );
+});
