@@ -11,7 +11,7 @@ import { headerValue, type HttpExchange } from '../core/exchange.js';
 import type { Profile } from '../config/profile.js';
 import type { Claim, Outcome } from '../frontier/frontier.js';
 import type { Fetcher } from '../fetch/fetcher.js';
-import { transportCause } from '../fetch/fetch-errors.js';
+import { nameNotFound, transportCause } from '../fetch/fetch-errors.js';
 import { delayWithRetryAfterMs, politenessDelayMs } from '../politeness/delay.js';
 import type { HostHealth } from '../politeness/host-health.js';
 import type { RobotsAnswered, RobotsPrerequisites } from '../politeness/robots-prerequisite.js';
@@ -342,7 +342,7 @@ export class UriProcessor {
     if (prerequisite) {
       // No answer at all: robots.txt is unavailable, which HostHealth judges per host.
       d.ledger.failed(uri, status, worker, [`${uri.retries + 1}t`, code]);
-      return this.#afterRobots(await d.robots.unreachable(origin, { status, cause: transportCause(err) }), 0);
+      return this.#afterRobots(await d.robots.unreachable(origin, { status, cause: transportCause(err), nameNotFound: nameNotFound(err) }), 0);
     }
     if (!RETRYABLE.has(status)) {
       d.ledger.failed(uri, status, worker, [`${uri.retries + 1}t`, code]);

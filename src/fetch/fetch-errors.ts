@@ -76,12 +76,30 @@ export function transportCause(err: unknown): string {
 
 /** The first errno code with words along the chain of causes (and a connect's AggregateError parts). */
 function wordsFor(err: unknown, depth: number): string | undefined {
+  const code = firstCode(err, (c) => CAUSE_WORDS[c] !== undefined, depth);
+  return code === undefined ? undefined : CAUSE_WORDS[code];
+}
+
+/** The resolver's answers that the name does not exist (getaddrinfo's EAI_NONAME, which Node calls ENOTFOUND). */
+const NAME_NOT_FOUND_CODES = new Set(['ENOTFOUND', 'EAI_NONAME']);
+
+/**
+ * Whether DNS said the host's name does not exist: an answer, not a
+ * failure to get one (EAI_AGAIN). Resolvers cache it (RFC 2308), so asking
+ * again seconds later gets the same answer.
+ */
+export function nameNotFound(err: unknown): boolean {
+  return firstCode(err, (c) => NAME_NOT_FOUND_CODES.has(c), 0) !== undefined;
+}
+
+/** The first code `wanted` accepts along the chain of causes (and a connect's AggregateError parts). */
+function firstCode(err: unknown, wanted: (code: string) => boolean, depth: number): string | undefined {
   if (typeof err !== 'object' || err === null || depth > 8) return undefined;
   const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && CAUSE_WORDS[code] !== undefined) return CAUSE_WORDS[code];
-  if (err instanceof AggregateError && err.errors.length > 0) return wordsFor(err.errors[0], depth + 1);
+  if (typeof code === 'string' && wanted(code)) return code;
+  if (err instanceof AggregateError && err.errors.length > 0) return firstCode(err.errors[0], wanted, depth + 1);
   const cause = (err as { cause?: unknown }).cause;
-  return cause === err ? undefined : wordsFor(cause, depth + 1);
+  return cause === err ? undefined : firstCode(cause, wanted, depth + 1);
 }
 
 function kindLabel(kind: FetchFailureKind): string {

@@ -23,7 +23,7 @@ import { childUri, Directive, type CrawlUri } from '../core/crawl-uri.js';
 import { headerValue, type HttpExchange } from '../core/exchange.js';
 import { decodeBody } from '../fetch/content-decoding.js';
 import { redirectTarget } from '../fetch/link-resolution.js';
-import type { HostHealth } from './host-health.js';
+import type { HostHealth, TransportFailure } from './host-health.js';
 import type { RobotsJournal } from './robots-journal.js';
 import type { RobotsPolicy } from './robots-policy.js';
 import type { RobotsRules } from './robots-rules.js';
@@ -170,15 +170,16 @@ export class RobotsPrerequisites {
 
   /**
    * A prerequisite that got no answer at all (DNS, connect, reset, timeout):
-   * `failure` is the transport's status and its cause in words. Whether the
-   * origin's robots.txt was ever had tells HostHealth a host met for the
-   * first time (likely dead: judged quickly) from one that answered before.
+   * `failure` is the transport's status and its cause in words, and whether
+   * DNS said the name does not exist. Whether the origin's robots.txt was
+   * ever had tells HostHealth a host met for the first time (likely dead:
+   * judged quickly) from one that answered before.
    */
-  unreachable(origin: string, failure: { status: number; cause: string }): Promise<RobotsAnswered> {
+  unreachable(origin: string, failure: TransportFailure): Promise<RobotsAnswered> {
     return this.#unavailable(origin, failure);
   }
 
-  async #unavailable(origin: string, answer: number | { status: number; cause: string }): Promise<RobotsAnswered> {
+  async #unavailable(origin: string, answer: number | TransportFailure): Promise<RobotsAnswered> {
     const d = this.#d;
     const at = d.clock.now();
     // Fetched for its sitemaps only: the host's policy has no use for its rules, nor for their absence.

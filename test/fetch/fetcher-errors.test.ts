@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LookupFunction } from 'node:net';
 import { Fetcher, type FetcherOptions } from '../../src/fetch/fetcher.js';
-import { transportCause } from '../../src/fetch/fetch-errors.js';
+import { nameNotFound, transportCause } from '../../src/fetch/fetch-errors.js';
 import { FetchError } from '../../src/core/errors.js';
 
 async function listen(server: net.Server): Promise<number> {
@@ -94,7 +94,21 @@ describe('Fetcher transport failures', () => {
     }) as unknown as LookupFunction;
     const f = new Fetcher({ ...opts, lookup });
     await assert.rejects(f.fetch('http://nowhere.test/'), expectFetchError('ARCHIVER_FETCH_DNS', -1));
-    assert.equal(transportCause(await f.fetch('http://nowhere.test/').catch((e: unknown) => e)), 'no such host (DNS)');
+    const err = await f.fetch('http://nowhere.test/').catch((e: unknown) => e);
+    assert.equal(transportCause(err), 'no such host (DNS)');
+    assert.equal(nameNotFound(err), true, 'DNS answered that the name does not exist');
+    await f.close();
+  });
+
+  it('a lookup that fails for now (EAI_AGAIN): -1, the name not said to be missing', async () => {
+    const lookup = ((_h: string, _o: unknown, cb: (err: Error) => void) => {
+      cb(Object.assign(new Error('temporary failure'), { code: 'EAI_AGAIN' }));
+    }) as unknown as LookupFunction;
+    const f = new Fetcher({ ...opts, lookup });
+    const err = await f.fetch('http://nowhere.test/').catch((e: unknown) => e);
+    assert.equal((err as { fetchStatus?: number }).fetchStatus, -1);
+    assert.equal(transportCause(err), 'DNS lookup failed (temporary)');
+    assert.equal(nameNotFound(err), false);
     await f.close();
   });
 

@@ -83,6 +83,18 @@ describe('HostHealth', () => {
     assert.deepEqual(h.closed(), [{ host: 'a:80', status: -2, annotation: 'hostUnreachable', cause: 'connection refused fetching robots.txt' }]);
   });
 
+  it('a host never met whose name DNS says does not exist is closed at once; a temporary DNS failure gets the quick re-fetches', () => {
+    const h = new HostHealth(opts('allow'));
+    const noSuchHost = { status: -1, cause: 'no such host (DNS)', nameNotFound: true };
+    assert.deepEqual(h.robotsUnreachable('gone:80', noSuchHost, 0, true), { kind: 'closed', status: -1, annotation: 'hostUnreachable' });
+    assert.deepEqual(h.closed(), [{ host: 'gone:80', status: -1, annotation: 'hostUnreachable', cause: 'no such host (DNS) fetching robots.txt' }]);
+    assert.deepEqual(h.waiting(1), []);
+    const temporary = { status: -1, cause: 'DNS lookup failed (temporary)', nameNotFound: false };
+    assert.deepEqual(h.robotsUnreachable('busy:80', temporary, 0, true), { kind: 'wait', untilMs: UNANSWERED_RETRY_DELAY_MS });
+    // A host that answered before is not judged on one DNS answer: the patient retries.
+    assert.deepEqual(h.robotsUnreachable('known:80', noSuchHost, 0, false), { kind: 'wait', untilMs: 60_000 });
+  });
+
   it('a host that answered before (its robots.txt is being refreshed) keeps the patient robots retries, named by their cause', () => {
     const h = new HostHealth(opts('disallow'));
     const timedOut = { status: -4, cause: 'timed out' };
