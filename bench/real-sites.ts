@@ -174,7 +174,9 @@ async function runTool(tool: Tool, site: { origin: string; log: string }, work: 
       seeds: [`${site.origin}/`],
       userAgent: 'archiver-bench/0.1 (+https://example.org/bench)',
       from: 'bench@example.org',
-      scope: { hosts: [host], maxHops: onePage ? 0 : 100 },
+      // Embeds from other hosts not fetched (archiver's default fetches them, one hop off the host, as
+      // Heritrix does): wget's --page-requisites without -H stays on the host too, and the bench on loopback.
+      scope: { hosts: [host], maxHops: onePage ? 0 : 100, transclusionHops: 0 },
       politeness: { delayFactor: 0, minDelayMs: 0, maxDelayMs: 0, maxConnectionsPerHost: 1 },
       workers: 4,
       output: { dir: path.join(dir, 'job'), ...output },
