@@ -88,28 +88,28 @@ describe('Fetcher transport failures', () => {
     await f.close();
   });
 
-  it('a custom lookup that fails: -1', async () => {
+  /** The error of a fetch whose custom lookup fails with `code`, after checking it is a -1 DNS failure. */
+  async function lookupFailure(code: string): Promise<unknown> {
     const lookup = ((_h: string, _o: unknown, cb: (err: Error) => void) => {
-      cb(Object.assign(new Error('no such host'), { code: 'ENOTFOUND' }));
+      cb(Object.assign(new Error(`lookup failed: ${code}`), { code }));
     }) as unknown as LookupFunction;
     const f = new Fetcher({ ...opts, lookup });
     await assert.rejects(f.fetch('http://nowhere.test/'), expectFetchError('ARCHIVER_FETCH_DNS', -1));
     const err = await f.fetch('http://nowhere.test/').catch((e: unknown) => e);
-    assert.equal(transportCause(err), 'no such host (DNS)');
-    assert.equal(nameNotFound(err), true, 'DNS answered that the name does not exist');
     await f.close();
+    return err;
+  }
+
+  it('a custom lookup that fails: -1; ENOTFOUND is DNS saying the name does not exist', async () => {
+    const err = await lookupFailure('ENOTFOUND');
+    assert.equal(transportCause(err), 'no such host (DNS)');
+    assert.equal(nameNotFound(err), true);
   });
 
   it('a lookup that fails for now (EAI_AGAIN): -1, the name not said to be missing', async () => {
-    const lookup = ((_h: string, _o: unknown, cb: (err: Error) => void) => {
-      cb(Object.assign(new Error('temporary failure'), { code: 'EAI_AGAIN' }));
-    }) as unknown as LookupFunction;
-    const f = new Fetcher({ ...opts, lookup });
-    const err = await f.fetch('http://nowhere.test/').catch((e: unknown) => e);
-    assert.equal((err as { fetchStatus?: number }).fetchStatus, -1);
+    const err = await lookupFailure('EAI_AGAIN');
     assert.equal(transportCause(err), 'DNS lookup failed (temporary)');
     assert.equal(nameNotFound(err), false);
-    await f.close();
   });
 
   it('reset before the headers: -3', async () => {
