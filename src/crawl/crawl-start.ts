@@ -48,9 +48,9 @@ export async function openCrawl(profile: Profile, opts: CrawlStartOptions): Prom
   const parts = await buildCrawlParts(profile, { start: opts, run, clock: opts.clock ?? systemClock, events, abortSignal: abort.signal });
   // A crawl that follows links starts its page thread now (if the CLI has not already), and begins
   // once it is warm (page-thread.ts); a profile of one page (maxHops 0) leaves it to its pages,
-  // which never start it. Meanwhile this thread loads what its first capture will need, which
-  // that capture would otherwise load with the seed's fetch waiting behind it.
-  if (profile.scope.maxHops > 0) await Promise.all([parts.pages.readyWithin(PAGE_THREAD_WAIT_MS), parts.writer.preload()]);
+  // which never start it. The page thread makes the records, the WARC files' warcinfo included
+  // (crawl-parts.ts), so this thread has nothing of theirs to load meanwhile.
+  if (profile.scope.maxHops > 0) await parts.pages.readyWithin(PAGE_THREAD_WAIT_MS);
   return { parts, events, abort };
 }
 

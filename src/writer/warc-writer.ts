@@ -27,10 +27,6 @@ import { CaptureThread } from './capture-thread.js';
 import { FifoSlots } from './fifo-slots.js';
 import type { WarcInfoInput, WarcVersion } from './warc-records.js';
 import { inProcessGzip } from './gzip-member.js';
-import { loadOnce } from '../core/load-once.js';
-
-/** warc-records.ts (and warcio) for the first file's warcinfo record made here, loaded then rather than at start-up. */
-const warcRecords = loadOnce(() => import('./warc-records.js'));
 
 /** Makes the gzip member of a file's warcinfo record. */
 export type WarcInfoMaker = (w: WarcInfoInput) => Promise<Buffer>;
@@ -139,17 +135,6 @@ export class WarcWriter {
   /** Bytes written to all files so far, compressed, warcinfo included. */
   get bytesWritten(): number {
     return this.#closedBytes + (this.#file?.size ?? 0);
-  }
-
-  /**
-   * Load now what the first file's warcinfo record needs (warc-records.ts
-   * and warcio), which is otherwise loaded by the first capture. For a caller
-   * with time to spare before its crawl begins: the first capture, robots.txt
-   * as a rule, holds up the seed's fetch until it is written. Nothing to load
-   * when the warcinfo is made elsewhere (`warcInfo`).
-   */
-  async preload(): Promise<void> {
-    if (this.#opts.warcInfo === undefined) await warcRecords();
   }
 
   /**

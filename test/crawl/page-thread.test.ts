@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { Worker } from 'node:worker_threads';
 import { extractFor } from '../../src/crawl/extract-for.js';
 import { PageThread, SMALL_PAGE_CHARS } from '../../src/crawl/page-thread.js';
@@ -16,6 +16,7 @@ import { pageWork, type PageRequest } from '../../src/crawl/page-work.js';
 import { inProcessGzip } from '../../src/writer/gzip-member.js';
 import { sha1PayloadDigest } from '../../src/fetch/payload-digest.js';
 import { extractHtml } from '../../src/fetch/link-extractor.js';
+import { recordWithoutIds } from '../helpers/gzip-members.js';
 
 function page(n: number): string {
   const links = Array.from({ length: 60 }, (_, i) => `<li><a href="/p/${n}/${i}?q=${i}#f">link ${i} of ${n}</a> <img src="img/${i}.png" srcset="a.png 1x, b.png 2x"></li>`);
@@ -87,11 +88,6 @@ function capture(n: number): PageRequest {
   };
 }
 
-/** A member's record with its random ids and their references blanked. */
-function record(member: Buffer): string {
-  return gunzipSync(member).toString('latin1').replace(/<urn:uuid:[0-9a-f-]+>/g, '<id>');
-}
-
 test('a capture sent to the page thread comes back with the outlinks and records this thread would make', async () => {
   const thread = new PageThread({ pagesBeforeWorker: 0 });
   await thread.whenReady();
@@ -104,14 +100,14 @@ test('a capture sent to the page thread comes back with the outlinks and records
     if (result.textJson !== undefined) assert.equal(result.found.page?.text, '', 'the text is not also in the outlinks');
     assert.deepEqual(found, here.found);
     assert.equal(result.members.revisit, false);
-    for (const key of ['main', 'request', 'metadata'] as const) assert.equal(record(result.members[key] as Buffer), record(here.members[key] as Buffer));
+    for (const key of ['main', 'request', 'metadata'] as const) assert.equal(recordWithoutIds(result.members[key] as Buffer), recordWithoutIds(here.members[key] as Buffer));
   }
   // The request's own body is whole after the trip (a copy travelled): a fallback could still redo it.
   assert.equal(requests[0]!.body.length > 0, true);
-  const response = record(results[0]!.members.main as Buffer);
+  const response = recordWithoutIds(results[0]!.members.main as Buffer);
   assert.match(response, /^WARC\/1\.1\r\nWARC-Type: response\r\n/);
   assert.ok(response.includes('Content-Encoding: gzip'), 'the record keeps the body as served');
-  assert.ok(record(results[0]!.members.metadata as Buffer).includes('outlink: https://base.test/p/0/1?q=1 L a/@href'));
+  assert.ok(recordWithoutIds(results[0]!.members.metadata as Buffer).includes('outlink: https://base.test/p/0/1?q=1 L a/@href'));
   assert.equal(results[0]!.found.page?.title, 'Page 0');
   assert.equal(results.some((r) => r.textJson !== undefined), import.meta.url.endsWith('.js'), 'the worker sends each page\'s text apart');
   assert.deepEqual(results[0]!.found.annotations, ['noindex']);
