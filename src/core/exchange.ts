@@ -13,6 +13,12 @@ export interface BodyStore {
   stream(): AsyncIterable<Uint8Array>;
   /** The first `maxBytes` stored bytes (all when smaller). */
   head(maxBytes: number): Promise<Buffer>;
+  /**
+   * As head(), in memory nobody else holds, read for this call alone: the
+   * caller may move its buffer to another thread. Absent where head() may
+   * give the store's own memory (then the caller copies).
+   */
+  ownHead?(maxBytes: number): Promise<Uint8Array<ArrayBuffer>>;
   /** Release memory / delete the temporary file. Idempotent. */
   dispose(): Promise<void>;
 }

@@ -5,8 +5,13 @@
  * surrounding text, URL), cut where the page is parsed so the main thread
  * never runs ICU's segmenter (src/focus/page-terms.ts).
  */
+import type { BodyStore } from '../core/exchange.js';
+import { bodyText } from '../fetch/content-decoding.js';
 import type { HtmlExtraction } from '../fetch/link-extractor.js';
 import { loadOnce } from '../core/load-once.js';
+
+/** Decoded bytes beyond this are not looked at for links (gzip bombs, huge pages). */
+export const MAX_DECODED_BYTES = 32 * 1024 * 1024;
 
 /** link-extractor.ts, and with it parse5 and entities, loaded by the first page. */
 const linkExtractor = loadOnce(() => import('../fetch/link-extractor.js'));
@@ -28,4 +33,20 @@ export async function extractFor(html: string, url: string, o: ExtractOptions): 
     ...(o.focusTerms === true ? { linkText: true } : o.text === false ? { maxTextChars: 0 } : {}),
   });
   return o.focusTerms === true ? (await import('../focus/page-terms.js')).withFocusTerms(page) : page;
+}
+
+/** A stored HTML body read: its extraction, and whether its decoded bytes were cut at MAX_DECODED_BYTES. */
+export interface StoredExtraction {
+  page: HtmlExtraction;
+  capped: boolean;
+}
+
+/**
+ * A stored HTML body as the archive keeps it (Content-Encoding and all)
+ * decoded and extracted in one go: where this runs, the page's decoded
+ * bytes and text live, and nowhere else.
+ */
+export async function extractStored(body: BodyStore, headers: ReadonlyArray<readonly [string, string]>, url: string, o: ExtractOptions): Promise<StoredExtraction> {
+  const { text, capped } = await bodyText(body, headers, MAX_DECODED_BYTES);
+  return { page: await extractFor(text, url, o), capped };
 }

@@ -8,22 +8,15 @@
  * archived page still renders).
  */
 import type { Hop } from '../core/crawl-uri.js';
-import type { HttpExchange } from '../core/exchange.js';
+import type { BodyStore, HttpExchange } from '../core/exchange.js';
 import { bodyText } from '../fetch/content-decoding.js';
 import { extractCss } from '../fetch/css-links.js';
-import type { HtmlExtraction } from '../fetch/link-extractor.js';
-import { loadOnce } from '../core/load-once.js';
 import { robotsDirectivesFromHeaders } from '../fetch/robots-directives.js';
 import { redirectTarget } from '../fetch/link-resolution.js';
 import type { DiscoveredLink } from './link-scheduler.js';
 import { sitemapOutlinks, type SitemapRole } from './sitemap-outlinks.js';
 import { isHtmlMime } from '../core/html-mime.js';
-
-/** link-extractor.ts (parse5) for a page read in this thread, loaded by the first one. */
-const linkExtractor = loadOnce(() => import('../fetch/link-extractor.js'));
-
-/** Decoded bytes beyond this are not looked at for links (gzip bombs, huge pages). */
-export const MAX_DECODED_BYTES = 32 * 1024 * 1024;
+import { extractStored, MAX_DECODED_BYTES, type StoredExtraction } from './extract-for.js';
 
 export interface Outlinks {
   links: DiscoveredLink[];
@@ -37,11 +30,16 @@ export interface Outlinks {
   notice?: string;
 }
 
-/** Extraction of one HTML document (on the page thread, or here). */
-export type HtmlExtractFn = (html: string, url: string) => Promise<HtmlExtraction>;
+/**
+ * One stored HTML body read for its links: decoded (Content-Encoding,
+ * charset) and extracted together, on the page thread or here. The stored
+ * bytes go where the work is done, not the decoded text: a page's text is
+ * held by the thread that parses it only.
+ */
+export type StoredHtmlReader = (body: BodyStore, headers: ReadonlyArray<readonly [string, string]>, url: string) => Promise<StoredExtraction>;
 
-/** Extraction in this thread, for callers without a PageThread. */
-const extractHere: HtmlExtractFn = async (html, url) => (await linkExtractor()).extractHtml(html, url);
+/** Reading in this thread, for callers without a PageThread. */
+const readHere: StoredHtmlReader = (body, headers, url) => extractStored(body, headers, url, {});
 
 /** Annotation prefix of a page whose links were cut at limits.maxOutlinks: `maxOutlinks:<links dropped>`. */
 export const MAX_OUTLINKS_ANNOTATION = 'maxOutlinks';
@@ -56,7 +54,7 @@ export async function extractOutlinks(
   ex: HttpExchange,
   mime: string,
   obeyMetaRobots: boolean,
-  extract: HtmlExtractFn = extractHere,
+  readHtml: StoredHtmlReader = readHere,
   maxOutlinks = Infinity,
   sitemap: SitemapRole | null = null,
 ): Promise<Outlinks> {
@@ -64,7 +62,7 @@ export async function extractOutlinks(
     const listed = await sitemapOutlinks(ex, sitemap);
     if (listed !== null) return { links: listed.links, annotations: listed.annotations, linksBeyondCap: 0, ...(listed.notice ? { notice: listed.notice } : {}) };
   }
-  const found = await extractAll(ex, mime, obeyMetaRobots, extract, sitemap?.context ?? 'location');
+  const found = await extractAll(ex, mime, obeyMetaRobots, readHtml, sitemap?.context ?? 'location');
   // The extractor may have stopped at the cap itself and counted what it met beyond.
   const beyond = Math.max(0, found.links.length - maxOutlinks) + found.linksBeyondCap;
   if (found.links.length > maxOutlinks) found.links.length = maxOutlinks;
@@ -72,7 +70,7 @@ export async function extractOutlinks(
   return found;
 }
 
-async function extractAll(ex: HttpExchange, mime: string, obeyMetaRobots: boolean, extract: HtmlExtractFn, redirectContext: string): Promise<Outlinks> {
+async function extractAll(ex: HttpExchange, mime: string, obeyMetaRobots: boolean, readHtml: StoredHtmlReader, redirectContext: string): Promise<Outlinks> {
   const links: DiscoveredLink[] = [];
   const annotations: string[] = [];
   const target = redirectTarget(ex);
@@ -80,13 +78,14 @@ async function extractAll(ex: HttpExchange, mime: string, obeyMetaRobots: boolea
   const isHtml = isHtmlMime(mime);
   const isCss = mime === 'text/css';
   if ((!isHtml && !isCss) || ex.body.size === 0) return { links, annotations, linksBeyondCap: 0 };
-  const { text, capped } = await bodyText(ex.body, ex.responseHeaders, MAX_DECODED_BYTES);
-  if (capped) annotations.push('extractCapped');
   if (isCss) {
+    const { text, capped } = await bodyText(ex.body, ex.responseHeaders, MAX_DECODED_BYTES);
+    if (capped) annotations.push('extractCapped');
     for (const l of extractCss(text, ex.url)) links.push({ url: l.url, hop: l.hop as Hop, context: l.context });
     return { links, annotations, linksBeyondCap: 0 };
   }
-  const page = await extract(text, ex.url);
+  const { page, capped } = await readHtml(ex.body, ex.responseHeaders, ex.url);
+  if (capped) annotations.push('extractCapped');
   const header = robotsDirectivesFromHeaders(ex.responseHeaders);
   const nofollow = obeyMetaRobots && (page.metaRobots.nofollow || header.nofollow);
   const noindex = page.metaRobots.noindex || header.noindex;

@@ -7,25 +7,28 @@
  * (there were two, and a third for search): each costs its own heap and
  * module copies, and a capture's body crossed twice.
  *
- * `page()` sends a capture's body once, as a moved buffer; `extract()` is
- * for HTML read on the main thread (a body spilled to disk), pages under
- * SMALL_PAGE_CHARS staying here (the trip would cost more than the parse)
- * unless a focused crawl's terms are asked for. The worker runs compiled
+ * `page()` sends a capture's body once, as a moved buffer; `readStored()`
+ * is for an HTML body whose records the writer builds here (too large for
+ * page(), or read as a sitemap): its stored bytes are moved, and decoded and
+ * parsed there, so its decoded bytes and text are never held here (the
+ * main thread once decoded such a page and cloned its text across: a 30 MB
+ * page held ~60 MB here and as much there). Bodies under SMALL_PAGE_BYTES
+ * stay here (the trip would cost more than the parse) unless a focused
+ * crawl's terms are asked for. The worker runs compiled
  * JavaScript only (tsx's loader does not reach worker threads): from the
  * TypeScript sources, or when the worker fails, the same functions run in
  * this thread with the same results.
  */
 import { isHtmlMime } from '../core/html-mime.js';
-import type { HtmlExtraction } from '../fetch/link-extractor.js';
 import { inProcessGzip } from '../writer/gzip-member.js';
-import { extractFor, type ExtractOptions } from './extract-for.js';
-import type { HtmlExtractFn } from './outlinks.js';
+import { extractStored, MAX_DECODED_BYTES, type ExtractOptions, type StoredExtraction } from './extract-for.js';
+import type { StoredHtmlReader } from './outlinks.js';
 import { pageResultOf, pageWork, warcInfoReply, type PageReply, type PageRequest, type PageResult, type WarcInfoReply } from './page-work.js';
 import type { WarcInfoInput } from '../writer/warc-records.js';
 import { pageWorker, type PageWorker } from './page-worker-start.js';
 
-/** Pages shorter than this (in UTF-16 units) are extracted in this thread by `extract()`. */
-export const SMALL_PAGE_CHARS = 2048;
+/** Stored bodies shorter than this are read in this thread by `readStored()`. */
+export const SMALL_PAGE_BYTES = 2048;
 
 /**
  * Default of `pagesBeforeWorker`: HTML pages worked here before the worker
@@ -156,12 +159,22 @@ export class PageThread {
     return Buffer.from(reply.warcinfo);
   }
 
-  readonly extract: HtmlExtractFn = (html, url) => {
+  /**
+   * A stored HTML body decoded and parsed on the worker: a copy of its
+   * stored bytes is moved there (at most MAX_DECODED_BYTES of them, past
+   * which nothing is looked at: `capped` then). The fallback reads the body
+   * itself here, as the copy may be gone with a worker that died.
+   */
+  readonly readStored: StoredHtmlReader = async (body, headers, url) => {
     const options = this.#options;
-    const here = async (): Promise<HtmlExtraction> => extractFor(html, url, options);
+    const here = (): Promise<StoredExtraction> => extractStored(body, headers, url, options);
     // Cutting a focused crawl's terms (ICU's segmenter) outweighs the trip even for a small page.
-    if (!this.#toWorker(true) || (html.length < SMALL_PAGE_CHARS && options.focusTerms !== true)) return here();
-    return this.#pool.run({ op: 'extract', html, url, ...options }, [], here) as Promise<HtmlExtraction>;
+    if (!this.#toWorker(true) || (body.size < SMALL_PAGE_BYTES && options.focusTerms !== true)) return here();
+    const stored = body.ownHead !== undefined ? await body.ownHead(MAX_DECODED_BYTES) : new Uint8Array(await body.head(MAX_DECODED_BYTES));
+    const cut = body.size > stored.length;
+    const request = { op: 'readStored' as const, stored, headers: headers.map(([k, v]): [string, string] => [k, v]), url, ...options };
+    const read = (await this.#pool.run(request, [stored.buffer], here)) as StoredExtraction;
+    return cut ? { ...read, capped: true } : read;
   };
 
   close(): Promise<void> {

@@ -11,7 +11,7 @@
  */
 import { bufferBody } from '../core/buffer-body.js';
 import type { HttpExchange } from '../core/exchange.js';
-import { extractFor, type ExtractOptions } from './extract-for.js';
+import { extractStored, type ExtractOptions } from './extract-for.js';
 import { captureMembers, warcInfoMember, type CaptureMembers } from '../writer/capture-members.js';
 import { syncGzip, type MemberCompressor } from '../writer/gzip-member.js';
 import { loadOnce } from '../core/load-once.js';
@@ -84,7 +84,7 @@ export async function pageWork(req: PageRequest, compressor: MemberCompressor = 
   const found =
     x === null
       ? (req.outlinks ?? NO_OUTLINKS)
-      : await extractOutlinks(exchange, x.mime, x.obeyMetaRobots, async (html, url) => extractFor(html, url, x), x.maxOutlinks);
+      : await extractOutlinks(exchange, x.mime, x.obeyMetaRobots, (body, headers, url) => extractStored(body, headers, url, x), x.maxOutlinks);
   const input = {
     exchange,
     hopPath: req.hopPath,

@@ -1,22 +1,25 @@
 /**
  * The program of the page thread (page-thread.ts): a capture's outlinks and
- * WARC records (page-work.ts), the extraction of one HTML document (a body
- * too large to travel whole, read on the main thread), or the warcinfo
- * record that opens a WARC file.
+ * WARC records (page-work.ts), the reading of one stored HTML body for its
+ * links (a body too large for its records to be made here: its stored bytes
+ * come, and are decoded and parsed here), or the warcinfo record that opens
+ * a WARC file.
  */
 import { serveBatches } from '../core/batch-server.js';
-import type { HtmlExtraction } from '../fetch/link-extractor.js';
-import { extractFor, type ExtractOptions } from './extract-for.js';
+import { bufferBody } from '../core/buffer-body.js';
+import { extractStored, type ExtractOptions, type StoredExtraction } from './extract-for.js';
 import { pageReply, warcInfoReply, type PageReply, type PageRequest, type WarcInfoReply } from './page-work.js';
 import { warmUpPageWork } from './page-warm-up.js';
 import type { WarcInfoInput } from '../writer/warc-records.js';
 
-export type PageThreadRequest = { op: 'page'; page: PageRequest } | ({ op: 'extract'; html: string; url: string } & ExtractOptions) | { op: 'warcinfo'; info: WarcInfoInput };
-export type PageThreadReply = PageReply | HtmlExtraction | WarcInfoReply;
+/** A stored HTML body to read for its links: its stored bytes (moved here) and the response headers that say how to decode them. */
+export type StoredHtmlRequest = { op: 'readStored'; stored: Uint8Array; headers: Array<[string, string]>; url: string } & ExtractOptions;
+export type PageThreadRequest = { op: 'page'; page: PageRequest } | StoredHtmlRequest | { op: 'warcinfo'; info: WarcInfoInput };
+export type PageThreadReply = PageReply | StoredExtraction | WarcInfoReply;
 
 serveBatches<PageThreadRequest, PageThreadReply>(
   'arch-page',
-  (req) => (req.op === 'page' ? pageReply(req.page) : req.op === 'warcinfo' ? warcInfoReply(req.info) : extractFor(req.html, req.url, req)),
+  (req) => (req.op === 'page' ? pageReply(req.page) : req.op === 'warcinfo' ? warcInfoReply(req.info) : extractStored(bufferBody(req.stored), req.headers, req.url, req)),
   (reply) => ('members' in reply ? [reply.outlinks, ...reply.members, ...(reply.textJson !== null ? [reply.textJson] : [])] : 'warcinfo' in reply ? [reply.warcinfo] : []),
   // Its modules loaded (parse5 by the first made-up page) and warm before it says it is ready: the
   // main thread works the pages meanwhile (page-thread.ts).

@@ -297,7 +297,7 @@ export class UriProcessor {
     if (answered !== null) {
       found = { links: answered.sitemaps.map((url) => ({ url, hop: 'M' as const, context: SITEMAP_FROM_ROBOTS })), annotations: [], linksBeyondCap: 0 };
     } else if (sitemap !== null || !inMemory) {
-      found = await extractOutlinks(ex, mime, obeyMetaRobots, d.pages?.extract, maxOutlinks, sitemap);
+      found = await extractOutlinks(ex, mime, obeyMetaRobots, d.pages?.readStored, maxOutlinks, sitemap);
     }
     if (!inMemory) return { found: found!, members: null };
     const { body, requestHead, ...rest } = ex;

@@ -133,29 +133,32 @@ export class BodySink {
 /** A BodyStore over a temp file of known size; dispose() deletes the file. */
 export function fileBody(filePath: string, size: number): BodyStore {
   let disposed = false;
+  // Each call reads into a buffer of its own (Buffer.alloc never shares one): ownHead is head.
+  const head = async (maxBytes: number): Promise<Buffer<ArrayBuffer>> => {
+    const want = Math.max(0, Math.min(maxBytes, size));
+    const buf = Buffer.alloc(want);
+    if (want === 0) return buf;
+    const fh = await open(filePath, 'r');
+    try {
+      let filled = 0;
+      while (filled < want) {
+        const { bytesRead } = await fh.read(buf, filled, want - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return buf.subarray(0, filled);
+    } finally {
+      await fh.close();
+    }
+  };
   return {
     size,
     stream() {
       if (disposed) throw new Error(`body file ${filePath} already disposed`);
       return createReadStream(filePath);
     },
-    async head(maxBytes: number) {
-      const want = Math.max(0, Math.min(maxBytes, size));
-      const buf = Buffer.alloc(want);
-      if (want === 0) return buf;
-      const fh = await open(filePath, 'r');
-      try {
-        let filled = 0;
-        while (filled < want) {
-          const { bytesRead } = await fh.read(buf, filled, want - filled, filled);
-          if (bytesRead === 0) break;
-          filled += bytesRead;
-        }
-        return buf.subarray(0, filled);
-      } finally {
-        await fh.close();
-      }
-    },
+    head,
+    ownHead: head,
     async dispose() {
       if (disposed) return;
       disposed = true;

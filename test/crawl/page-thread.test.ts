@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { Worker } from 'node:worker_threads';
 import { extractFor } from '../../src/crawl/extract-for.js';
-import { PageThread, SMALL_PAGE_CHARS } from '../../src/crawl/page-thread.js';
+import { PageThread, SMALL_PAGE_BYTES } from '../../src/crawl/page-thread.js';
 import { startPageWorker, type PageWorker } from '../../src/crawl/page-worker-start.js';
 import { BatchedWorker } from '../../src/core/batched-worker.js';
 import { pageWork, type PageRequest } from '../../src/crawl/page-work.js';
@@ -17,6 +17,8 @@ import { inProcessGzip } from '../../src/writer/gzip-member.js';
 import { sha1PayloadDigest } from '../../src/fetch/payload-digest.js';
 import { extractHtml } from '../../src/fetch/link-extractor.js';
 import { recordWithoutIds } from '../helpers/gzip-members.js';
+import { bufferBody } from '../../src/core/buffer-body.js';
+import type { BodyStore } from '../../src/core/exchange.js';
 
 function page(n: number): string {
   const links = Array.from({ length: 60 }, (_, i) => `<li><a href="/p/${n}/${i}?q=${i}#f">link ${i} of ${n}</a> <img src="img/${i}.png" srcset="a.png 1x, b.png 2x"></li>`);
@@ -26,26 +28,86 @@ function page(n: number): string {
 
 const compiled = import.meta.url.endsWith('.js');
 
-test('pages extracted on the worker equal pages extracted here, many at once', async () => {
+const HTML_HEADERS: Array<[string, string]> = [['Content-Type', 'text/html; charset=utf-8']];
+
+/** A page's bytes as stored, as `readStored` is given them. */
+function stored(html: string): BodyStore {
+  return bufferBody(Buffer.from(html, 'utf8'));
+}
+
+/**
+ * A stored body that counts how it is read. The main thread, handing a body
+ * to the worker, reads its stored bytes once (`head`) and never decodes it
+ * (decoding streams it, or reads it through `head` again).
+ */
+function countedBody(bytes: Buffer): { body: BodyStore; reads: { head: number; stream: number } } {
+  const inner = bufferBody(bytes);
+  const reads = { head: 0, stream: 0 };
+  const body: BodyStore = {
+    size: inner.size,
+    stream: () => {
+      reads.stream++;
+      return inner.stream();
+    },
+    head: (max) => {
+      reads.head++;
+      return inner.head(max);
+    },
+    dispose: () => inner.dispose(),
+  };
+  return { body, reads };
+}
+
+test('pages read on the worker equal pages read here, many at once', async () => {
   const thread = new PageThread({ pagesBeforeWorker: 0 });
   assert.equal(await thread.whenReady(), compiled);
   const pages = Array.from({ length: 30 }, (_, n) => page(n));
-  assert.ok(pages.every((p) => p.length >= SMALL_PAGE_CHARS));
-  const results = await Promise.all(pages.map((html, n) => thread.extract(html, `http://site.test/page/${n}`)));
-  results.forEach((result, n) => assert.deepEqual(result, extractHtml(pages[n] as string, `http://site.test/page/${n}`)));
-  assert.equal(results[3]?.title, 'Page 3');
-  assert.equal(results[3]?.links.length, 122); // 60 pages, 60 images, a.png and b.png once (links are distinct)
+  assert.ok(pages.every((p) => Buffer.byteLength(p) >= SMALL_PAGE_BYTES));
+  const results = await Promise.all(pages.map((html, n) => thread.readStored(stored(html), HTML_HEADERS, `http://site.test/page/${n}`)));
+  results.forEach((result, n) => assert.deepEqual(result, { page: extractHtml(pages[n] as string, `http://site.test/page/${n}`), capped: false }));
+  assert.equal(results[3]?.page.title, 'Page 3');
+  assert.equal(results[3]?.page.links.length, 122); // 60 pages, 60 images, a.png and b.png once (links are distinct)
   assert.equal(thread.fellBack, !compiled, compiled ? 'the worker should have run' : 'from sources extraction stays here');
   await thread.close();
 });
 
-test('small pages, and everything after close, are extracted here with the same result', async () => {
+test('a large gzip-encoded body in a legacy charset goes to the worker as stored bytes and is decoded there as here', async () => {
+  const thread = new PageThread({ pagesBeforeWorker: 0 });
+  await thread.whenReady();
+  // windows-1252 bytes (é is 0xE9), declared by a meta tag only, behind gzip: all of it must be undone on the worker.
+  const html = `<!doctype html><meta charset="windows-1252"><title>Caf\u00e9</title>${Array.from({ length: 3000 }, (_, i) => `<p>d\u00e9j\u00e0 vu ${i} <a href="/v/${i}">v${i}</a></p>`).join('')}`;
+  const gzipped = gzipSync(Buffer.from(html, 'latin1'));
+  const headers: Array<[string, string]> = [['Content-Type', 'text/html'], ['Content-Encoding', 'gzip']];
+  const read = await thread.readStored(bufferBody(gzipped), headers, 'http://site.test/big');
+  assert.deepEqual(read, { page: extractHtml(html, 'http://site.test/big'), capped: false });
+  assert.equal(read.page.title, 'Caf\u00e9');
+  assert.equal(read.page.links.length, 3000);
+  assert.ok(read.page.text.includes('d\u00e9j\u00e0 vu 2999'));
+  await thread.close();
+});
+
+test('a body too large to be decoded in one call here is not decoded here at all: its stored bytes are copied out once', async () => {
+  const thread = new PageThread({ pagesBeforeWorker: 0 });
+  await thread.whenReady();
+  // Over a MiB stored: decoding it here would stream it (content-decoding.ts), which the count below would see.
+  const html = `<!doctype html><title>Long</title>${Array.from({ length: 30_000 }, (_, i) => `<p>paragraph ${i} <a href="/p/${i}">p</a></p>`).join('')}`;
+  assert.ok(html.length > 1024 * 1024);
+  const { body, reads } = countedBody(Buffer.from(html, 'utf8'));
+  const read = await thread.readStored(body, HTML_HEADERS, 'http://site.test/long');
+  assert.deepEqual(read, { page: extractHtml(html, 'http://site.test/long', {}), capped: false });
+  assert.equal(read.page.links.length, 30_000);
+  if (compiled) assert.deepEqual(reads, { head: 1, stream: 0 }, 'this thread only copies the stored bytes out; it decodes nothing');
+  else assert.equal(reads.stream, 1, 'without the worker the body is decoded here');
+  await thread.close();
+});
+
+test('small bodies, and everything after close, are read here with the same result', async () => {
   const thread = new PageThread({ pagesBeforeWorker: 0 });
   const small = '<title>s</title><a href="x">x</a>';
-  assert.deepEqual(await thread.extract(small, 'http://s.test/'), extractHtml(small, 'http://s.test/'));
+  assert.deepEqual(await thread.readStored(stored(small), HTML_HEADERS, 'http://s.test/'), { page: extractHtml(small, 'http://s.test/'), capped: false });
   await thread.close();
   const big = page(99);
-  assert.deepEqual(await thread.extract(big, 'http://s.test/'), extractHtml(big, 'http://s.test/'));
+  assert.deepEqual(await thread.readStored(stored(big), HTML_HEADERS, 'http://s.test/'), { page: extractHtml(big, 'http://s.test/'), capped: false });
   assert.equal(thread.fellBack, true);
 });
 
@@ -54,10 +116,10 @@ test('a focused crawl\'s terms are cut on the worker, small pages too, as they w
   await thread.whenReady();
   const small = '<title>绿茶</title><p>我们喜欢乌龙茶</p><a href="/tea/green">龙井</a>';
   const pages = [small, ...Array.from({ length: 5 }, (_, n) => page(n))];
-  const results = await Promise.all(pages.map((html, n) => thread.extract(html, `http://site.test/page/${n}`)));
-  for (const [n, result] of results.entries()) assert.deepEqual(result, await extractFor(pages[n] as string, `http://site.test/page/${n}`, { focusTerms: true }));
-  assert.equal(results[0]?.terms, '绿茶 绿茶 我们 喜欢 乌龙茶 龙井');
-  assert.equal(results[0]?.links[0]?.anchorTerms, '龙井');
+  const results = await Promise.all(pages.map((html, n) => thread.readStored(stored(html), HTML_HEADERS, `http://site.test/page/${n}`)));
+  for (const [n, result] of results.entries()) assert.deepEqual(result.page, await extractFor(pages[n] as string, `http://site.test/page/${n}`, { focusTerms: true }));
+  assert.equal(results[0]?.page.terms, '绿茶 绿茶 我们 喜欢 乌龙茶 龙井');
+  assert.equal(results[0]?.page.links[0]?.anchorTerms, '龙井');
   assert.equal(thread.fellBack, !compiled);
   await thread.close();
 });
