@@ -15,7 +15,7 @@ process.env['UV_THREADPOOL_SIZE'] ??= '16';
 // its one big function with TurboFan: 0.6–1.3 s of CPU and a 29 MB transient
 // in RSS, paid by every crawl, even of one page — more than llhttp itself
 // costs a crawl of a thousand pages in baseline code (~50 ms on the
-// PostgreSQL docs). It stays in baseline code (README, Performance).
+// PostgreSQL docs). It stays in baseline code (notes/performance-history.md).
 const { setFlagsFromString } = await import('node:v8');
 setFlagsFromString('--liftoff-only');
 // V8 hands a function to TurboFan once it has used up an "interrupt budget"
@@ -28,7 +28,7 @@ setFlagsFromString('--liftoff-only');
 // compiles, and those threads' CPU about 1 s lower, of which the main and
 // page threads, running baseline code longer, take some back; the net was
 // within the bench's noise on the sites, and a gain on the synthetic web
-// (README, Performance). A long crawl reaches the same optimised code a few
+// (notes/performance-history.md). A long crawl reaches the same optimised code a few
 // seconds later.
 setFlagsFromString('--interrupt-budget=450000');
 // The CLI's modules: the bundle when it is fresh (bundle-choice.ts), else the compiled modules beside this file.

@@ -41,7 +41,7 @@ export const SMALL_PAGE_BYTES = 2048;
  * modules, warming up: ~0.1 s on a small machine) overlaps the crawl
  * instead of holding it. Captures sent to a worker still
  * starting waited for it: 150-180 ms of the PostgreSQL docs' crawl with no
- * request made (README, Performance).
+ * request made (notes/performance-history.md).
  */
 export const PAGES_BEFORE_WORKER = 1;
 
@@ -53,7 +53,7 @@ export const PAGES_BEFORE_WORKER = 1;
  * and the crawl waits ~0–50 ms, loading warcio meanwhile (crawl-start.ts).
  * On a machine busy elsewhere it can take several times that: the wait is
  * cut short so that the first request still goes out within ~0.5 s of the
- * start (README, Performance).
+ * start (notes/performance-history.md).
  */
 export const PAGE_THREAD_WAIT_MS = 250;
 

@@ -33,7 +33,7 @@ const WRITE_BATCH = 512;
  * at most this much more: the URIs finished in it are fetched again on
  * resume (at-least-once, as for a crash mid-fetch). On the PostgreSQL docs
  * (1,176 URIs, one host) 10 ms took ~0.35 s off the main thread's ~3.5 s
- * (six alternated runs each, README, Performance).
+ * (six alternated runs each, notes/performance-history.md).
  */
 export const GROUP_COMMIT_MS = 10;
 
