@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { Worker } from 'node:worker_threads';
-import { extractFor } from '../../src/crawl/extract-for.js';
+import { extractFor, MAX_DECODED_BYTES } from '../../src/crawl/extract-for.js';
 import { PageThread, SMALL_PAGE_BYTES } from '../../src/crawl/page-thread.js';
 import { startPageWorker, type PageWorker } from '../../src/crawl/page-worker-start.js';
 import { BatchedWorker } from '../../src/core/batched-worker.js';
@@ -99,6 +99,23 @@ test('a body too large to be decoded in one call here is not decoded here at all
   if (compiled) assert.deepEqual(reads, { head: 1, stream: 0 }, 'this thread only copies the stored bytes out; it decodes nothing');
   else assert.equal(reads.stream, 1, 'without the worker the body is decoded here');
   await thread.close();
+});
+
+test('a body past MAX_DECODED_BYTES is read up to there, on the worker as here, and said to be capped', async () => {
+  const thread = new PageThread({ pagesBeforeWorker: 0 });
+  await thread.whenReady();
+  // A title, then blank text past the limit: only the stored bytes up to the limit travel.
+  const bytes = Buffer.alloc(MAX_DECODED_BYTES + 4096, 0x20);
+  bytes.write('<title>Cut</title><a href="/first">first</a>', 0, 'latin1');
+  const { body, reads } = countedBody(bytes);
+  const read = await thread.readStored(body, HTML_HEADERS, 'http://site.test/cut');
+  assert.equal(read.capped, true);
+  assert.equal(read.page.title, 'Cut');
+  assert.deepEqual(read.page.links.map((l) => l.url), ['http://site.test/first']);
+  await thread.close();
+  const here = await thread.readStored(bufferBody(bytes), HTML_HEADERS, 'http://site.test/cut');
+  assert.deepEqual(here, read);
+  if (compiled) assert.deepEqual(reads, { head: 1, stream: 0 });
 });
 
 test('small bodies, and everything after close, are read here with the same result', async () => {
