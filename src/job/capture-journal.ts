@@ -163,11 +163,7 @@ export class CaptureJournal {
     delete line.text;
     if (line.title === '') delete line.title;
     const json = JSON.stringify(line);
-    this.#summary?.add({
-      ...line,
-      hasTitle: line.title !== undefined,
-      hasText: text !== null || (textJson !== undefined && textJson.length > 2),
-    });
+    this.#summary?.add(line, line.title !== undefined, text !== null || (textJson !== undefined && textJson.length > 2));
     // The text goes last, where the end of the crawl finds it without decoding it (journal-bytes.ts).
     if (text !== null) this.#writeLine(`${json.slice(0, -1)},"text":${text}}`);
     // '""' is the empty text, which the journal leaves out.

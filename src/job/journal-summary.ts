@@ -30,7 +30,11 @@ export interface JournalSummary {
   borrowers: [string, number][];
 }
 
-/** The fields of a journal line as written (empty title and text left out) that the summary reads. */
+/**
+ * The fields of a journal line as written that the summary reads; whether
+ * the line has a title and a text (empty ones are left out) comes beside it,
+ * so that a line is summed as it is, not copied into a summary's shape.
+ */
 export interface SummedCapture {
   url: string;
   filename: string;
@@ -40,8 +44,6 @@ export interface SummedCapture {
   page: boolean;
   revisit: boolean;
   digest: string | null;
-  hasTitle: boolean;
-  hasText: boolean;
 }
 
 export class JournalSummaryBuilder {
@@ -54,7 +56,7 @@ export class JournalSummaryBuilder {
   #inOrder = true;
   #gaveUp = false;
 
-  add(c: SummedCapture): void {
+  add(c: SummedCapture, hasTitle: boolean, hasText: boolean): void {
     if (this.#gaveUp) return;
     this.#captures++;
     if (c.filename !== this.#last) {
@@ -66,7 +68,7 @@ export class JournalSummaryBuilder {
     this.#lastOffset = Math.max(this.#lastOffset, c.offset);
     this.#files.set(c.filename, Math.max(this.#files.get(c.filename) ?? 0, c.offset + c.length));
     if (c.seed) this.#markedSeeds.add(c.url);
-    if (c.page && c.revisit && !c.hasTitle && !c.hasText && c.digest !== null) this.#borrowers.set(c.digest, (this.#borrowers.get(c.digest) ?? 0) + 1);
+    if (c.page && c.revisit && !hasTitle && !hasText && c.digest !== null) this.#borrowers.set(c.digest, (this.#borrowers.get(c.digest) ?? 0) + 1);
     if (this.#markedSeeds.size + this.#borrowers.size > SUMMARY_MAX_ENTRIES) {
       this.#gaveUp = true;
       this.#markedSeeds.clear();

@@ -295,7 +295,7 @@ async function collect(
   if (journal === null || fromJournal.size === 0) return { warcsRead, written: null, summary: false };
   // A summary that stood for the first read is checked against the lines as the second read goes.
   const check = journal.summary === null ? null : new JournalSummaryBuilder();
-  const checked = (c: RawJournaledCapture): void => check?.add({ ...c, hasTitle: c.title !== undefined, hasText: c.textJson !== undefined });
+  const checked = (c: RawJournaledCapture): void => check?.add(c, c.title !== undefined, c.textJson !== undefined);
   const verify = (): boolean => {
     const built = check?.summary() ?? null;
     if (journal.summary !== null && (built === null || !sameSummary(built, journal.summary))) throw new JournalSummaryMismatch();
