@@ -158,10 +158,9 @@ export class CaptureJournal {
    */
   async append(c: JournaledCapture, textJson?: Uint8Array): Promise<void> {
     if (this.#closing) throw new CaptureJournalError('ARCHIVER_JOURNAL_WRITE', `${this.#file}: journal is closed`);
-    const line: JournaledCapture = { ...c };
     const text = c.text !== undefined && c.text !== '' && textJson === undefined ? JSON.stringify(journalText(c.text)) : null;
-    delete line.text;
-    if (line.title === '') delete line.title;
+    // Most captures come without text (the page thread sends it apart) and without an empty title: written as they are.
+    const line = c.text === undefined && c.title !== '' ? c : withoutTextOrEmptyTitle(c);
     const json = JSON.stringify(line);
     this.#summary?.add(line, line.title !== undefined, text !== null || (textJson !== undefined && textJson.length > 2));
     // The text goes last, where the end of the crawl finds it without decoding it (journal-bytes.ts).
@@ -279,6 +278,14 @@ export function journalLineOf(v: unknown): ParsedLine | null {
 }
 
 /** A capture read as bytes (readJournalLine): its text, when it has one, still the JSON string the journal holds. */
+/** A copy of `c` without its text, and without its title when that is empty: the line's fields, in their order. */
+function withoutTextOrEmptyTitle(c: JournaledCapture): JournaledCapture {
+  const line: JournaledCapture = { ...c };
+  delete line.text;
+  if (line.title === '') delete line.title;
+  return line;
+}
+
 export type RawJournaledCapture = Omit<JournaledCapture, 'text'> & { textJson?: Buffer };
 export type RawJournalLine = { kind: 'capture'; capture: RawJournaledCapture } | { kind: 'rescan'; files: string[] } | { kind: 'closed'; summary?: JournalSummary };
 
