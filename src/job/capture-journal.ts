@@ -277,7 +277,6 @@ export function journalLineOf(v: unknown): ParsedLine | null {
   return ok ? { kind: 'capture', capture: o as unknown as JournaledCapture } : null;
 }
 
-/** A capture read as bytes (readJournalLine): its text, when it has one, still the JSON string the journal holds. */
 /** A copy of `c` without its text, and without its title when that is empty: the line's fields, in their order. */
 function withoutTextOrEmptyTitle(c: JournaledCapture): JournaledCapture {
   const line: JournaledCapture = { ...c };
@@ -286,6 +285,7 @@ function withoutTextOrEmptyTitle(c: JournaledCapture): JournaledCapture {
   return line;
 }
 
+/** A capture read as bytes (readJournalLine): its text, when it has one, still the JSON string the journal holds. */
 export type RawJournaledCapture = Omit<JournaledCapture, 'text'> & { textJson?: Buffer };
 export type RawJournalLine = { kind: 'capture'; capture: RawJournaledCapture } | { kind: 'rescan'; files: string[] } | { kind: 'closed'; summary?: JournalSummary };
 
