@@ -253,6 +253,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
       if (exclusions.add(regex)) scope.addExclude(new RegExp(regex));
     }
   }
+  // The page thread is made below; the links the scheduler comes to know are told to it from then on.
+  let pageThread: PageThread | null = null;
   const links = new LinkScheduler({
     scope,
     seen,
@@ -265,6 +267,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     onRefused: (uri, status, reason) => ledger.refused(uri, status, reason),
     onClosedHost: (uri, status, annotation) => ledger.failed(uri, status, null, [annotation]),
     ...(focus !== null ? { focusSeed: (seed: CrawlUri) => focus.seed(seed) } : {}),
+    onKnown: (urls) => pageThread?.knowLinks(urls),
   });
   // Whatever the seen filter says: a job resumed before its topic was saved fetches them again.
   await links.scheduleForced(training);
@@ -277,6 +280,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     text: profile.output.pageText,
     ...(o.start.pageWorker ? { worker: o.start.pageWorker } : {}),
   });
+  pageThread = pages;
   // Shared crawls: a host's failure counts are the crawl's, whichever node last held its queue.
   const shareHealth = backend.shared ? { catchUpHost: (host: string) => healthJournal.catchUp(health, host) } : {};
   // Chromium is started now: a crawl that cannot render stops before it fetches anything. Its modules load only then.

@@ -15,6 +15,9 @@
  */
 export const KNOWN_LINKS_CAPACITY = 20_000;
 
+/** The page thread's copy of it (page-work.ts): a site's navigation, not its every page. */
+export const KNOWN_THERE_CAPACITY = 4096;
+
 export class KnownLinks {
   readonly #capacity: number;
   #current = new Set<string>();

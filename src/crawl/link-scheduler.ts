@@ -62,6 +62,12 @@ export interface LinkSchedulerDeps {
   onClosedHost?(uri: CrawlUri, status: number, annotation: string): void;
   /** A focused crawl's seeds, as queued (their priority). */
   focusSeed?(seed: CrawlUri): CrawlUri;
+  /**
+   * Told the link URLs of each page that went through the seen filter (and
+   * whose repeats are skipped from then on): the page thread is told them
+   * too, and stops sending them back (page-work.ts pageReply).
+   */
+  onKnown?(urls: readonly string[]): void;
 }
 
 export class LinkScheduler {
@@ -209,7 +215,10 @@ export class LinkScheduler {
     }
     const chosen = await this.#scheduleNew(candidates);
     // Every candidate is in the seen filter now, fresh or not.
-    if (known !== null) for (const c of candidates) known.add(c.url);
+    if (known !== null && candidates.length > 0) {
+      for (const c of candidates) known.add(c.url);
+      this.#d.onKnown?.(candidates.map((c) => c.url));
+    }
     focus?.queued?.(chosen);
     if (forced.length > 0) {
       await this.scheduleForced(forced);

@@ -26,6 +26,7 @@ import type { StoredHtmlReader } from './outlinks.js';
 import { pageResultOf, pageWork, warcInfoReply, type PageReply, type PageRequest, type PageResult, type WarcInfoReply } from './page-work.js';
 import type { WarcInfoInput } from '../writer/warc-records.js';
 import { pageWorker, type PageWorker } from './page-worker-start.js';
+import { KNOWN_THERE_CAPACITY } from './known-links.js';
 
 /** Stored bodies shorter than this are read in this thread by `readStored()`. */
 export const SMALL_PAGE_BYTES = 2048;
@@ -68,12 +69,15 @@ export class PageThread {
   /** Replies come from the worker; PageResults from the in-process fallback. */
   readonly #pool: PageWorker;
   readonly #options: ExtractOptions;
+  /** Link URLs to tell the worker with the next page (knowLinks); null in a focused crawl. */
+  #known: string[] | null;
   /** HTML pages still to work here before the worker starts. */
   #pagesBefore: number;
 
   /** `maxLinks`: limits.maxOutlinks; `focusTerms`: a focused crawl's terms come with each page; `text` false: pages' text is not gathered. */
   constructor(opts: PageThreadOptions = {}) {
     this.#pagesBefore = opts.pagesBeforeWorker ?? PAGES_BEFORE_WORKER;
+    this.#known = opts.focusTerms === true ? null : [];
     this.#pool = opts.worker ?? pageWorker();
     this.#options = {
       ...(opts.maxLinks !== undefined ? { maxLinks: opts.maxLinks } : {}),
@@ -128,6 +132,20 @@ export class PageThread {
     return false;
   }
 
+  /**
+   * Link URLs the crawl has put through its seen filter (LinkScheduler's
+   * onKnown), told to the worker with the next page it is sent: it stops
+   * sending them back. Not in a focused crawl, which scores every link.
+   * Held here meanwhile up to KNOWN_THERE_CAPACITY (more would be dropped
+   * by the worker's set anyway).
+   */
+  knowLinks(urls: readonly string[]): void {
+    const known = this.#known;
+    if (known === null) return;
+    for (const url of urls) known.push(url);
+    if (known.length > KNOWN_THERE_CAPACITY) known.splice(0, known.length - KNOWN_THERE_CAPACITY);
+  }
+
   /** The options every extraction of this crawl uses (a page request carries them). */
   get extractOptions(): ExtractOptions {
     return this.#options;
@@ -143,7 +161,9 @@ export class PageThread {
     if (!this.#toWorker(req.extraction !== null && isHtmlMime(req.extraction.mime))) return here();
     const body = new Uint8Array(req.body);
     const requestHead = new Uint8Array(req.exchange.requestHead);
-    const moved: PageRequest = { ...req, body, exchange: { ...req.exchange, requestHead } };
+    const known = this.#known;
+    if (known !== null) this.#known = [];
+    const moved: PageRequest = { ...req, body, exchange: { ...req.exchange, requestHead }, ...(known !== null ? { known } : {}) };
     const reply = await this.#pool.run({ op: 'page', page: moved }, [body.buffer, requestHead.buffer], here);
     return 'found' in reply ? reply : pageResultOf(reply as PageReply);
   }

@@ -17,6 +17,8 @@ import { syncGzip, type MemberCompressor } from '../writer/gzip-member.js';
 import { loadOnce } from '../core/load-once.js';
 import type { CaptureRecordInput, WarcInfoInput, WarcVersion } from '../writer/warc-records.js';
 import { extractOutlinks, type Outlinks } from './outlinks.js';
+import { KNOWN_THERE_CAPACITY, KnownLinks } from './known-links.js';
+import type { DiscoveredLink } from './link-scheduler.js';
 import { journalText } from '../job/capture-journal.js';
 
 /** How a capture's outlinks are read: the response's media type and the crawl's limits. */
@@ -38,6 +40,14 @@ export interface PageRequest {
   extraction: PageExtraction | null;
   /** The outlinks the metadata record lists when `extraction` is null. */
   outlinks?: Outlinks;
+  /**
+   * Link URLs the main thread has put through its seen filter since the
+   * last request (LinkScheduler's onKnown): the page thread then leaves
+   * them, and those it was told before, out of the outlinks it sends back
+   * (the metadata record still lists every one). Absent: every link is sent
+   * (a focused crawl scores them all).
+   */
+  known?: string[];
 }
 
 /**
@@ -65,6 +75,15 @@ export interface PageResult {
    */
   textJson?: Buffer;
 }
+
+/**
+ * On the page thread: the link URLs the main thread said it had put through
+ * its seen filter, whose repeats it skips unread (known-links.ts). A site's
+ * navigation is most of every page's links (59 of a PostgreSQL docs page's
+ * 60): they are neither encoded here nor parsed there. Smaller than the main
+ * thread's own set: what falls out of it is sent, and skipped there.
+ */
+const knownThere = new KnownLinks(KNOWN_THERE_CAPACITY);
 
 /** in-memory-records.ts, and with it warcio, loaded by the first page a worker thread works (as capture-members.ts loads it). */
 const inMemoryRecords = loadOnce(() => import('../writer/in-memory-records.js'));
@@ -109,7 +128,8 @@ export async function pageReply(req: PageRequest): Promise<PageReply> {
   const { found, members } = await pageWork(req);
   const page = found.page;
   const apart = page !== undefined && page.text !== '' && req.extraction?.focusTerms !== true;
-  const sent: Outlinks = apart ? { ...found, page: { ...page, text: '' } } : found;
+  const links = req.known === undefined ? found.links : unknownLinks(found.links, req.known);
+  const sent: Outlinks = apart ? { ...found, links, page: { ...page, text: '' } } : links === found.links ? found : { ...found, links };
   const json = Buffer.from(JSON.stringify(sent), 'utf8');
   return {
     outlinks: ownBuffer(json),
@@ -121,6 +141,13 @@ export async function pageReply(req: PageRequest): Promise<PageReply> {
     mainId: members.mainId,
     revisit: members.revisit,
   };
+}
+
+/** `links` less those the main thread knows (`known` first taken in); a redirect's target always goes (the main thread never skips one). */
+function unknownLinks(links: DiscoveredLink[], known: readonly string[]): DiscoveredLink[] {
+  for (const url of known) knownThere.add(url);
+  const unknown = links.filter((l) => l.hop === 'R' || !knownThere.has(l.url));
+  return unknown.length === links.length ? links : unknown;
 }
 
 /** A WARC file's warcinfo record as its gzip member (WarcWriterOptions.warcInfo), made on the page thread. */
