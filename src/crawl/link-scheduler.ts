@@ -216,8 +216,12 @@ export class LinkScheduler {
     const chosen = await this.#scheduleNew(candidates);
     // Every candidate is in the seen filter now, fresh or not.
     if (known !== null && candidates.length > 0) {
-      for (const c of candidates) known.add(c.url);
-      this.#d.onKnown?.(candidates.map((c) => c.url));
+      const urls: string[] = [];
+      for (const c of candidates) {
+        known.add(c.url);
+        urls.push(c.url);
+      }
+      this.#d.onKnown?.(urls);
     }
     focus?.queued?.(chosen);
     if (forced.length > 0) {

@@ -192,7 +192,7 @@ export class PageThread {
     if (!this.#toWorker(true) || (body.size < SMALL_PAGE_BYTES && options.focusTerms !== true)) return here();
     const stored = body.ownHead !== undefined ? await body.ownHead(MAX_DECODED_BYTES) : new Uint8Array(await body.head(MAX_DECODED_BYTES));
     const cut = body.size > stored.length;
-    const request = { op: 'readStored' as const, stored, headers: headers.map(([k, v]): [string, string] => [k, v]), url, ...options };
+    const request = { op: 'readStored' as const, stored, headers, url, ...options };
     const read = (await this.#pool.run(request, [stored.buffer], here)) as StoredExtraction;
     return cut ? { ...read, capped: true } : read;
   };

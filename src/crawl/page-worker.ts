@@ -13,7 +13,7 @@ import { warmUpPageWork } from './page-warm-up.js';
 import type { WarcInfoInput } from '../writer/warc-records.js';
 
 /** A stored HTML body to read for its links: its stored bytes (moved here) and the response headers that say how to decode them. */
-export type StoredHtmlRequest = { op: 'readStored'; stored: Uint8Array; headers: Array<[string, string]>; url: string } & ExtractOptions;
+export type StoredHtmlRequest = { op: 'readStored'; stored: Uint8Array; headers: ReadonlyArray<readonly [string, string]>; url: string } & ExtractOptions;
 export type PageThreadRequest = { op: 'page'; page: PageRequest } | StoredHtmlRequest | { op: 'warcinfo'; info: WarcInfoInput };
 export type PageThreadReply = PageReply | StoredExtraction | WarcInfoReply;
 
