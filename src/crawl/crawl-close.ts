@@ -49,6 +49,8 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
   if (p.browser !== null) await attempt(() => p.browser!.close());
   const runWarcFiles = (await attempt(() => p.writer.close())) ?? [];
   await attempt(() => p.journal.close());
+  // The page list made as the journal was written (null when it gave up: the end makes it).
+  const livePages = p.livePages === null ? null : await attempt(() => p.livePages!.finish());
   await attempt(() => p.digestIndex.flush());
   // Exact dates read during the crawl are written back.
   if (p.earlier) await attempt(() => p.earlier!.flush());
@@ -74,7 +76,15 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
   }
   // The CDXJ index and the WACZ cover the whole job (every run of a resumed one; every node's WARCs);
   // without a package (output.wacz false), the index alone.
-  const finalize = { jobDir: p.dirs.root, name: c.profile.name, software: SOFTWARE, seeds, pageText: c.profile.output.pageText };
+  const finalize = {
+    jobDir: p.dirs.root,
+    name: c.profile.name,
+    software: SOFTWARE,
+    seeds,
+    pageText: c.profile.output.pageText,
+    warcSums: p.writer.fileSums,
+    ...(livePages !== null ? { livePages } : {}),
+  };
   const packaged =
     packages && failures.length === 0 && (runWarcFiles.length > 0 || p.resuming || shared)
       ? await attempt(async () => {
@@ -82,6 +92,7 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
           return c.profile.output.wacz ? job.finalizeJob(finalize) : { ...(await job.indexJob(finalize)), wacz: null };
         })
       : null;
+  if (p.livePages !== null) await attempt(() => p.livePages!.discard());
   if (shared && packaged !== null) {
     // Loaded here only: SQLite is no part of a crawl of one process.
     await attempt(async () => (await import('../search/build-search-index.js')).buildJobSearchIndex(p.dirs.root));

@@ -92,6 +92,9 @@ export interface JournaledCapture {
   requestBody?: string;
 }
 
+/** Told of a capture once its line is written: the capture as written (no text, no empty title) and its text's JSON string bytes, or null. */
+export type JournalFollower = (line: JournaledCapture, textJson: Uint8Array | null) => void;
+
 /** The journal could not be written or read. */
 export class CaptureJournalError extends ArchiverError {
   constructor(code: 'ARCHIVER_JOURNAL_WRITE' | 'ARCHIVER_JOURNAL_READ', message: string, options?: { cause?: unknown }) {
@@ -110,6 +113,8 @@ export class CaptureJournal {
 
   /** What the end of the crawl's first read would learn (journal-summary.ts): kept for a journal this run began. */
   readonly #summary: JournalSummaryBuilder | null;
+  /** Told of every capture appended (follow()). */
+  #follower: JournalFollower | null = null;
 
   private constructor(file: string, out: AppendFile, fresh: boolean) {
     this.#file = file;
@@ -150,6 +155,16 @@ export class CaptureJournal {
     return this.#file;
   }
 
+  /** This run began the journal (it was empty or missing): every line of it is this run's. */
+  get fresh(): boolean {
+    return this.#summary !== null;
+  }
+
+  /** Tell `follower` of every capture from now on, once its line is written (live-pages.ts). */
+  follow(follower: JournalFollower): void {
+    this.#follower = follower;
+  }
+
   /**
    * Append one capture, in the OS before this settles; rejects if it could
    * not be written, and once the file failed. `textJson`: the capture's text
@@ -168,6 +183,7 @@ export class CaptureJournal {
     // '""' is the empty text, which the journal leaves out.
     else if (textJson === undefined || textJson.length <= 2) this.#writeLine(json);
     else this.#out.append([Buffer.from(json.slice(0, -1) + ',"text":', 'utf8'), textJson, CLOSING_BRACE_NEWLINE]);
+    this.#follower?.(line, text !== null ? Buffer.from(text, 'utf8') : textJson !== undefined && textJson.length > 2 ? textJson : null);
   }
 
   /** Mark the run as cleanly ended and close. Idempotent; rejects with the write failure if one happened. */

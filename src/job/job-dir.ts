@@ -86,6 +86,15 @@ export function captureJournalPath(root: string, node: string | null = null): st
   return path.join(jobDir(root).indexes, node === null ? 'captures.jsonl' : `captures-${node}.jsonl`);
 }
 
+/**
+ * Where a crawl makes the package's page list as it runs (wacz/live-pages.ts).
+ * Named like the end of a crawl's work directories (`.finalize-…`), so the one
+ * a killed crawl leaves is cleared by the next end.
+ */
+export function livePagesPath(root: string): string {
+  return path.join(jobDir(root).indexes, '.finalize-live-pages.deflate');
+}
+
 /** Every capture journal of a job: its own, and each node's of a crawl of several processes. */
 export function captureJournalFiles(root: string): Promise<string[]> {
   return filesIn(jobDir(root).indexes, (n) => /^captures(-.+)?\.jsonl$/.test(n));

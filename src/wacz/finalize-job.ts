@@ -40,7 +40,10 @@ import { JournalSummaryBuilder, sameSummary } from '../job/journal-summary.js';
 import { AtomicLineFile, damageGate } from '../index/build-index.js';
 import type { WarcDamage } from '../warc/warc-damage.js';
 import { entryFor, formatCdxjLine, REVISIT_MIME, type CdxjEntry } from '../index/cdxj.js';
-import { captureJournalFiles, jobIndexPath, jobWarcs } from '../job/job-dir.js';
+import { captureJournalFiles, captureJournalPath, jobIndexPath, jobWarcs } from '../job/job-dir.js';
+import type { JournalSummary } from '../job/journal-summary.js';
+import type { ContentSums } from '../core/content-digest.js';
+import type { LivePageList } from './live-pages.js';
 import { DEFAULT_SORT_BUFFER_BYTES, LineSorter } from '../index/line-sorter.js';
 import { indexWarcFile } from '../index/warc-index.js';
 import { BlockedIndexBuilder, DEFAULT_BLOCK_LINES, plainIndex, type IndexFiles } from './cdx-blocks.js';
@@ -79,6 +82,18 @@ export interface FinalizeJobOptions {
   onDamage?: (damage: WarcDamage) => void;
   /** Package what can be read of damaged WARCs; default false: WarcDamagedError once all are read, nothing written. */
   skipDamaged?: boolean;
+  /**
+   * WARC path → its size, SHA-256 and CRC-32, taken as the crawl wrote it
+   * (WarcWriter.fileSums): such a file is copied into the package without
+   * being hashed again, if its size is still the one summed.
+   */
+  warcSums?: ReadonlyMap<string, ContentSums>;
+  /**
+   * The page list the crawl made as it wrote the journal (live-pages.ts):
+   * copied into the package as it is when it covers the journal read here
+   * (usableLivePages), instead of being made from that journal.
+   */
+  livePages?: LivePageList;
 }
 
 /** What indexJob wrote: the CDXJ index alone. */
@@ -102,6 +117,8 @@ export interface FinalizedJob {
   warcsRead: number;
   /** The journal's closing summary stood for its first read (journal-summary.ts). */
   journalSummary: boolean;
+  /** The page list was the one the crawl made as it wrote the journal (FinalizeJobOptions.livePages). */
+  livePages: boolean;
 }
 
 /**
@@ -155,7 +172,7 @@ async function finalizeOnce(opts: FinalizeJobOptions, packaged: boolean, trustSu
   const cdxj = jobIndexPath(opts.jobDir);
   const indexDir = path.dirname(cdxj);
   await mkdir(indexDir, { recursive: true });
-  await removeStaleWork(indexDir);
+  await removeStaleWork(indexDir, opts.livePages?.file);
   // Sorted runs and the blocked index go here: the job's disk, not a /tmp that may live in RAM.
   const work = await mkdtemp(path.join(indexDir, WORK_PREFIX));
   const sortBufferBytes = (opts.sortBufferBytes ?? DEFAULT_SORT_BUFFER_BYTES) / 2;
@@ -169,9 +186,9 @@ async function finalizeOnce(opts: FinalizeJobOptions, packaged: boolean, trustSu
     packaging = { pages, pkg: await WaczBuilder.start(wacz, created) };
   }
   try {
-    for (const warc of warcs) packaging?.pkg.addFile(`archive/${path.basename(warc)}`, warc, false);
+    for (const warc of warcs) packaging?.pkg.addFile(`archive/${path.basename(warc)}`, warc, false, await summedAsIs(warc, opts.warcSums));
     const gate = damageGate(opts);
-    const { warcsRead, written, summary } = await collect(opts, warcs, sorter, packaging, gate.onDamage, trustSummary);
+    const { warcsRead, written, summary, live } = await collect(opts, warcs, sorter, packaging, gate.onDamage, trustSummary);
     gate.check();
     if (packaging === null) {
       // The index alone is always the plain file: the blocked layout exists for the package.
@@ -197,7 +214,7 @@ async function finalizeOnce(opts: FinalizeJobOptions, packaged: boolean, trustSu
       software: opts.software,
       ...(main ? { mainPageUrl: main.url, mainPageDate: main.ts } : {}),
     });
-    return { cdxj, wacz, captures: lines, pages: pageList.pages, warcsRead, journalSummary: summary };
+    return { cdxj, wacz, captures: lines, pages: pageList.pages, warcsRead, journalSummary: summary, livePages: live === true };
   } finally {
     await packaging?.pkg.abort();
     await sorter.close();
@@ -218,9 +235,10 @@ const PAGES_PATH = 'pages/pages.jsonl';
 const WORK_PREFIX = '.finalize-';
 
 /** A finalize killed part-way leaves its work directory behind; the next one clears it. */
-async function removeStaleWork(indexDir: string): Promise<void> {
+async function removeStaleWork(indexDir: string, keep: string | undefined): Promise<void> {
   for (const name of await readdir(indexDir)) {
-    if (name.startsWith(WORK_PREFIX)) await rm(path.join(indexDir, name), { recursive: true, force: true });
+    const p = path.join(indexDir, name);
+    if (name.startsWith(WORK_PREFIX) && p !== keep) await rm(p, { recursive: true, force: true });
   }
 }
 
@@ -271,7 +289,7 @@ async function collect(
   packaging: Packaging | null,
   onDamage: (damage: WarcDamage) => void,
   trustSummary: boolean,
-): Promise<{ warcsRead: number; written: WrittenPages | null; summary: boolean }> {
+): Promise<{ warcsRead: number; written: WrittenPages | null; summary: boolean; live?: boolean }> {
   const sizes = new Map<string, number>();
   for (const w of warcs) sizes.set(path.basename(w), (await stat(w)).size);
   const pages = packaging?.pages ?? null;
@@ -318,6 +336,13 @@ async function collect(
       return { warcsRead, written: null, summary: verify() };
     }
     const { pkg } = packaging;
+    const live = usableLivePages(opts, journal.summary, order, packaging.pages.maxTextChars);
+    if (live !== null) {
+      // The crawl made the list as it wrote the journal: copied in as it is, and this pass makes the index only.
+      pkg.addDeflated(PAGES_PATH, live.file, live.sums);
+      await each(async () => {});
+      return { warcsRead, written: { pages: live.pages, main: live.main }, summary: verify(), live: true };
+    }
     const written = await writeOrderedPages(pkg.addStream(PAGES_PATH, true), pkg.failed, order, opts.seeds ?? [], each);
     return { warcsRead, written, summary: verify() };
   }
@@ -332,6 +357,27 @@ async function collect(
     if (candidate !== null) await pages.add({ ...decodedCandidate(candidate), filename: c.filename, offset: c.offset });
   }
   return { warcsRead, written: null, summary: verify() };
+}
+
+/** A WARC's sums as the crawl took them, when its size is still theirs. */
+async function summedAsIs(warc: string, sums: ReadonlyMap<string, ContentSums> | undefined): Promise<ContentSums | undefined> {
+  const known = sums?.get(warc);
+  if (known === undefined) return undefined;
+  return (await stat(warc)).size === known.size ? known : undefined;
+}
+
+/**
+ * The crawl's live page list, when it is the list this job's one journal
+ * gives: made from that journal (its path, as many captures as its
+ * summary counts, which the pass checks line by line), whose captures came
+ * in package order, with the seeds and text cap the end would use.
+ */
+function usableLivePages(opts: FinalizeJobOptions, summary: JournalSummary | null, order: JournalPageOrder, maxTextChars: number): LivePageList | null {
+  const live = opts.livePages;
+  if (live === undefined || summary === null || !order.ordered || order.borrowers.size > 0) return null;
+  if (live.journal !== captureJournalPath(opts.jobDir) || live.captures !== summary.captures || live.maxTextChars !== maxTextChars) return null;
+  const seeds = opts.seeds ?? [];
+  return live.seeds.length === seeds.length && live.seeds.every((s, i) => s === seeds[i]) ? live : null;
 }
 
 /** The CDXJ entry of a journaled capture: what indexWarcFile reads from the record. */

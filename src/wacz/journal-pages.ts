@@ -25,8 +25,8 @@ import type { Writable } from 'node:stream';
 import type { RawJournaledCapture } from '../job/capture-journal.js';
 import type { JournalSummary } from '../job/journal-summary.js';
 import { copyText, decodeTextJson } from '../job/journal-bytes.js';
-import { PageList, type OrderedCandidate, type PageEntry } from './page-list.js';
-import { PAGES_HEADER, type WrittenPages } from './pages.js';
+import { PAGES_HEADER, PageList, type OrderedCandidate, type PageEntry } from './page-list.js';
+import type { WrittenPages } from './pages.js';
 
 /** A page's text as its JSON string's UTF-8 bytes (quotes included). */
 export type TextJson = Buffer;

@@ -23,6 +23,9 @@
 import { KeyTable } from '../fingerprint/key-table.js';
 import { std64, type Fp64 } from '../fingerprint/rabin.js';
 
+/** pages.jsonl's first line. */
+export const PAGES_HEADER = { format: 'json-pages-1.0', id: 'pages', title: 'All Pages', hasText: true } as const;
+
 /** Default cap on a page's text, in characters. */
 export const DEFAULT_MAX_TEXT_CHARS = 100_000;
 
@@ -106,6 +109,12 @@ export class PageList<T = string> {
   /** Pages listed so far. */
   get count(): number {
     return this.#count;
+  }
+
+  /** Whether a page of this URL is listed already. */
+  listed(url: string): boolean {
+    std64.fpInto(url, this.#fp);
+    return this.#listed.has(this.#fp.hi, this.#fp.lo);
   }
 
   /** The next candidate in package order: its page entry, or null when its URL is already listed. */

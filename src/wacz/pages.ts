@@ -23,7 +23,7 @@ import type { CdxjEntry } from '../index/cdxj.js';
 import type { IndexedRecord } from '../index/warc-index.js';
 import { LineSorter } from '../index/line-sorter.js';
 import { loadOnce } from '../core/load-once.js';
-import { DEFAULT_MAX_TEXT_CHARS, PageList, type Borrowed, type OrderedCandidate, type PageRef } from './page-list.js';
+import { DEFAULT_MAX_TEXT_CHARS, PAGES_HEADER, PageList, type Borrowed, type OrderedCandidate, type PageRef } from './page-list.js';
 import type { PageText } from './page-text.js';
 import { isHtmlMime } from '../core/html-mime.js';
 
@@ -32,7 +32,7 @@ const pageTextOf = loadOnce(async () => (await import('./page-text.js')).pageTex
 
 export type { PageEntry } from './page-list.js';
 
-export const PAGES_HEADER = { format: 'json-pages-1.0', id: 'pages', title: 'All Pages', hasText: true } as const;
+export { PAGES_HEADER } from './page-list.js';
 
 /** Bodies larger than this (decoded) are cut before text extraction. */
 const MAX_DECODED_BYTES = 8 * 1024 * 1024;

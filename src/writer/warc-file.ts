@@ -19,6 +19,7 @@ import type { Member } from './capture-members.js';
 import { gzipStreamed } from './gzip-member.js';
 import type { PreparedRecord } from './warc-records.js';
 import { OPEN_SUFFIX } from './warc-naming.js';
+import { ContentDigest, type ContentSums } from '../core/content-digest.js';
 
 export interface RecordSpan {
   offset: number;
@@ -38,18 +39,37 @@ export class WarcFile {
   #cutTo: number | null = null;
   /** Captures written to this file (rotation never leaves a file with only its warcinfo). */
   captures = 0;
+  /** The sums of every byte appended, when asked for; dropped once the file is cut back. */
+  #digest: ContentDigest | null;
+  #sums: ContentSums | null = null;
 
-  private constructor(dir: string, name: string, out: AppendFile) {
+  private constructor(dir: string, name: string, out: AppendFile, digest: boolean) {
     this.name = name;
     this.finalPath = path.join(dir, name);
     this.openPath = this.finalPath + OPEN_SUFFIX;
     this.#out = out;
+    this.#digest = digest ? new ContentDigest() : null;
   }
 
-  /** Create (or empty) `<dir>/<name>.open`; open errors surface here. */
-  static async create(dir: string, name: string): Promise<WarcFile> {
+  /**
+   * Create (or empty) `<dir>/<name>.open`; open errors surface here.
+   * `digest`: take the file's SHA-256 and CRC-32 as it is written (sums()).
+   */
+  static async create(dir: string, name: string, opts: { digest?: boolean } = {}): Promise<WarcFile> {
     const out = await AppendFile.open(path.join(dir, name + OPEN_SUFFIX), { replace: true });
-    return new WarcFile(dir, name, out);
+    return new WarcFile(dir, name, out, opts.digest === true);
+  }
+
+  /**
+   * The sums of the whole file once closed, taken as it was written: null
+   * when not asked for, while the file is open, or when a failure cut it
+   * back (its bytes are then no longer the ones summed).
+   */
+  sums(): ContentSums | null {
+    if (!this.#closed || this.#cutTo !== null || this.#out.failure !== null || this.#digest === null) return null;
+    if (this.#digest.size !== this.size) return null;
+    this.#sums ??= this.#digest.sums();
+    return this.#sums;
   }
 
   /** Bytes appended so far (= the file's size). */
@@ -94,7 +114,9 @@ export class WarcFile {
   }
 
   #append(chunks: readonly Uint8Array[]): void {
-    if (chunks.length > 0) this.#out.append(chunks);
+    if (chunks.length === 0) return;
+    this.#out.append(chunks);
+    if (this.#digest !== null) for (const c of chunks) this.#digest.update(c);
   }
 
   #check(): void {

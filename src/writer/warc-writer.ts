@@ -21,6 +21,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { ArchiverError, FatalCrawlError } from '../core/errors.js';
 import type { HttpExchange } from '../core/exchange.js';
 import { WarcFile } from './warc-file.js';
+import type { ContentSums } from '../core/content-digest.js';
 import { warcFileName } from './warc-naming.js';
 import { warcInfoMember, type CaptureMembers } from './capture-members.js';
 import { CaptureThread } from './capture-thread.js';
@@ -69,6 +70,11 @@ export interface WarcWriterOptions {
    * (~20 ms of CPU at every start). Default: made in this thread.
    */
   warcInfo?: WarcInfoMaker;
+  /**
+   * Take each file's SHA-256 and CRC-32 as it is written (fileSums), for
+   * the package made at the end of the crawl. Default false.
+   */
+  digests?: boolean;
 }
 
 export interface CaptureToWrite {
@@ -101,6 +107,7 @@ export class WarcWriter {
   #nextSerial: number;
   #file: WarcFile | null = null;
   #closedPaths: string[] = [];
+  readonly #sums = new Map<string, ContentSums>();
   #closedBytes = 0;
   /** Tail of the serial queue; never rejects, so one failure does not poison the chain. */
   #tail: Promise<unknown> = Promise.resolve();
@@ -266,7 +273,7 @@ export class WarcWriter {
     const openedAt = new Date(this.#clock.now());
     const name = warcFileName({ prefix: o.prefix, openedAt, serial: this.#nextSerial, pid: process.pid, hostname: this.#hostname, ...(o.node !== undefined ? { node: o.node } : {}) });
     await mkdir(o.dir, { recursive: true });
-    const file = await WarcFile.create(o.dir, name);
+    const file = await WarcFile.create(o.dir, name, { digest: o.digests === true });
     this.#nextSerial++;
     try {
       const info = await (o.warcInfo ?? warcInfoHere)({ filename: name, openedAt, version: o.warcVersion, software: o.software, hostname: this.#hostname, info: o.info });
@@ -294,5 +301,12 @@ export class WarcWriter {
     }
     this.#closedBytes += file.size;
     this.#closedPaths.push(finalPath);
+    const sums = file.sums();
+    if (sums !== null) this.#sums.set(finalPath, sums);
+  }
+
+  /** Path → sums of each file closed whole, as written (WarcWriterOptions.digests); a file cut back after a failure has none. */
+  get fileSums(): ReadonlyMap<string, ContentSums> {
+    return this.#sums;
   }
 }

@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
+import { constants, crc32, deflateRawSync } from 'node:zlib';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,6 +60,31 @@ describe('WaczBuilder', () => {
     assert.ok(entries.get('archive/A.warc.gz')!.data.equals(warcBytes));
   });
 
+  test('a file with the sums the crawl took and a page list deflated during the crawl: copied as they are, listed with those sums', async () => {
+    const warc = path.join(tmp, 'B.warc.gz');
+    const warcBytes = Buffer.alloc(2 * 1024 * 1024 + 5, 9);
+    await writeFile(warc, warcBytes);
+    const pagesText = Buffer.from('{"format":"json-pages-1.0"}\n{"url":"http://h/","ts":"2026-01-02T03:04:05.000Z"}\n');
+    const deflated = path.join(tmp, 'pages.deflate');
+    // Two pieces, as a stream deflated chunk by chunk is: one flushed to a byte boundary, then the end.
+    await writeFile(deflated, Buffer.concat([deflateRawSync(pagesText.subarray(0, 30), { finishFlush: constants.Z_SYNC_FLUSH }), deflateRawSync(pagesText.subarray(30))]));
+    const out = path.join(tmp, 'known', 'site.wacz');
+    const pkg = await WaczBuilder.start(out, new Date('2026-01-02T03:04:05Z'));
+    // The listed hash is the one given, never taken again from the bytes (a made-up one shows it).
+    const given = 'ab'.repeat(32);
+    pkg.addFile('archive/B.warc.gz', warc, false, { size: warcBytes.length, sha256: given, crc32: crc32(warcBytes) });
+    pkg.addDeflated('pages/pages.jsonl', deflated, { size: pagesText.length, sha256: sha256(pagesText).slice('sha256:'.length), crc32: crc32(pagesText) });
+    const written = await pkg.finish({ title: 't', created: '2026-01-02T03:04:05.000Z', software: 'test' });
+    assert.deepEqual(written.files, [
+      { path: 'archive/B.warc.gz', hash: `sha256:${given}`, bytes: warcBytes.length },
+      { path: 'pages/pages.jsonl', hash: sha256(pagesText), bytes: pagesText.length },
+    ]);
+    const entries = new Map(readZip(await readFile(out)).map((e) => [e.name, e]));
+    assert.ok(entries.get('archive/B.warc.gz')!.data.equals(warcBytes));
+    assert.equal(entries.get('pages/pages.jsonl')!.method, 8);
+    assert.ok(entries.get('pages/pages.jsonl')!.data.equals(pagesText));
+  });
+
   test('an entry that cannot be read ahead of a streamed one: the producer is told, finish rejects, nothing is left', async () => {
     const dir = path.join(tmp, 'bad');
     const out = path.join(dir, 'site.wacz');
@@ -66,7 +92,7 @@ describe('WaczBuilder', () => {
     pkg.addFile('archive/gone.warc.gz', path.join(tmp, 'no-such.warc.gz'), false);
     const pagesStream = pkg.addStream('pages/pages.jsonl', true);
     // Far more than the stream buffers: without `failed` this would wait for 'drain' forever.
-    await assert.rejects(produce(pagesStream, pkg.failed, Buffer.alloc(64 * 1024, 0x61), 64 * 1024 * 1024), { code: 'ENOENT' });
+    await assert.rejects(produce(pagesStream, pkg.failed, Buffer.alloc(64 * 1024, 0x61), 64 * 1024 * 1024), { code: 'ARCHIVER_WACZ_WRITE', message: /no-such\.warc\.gz.*ENOENT/ });
     await assert.rejects(pkg.finish({ title: 't', created: new Date().toISOString(), software: 'test' }), { code: 'ARCHIVER_WACZ_WRITE' });
     assert.deepEqual(await readdir(dir), [], 'no package, no temporary file');
   });

@@ -6,13 +6,13 @@
  * valid up to the last complete capture.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { gunzipSync } from 'node:zlib';
+import { crc32, gunzipSync } from 'node:zlib';
 import type { Clock } from '../../src/core/clock.js';
 import type { BodyStore } from '../../src/core/exchange.js';
 import { WARC_FILE_NAME_PATTERN } from '../../src/writer/warc-naming.js';
@@ -330,6 +330,29 @@ describe('WarcWriter', () => {
     }
   });
 
+  it('takes each closed file\'s SHA-256 and CRC-32 as it writes it (digests), large streamed records included', async () => {
+    const dir = await newDir();
+    const w = new WarcWriter(options(dir, { rotateBytes: 1, digests: true }));
+    const big = randomBytes(3 * 1024 * 1024);
+    const bigFile = path.join(dir, '..', `big-${dirs}.bin`);
+    await writeFile(bigFile, big);
+    await w.writeCapture({ exchange: makeExchange({ url: 'http://a.test/0' }), hopPath: 'L', via: 'http://a.test/', outlinks: [] });
+    await w.writeCapture({ exchange: makeExchange({ url: 'http://a.test/big', bodyStore: fileBody(bigFile, big.length), payloadDigest: sha1b32(big) }), hopPath: 'L', via: 'http://a.test/', outlinks: [] });
+    const files = await w.close();
+    assert.equal(files.length, 2);
+    assert.equal(w.fileSums.size, 2);
+    for (const f of files) {
+      const bytes = await readFile(f);
+      assert.deepEqual(w.fileSums.get(f), { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), crc32: crc32(bytes) });
+    }
+    assert.ok((await readFile(files[1]!)).length > 1_000_000, 'the large record was streamed into the second file');
+    // Without digests, none are taken.
+    const plain = new WarcWriter(options(await newDir()));
+    await plain.writeCapture({ exchange: makeExchange({ url: 'http://a.test/1' }), hopPath: '', via: null, outlinks: [] });
+    await plain.close();
+    assert.equal(plain.fileSums.size, 0);
+  });
+
   it('keeps a whole capture in one file even past rotateBytes', async () => {
     const dir = await newDir();
     const w = new WarcWriter(options(dir, { rotateBytes: 5000 }));
@@ -475,7 +498,7 @@ describe('WarcWriter', () => {
 
   it('on a failure mid-capture, cuts the file back to the last complete capture and refuses further writes', async () => {
     const dir = await newDir();
-    const w = new WarcWriter(options(dir));
+    const w = new WarcWriter(options(dir, { digests: true }));
     const okWritten = await w.writeCapture({ exchange: makeExchange({ url: 'http://a.test/ok' }), hopPath: '', via: null, outlinks: [] });
     // A body store that reads fine for the digest pass, then fails half-way through the write pass
     // (as a temp file on a failing disk would): some of the record's bytes already reached the file.
@@ -512,6 +535,8 @@ describe('WarcWriter', () => {
     const records = await readWarc(file!);
     assert.deepEqual(types(records), ['warcinfo', 'response', 'request', 'metadata']);
     assert.equal(records[1]!.header('WARC-Target-URI'), 'http://a.test/ok');
+    // The sums taken covered bytes since cut off: the file has none.
+    assert.equal(w.fileSums.size, 0);
   });
 
   it('rejects with ARCHIVER_WARC_WRITE when the disk is full (ENOSPC)', { skip: !existsSync('/dev/full') }, async () => {

@@ -1,0 +1,203 @@
+/**
+ * The package's page list (`pages/pages.jsonl`) made while the crawl runs,
+ * from each capture as the capture journal writes it, and deflated on the
+ * way: the end of the crawl then copies it into the WACZ as it is, instead
+ * of reading the whole journal back, text and all, to write and deflate it
+ * there (on OpenJDK's API docs, 63 MB of text and ~0.4 s of deflate after
+ * the last response).
+ *
+ * It makes exactly what the end of the crawl would make from the journal
+ * in one ordered pass (journal-pages.ts: JournalPageOrder, PageList, the
+ * same line bytes), and so holds only where that pass needs nothing it
+ * cannot know yet. It gives up — the end then makes the list as before —
+ * when a capture comes out of package order, when a text-less page revisit
+ * would borrow an original's text (the one pass must know those in
+ * advance), when a capture marks as a seed a URL already listed (the main
+ * page's choice would have seen the mark), or when deflate falls behind by
+ * more than MAX_PENDING_BYTES. finalize-job.ts takes the result only when
+ * the journal it reads is the one followed here, with as many captures,
+ * closed cleanly with its summary, and covering every WARC of the package.
+ *
+ * Costs on the crawl's main thread: the line bytes gathered into 1 MiB
+ * chunks and their SHA-256 and CRC-32 (datapackage.json's hash and the ZIP
+ * entry's CRC); deflate runs on libuv's threads.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
+import zlib from 'node:zlib';
+import { ContentDigest, type ContentSums } from '../core/content-digest.js';
+import type { JournaledCapture, RawJournaledCapture } from '../job/capture-journal.js';
+import { JournalPageOrder, pageLineParts, type TextJson } from './journal-pages.js';
+import { PAGES_HEADER, PageList, type PageRef } from './page-list.js';
+
+const CHUNK_BYTES = 1024 * 1024;
+/** Deflate's backlog beyond which the list gives up rather than hold more of the crawl's text. */
+const MAX_PENDING_BYTES = 32 * 1024 * 1024;
+/** As the end of the crawl deflates the page list (wacz-writer.ts). */
+const DEFLATE_LEVEL = 1;
+
+export interface LivePagesOptions {
+  /** Where the raw DEFLATE stream of pages.jsonl goes. */
+  file: string;
+  /** The journal followed: finalize-job.ts takes the list only with this journal. */
+  journal: string;
+  /** The crawl's seeds, profile order (PageList's main page). */
+  seeds: readonly string[];
+  /** The cap on a page's text the end of the crawl would apply (0: no text). */
+  maxTextChars: number;
+}
+
+/** A page list made during the crawl, ready to be packaged. */
+export interface LivePageList {
+  /** Raw DEFLATE data of pages.jsonl. */
+  file: string;
+  journal: string;
+  /** Journal captures it followed: all of the journal's. */
+  captures: number;
+  seeds: readonly string[];
+  maxTextChars: number;
+  /** Entries written (the header not counted), and the main page: what the end's pass returns. */
+  pages: number;
+  main: PageRef | null;
+  /** Of pages.jsonl as it inflates. */
+  sums: ContentSums;
+}
+
+export class LivePages {
+  readonly #opts: LivePagesOptions;
+  readonly #order: JournalPageOrder;
+  readonly #list: PageList<TextJson>;
+  readonly #digest = new ContentDigest();
+  readonly #deflate: zlib.DeflateRaw;
+  readonly #out: WriteStream;
+  readonly #written: Promise<void>;
+  #chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  #used = 0;
+  #captures = 0;
+  readonly #files = new Set<string>();
+  #file: string | null = null;
+  #offset = -1;
+  #gaveUp = false;
+  #ended = false;
+
+  constructor(opts: LivePagesOptions) {
+    this.#opts = opts;
+    // Its seeds and borrowers only: the package's files are not known yet, so the order is checked
+    // here as the journal summary checks it, and finalize-job.ts checks the files' order against the package's.
+    this.#order = new JournalPageOrder([], opts.maxTextChars);
+    this.#list = new PageList<TextJson>({ seeds: opts.seeds, markedSeeds: this.#order.markedSeeds, borrowers: this.#order.borrowers });
+    this.#deflate = zlib.createDeflateRaw({ level: DEFLATE_LEVEL });
+    this.#out = createWriteStream(opts.file);
+    this.#deflate.pipe(this.#out);
+    this.#written = finished(this.#out);
+    this.#written.catch(() => this.#giveUp());
+    this.#deflate.on('error', () => this.#giveUp());
+    this.#put(`${JSON.stringify(PAGES_HEADER)}\n`);
+  }
+
+  /** Still making a list the end of the crawl can take. */
+  get live(): boolean {
+    return !this.#gaveUp;
+  }
+
+  /**
+   * A capture as the journal wrote it (no text, no empty title), with its
+   * text as the journal's JSON string bytes (null when it has none).
+   */
+  add(line: JournaledCapture, textJson: Uint8Array | null): void {
+    if (this.#gaveUp || this.#ended) return;
+    this.#captures++;
+    if (!this.#inOrder(line)) return this.#giveUp();
+    if (!line.page && !line.seed) return;
+    const c: RawJournaledCapture = textJson === null ? line : { ...line, textJson: Buffer.from(textJson.buffer, textJson.byteOffset, textJson.byteLength) };
+    if (c.seed && !this.#order.markedSeeds.has(c.url) && this.#list.listed(c.url)) return this.#giveUp();
+    this.#order.onCapture(c);
+    if (this.#order.borrowers.size > 0) return this.#giveUp();
+    const candidate = this.#order.candidateOf(c);
+    const page = candidate === null ? null : this.#list.next(candidate);
+    if (page === null) return;
+    for (const part of pageLineParts(page)) this.#put(part);
+    this.#put('\n');
+    if (this.#deflate.writableLength > MAX_PENDING_BYTES) this.#giveUp();
+  }
+
+  /** The list, once the journal is closed; null when it gave up. */
+  async finish(): Promise<LivePageList | null> {
+    if (this.#ended) throw new Error('LivePages: finished twice');
+    this.#ended = true;
+    if (this.#gaveUp) return null;
+    this.#flush();
+    this.#deflate.end();
+    try {
+      await this.#written;
+    } catch {
+      this.#giveUp();
+    }
+    if (this.#gaveUp) return null;
+    const o = this.#opts;
+    return {
+      file: o.file,
+      journal: o.journal,
+      captures: this.#captures,
+      seeds: o.seeds,
+      maxTextChars: o.maxTextChars,
+      pages: this.#list.count,
+      main: this.#list.mainPage(),
+      sums: this.#digest.sums(),
+    };
+  }
+
+  /** Stop and remove the file (the crawl failed, or the list was packaged). */
+  async discard(): Promise<void> {
+    this.#ended = true;
+    this.#giveUp();
+    await this.#written.catch(() => {});
+    await rm(this.#opts.file, { force: true });
+  }
+
+  /** Offsets grow within a file, and no file comes back once another began (JournalSummaryBuilder's inOrder). */
+  #inOrder(line: JournaledCapture): boolean {
+    if (line.filename !== this.#file) {
+      if (this.#files.has(line.filename)) return false;
+      this.#files.add(line.filename);
+      this.#file = line.filename;
+      this.#offset = -1;
+    }
+    if (line.offset <= this.#offset) return false;
+    this.#offset = line.offset;
+    return true;
+  }
+
+  #put(part: string | Buffer): void {
+    const bytes = typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.length;
+    if (this.#used + bytes > CHUNK_BYTES) this.#flush();
+    if (bytes > CHUNK_BYTES) {
+      this.#send(typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part));
+      return;
+    }
+    if (typeof part === 'string') this.#chunk.write(part, this.#used, 'utf8');
+    else part.copy(this.#chunk, this.#used);
+    this.#used += bytes;
+  }
+
+  #flush(): void {
+    if (this.#used === 0) return;
+    const full = this.#chunk.subarray(0, this.#used);
+    this.#chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.#used = 0;
+    this.#send(full);
+  }
+
+  #send(bytes: Buffer): void {
+    this.#digest.update(bytes);
+    this.#deflate.write(bytes);
+  }
+
+  #giveUp(): void {
+    if (this.#gaveUp) return;
+    this.#gaveUp = true;
+    this.#deflate.destroy();
+    this.#out.destroy();
+  }
+}
