@@ -13,7 +13,7 @@ import { open } from 'node:fs/promises';
 import { compareCdxjLines, formatCdxjLine, parseCdxjLine } from '../index/cdxj.js';
 import { parseJournalLine } from '../job/capture-journal.js';
 import { surt } from '../url/surt.js';
-import { cdxjEntryOf } from '../wacz/finalize-job.js';
+import { cdxjEntryOf } from '../wacz/cdxj-entry.js';
 import { badRequest } from './console-errors.js';
 import { linesFrom } from './line-reader.js';
 import { SortedLines } from './sorted-lines.js';

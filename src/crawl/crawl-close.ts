@@ -49,8 +49,8 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
   if (p.browser !== null) await attempt(() => p.browser!.close());
   const runWarcFiles = (await attempt(() => p.writer.close())) ?? [];
   await attempt(() => p.journal.close());
-  // The page list made as the journal was written (null when it gave up: the end makes it).
-  const livePages = p.livePages === null ? null : await attempt(() => p.livePages!.finish());
+  // The page list and index lines made as the journal was written (each null when set aside: the end makes it).
+  const live = p.live === null ? null : await attempt(() => p.live!.finish());
   await attempt(() => p.digestIndex.flush());
   // Exact dates read during the crawl are written back.
   if (p.earlier) await attempt(() => p.earlier!.flush());
@@ -83,7 +83,8 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
     seeds,
     pageText: c.profile.output.pageText,
     warcSums: p.writer.fileSums,
-    ...(livePages !== null ? { livePages } : {}),
+    ...(live?.livePages ? { livePages: live.livePages } : {}),
+    ...(live?.liveIndex ? { liveIndex: live.liveIndex } : {}),
   };
   const packaged =
     packages && failures.length === 0 && (runWarcFiles.length > 0 || p.resuming || shared)
@@ -92,7 +93,7 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
           return c.profile.output.wacz ? job.finalizeJob(finalize) : { ...(await job.indexJob(finalize)), wacz: null };
         })
       : null;
-  if (p.livePages !== null) await attempt(() => p.livePages!.discard());
+  if (p.live !== null) await attempt(() => p.live!.discard());
   if (shared && packaged !== null) {
     // Loaded here only: SQLite is no part of a crawl of one process.
     await attempt(async () => (await import('../search/build-search-index.js')).buildJobSearchIndex(p.dirs.root));

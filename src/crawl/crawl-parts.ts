@@ -22,9 +22,9 @@ import { Fetcher } from '../fetch/fetcher.js';
 import { PageThread } from './page-thread.js';
 import type { Frontier, QueueState } from '../frontier/frontier.js';
 import { CaptureJournal } from '../job/capture-journal.js';
-import { LivePages } from '../wacz/live-pages.js';
+import { LivePackage } from '../wacz/live-package.js';
 import { DEFAULT_MAX_TEXT_CHARS } from '../wacz/page-list.js';
-import { captureJournalPath, ensureJobDir, livePagesPath, hasState, jobDir, type JobDir } from '../job/job-dir.js';
+import { captureJournalPath, ensureJobDir, liveIndexDir, livePagesPath, hasState, jobDir, type JobDir } from '../job/job-dir.js';
 import { HostHealth } from '../politeness/host-health.js';
 import { HostHealthJournal } from '../politeness/host-health-journal.js';
 import { Budgets } from '../overrides/budgets.js';
@@ -82,8 +82,8 @@ export interface CrawlParts {
   writer: WarcWriter;
   crawlLog: CrawlLog;
   journal: CaptureJournal;
-  /** The package's page list, made as the journal is written (null: made at the end). */
-  livePages: LivePages | null;
+  /** The package's page list and index lines, made as the journal is written (null: made at the end). */
+  live: LivePackage | null;
   ledger: CrawlLedger;
   /** Each host's and URL's settings under the profile's overrides, and their budgets. */
   overrides: Overrides;
@@ -210,19 +210,16 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   });
   const crawlLog = await CrawlLog.open(dirs.crawlLog);
   const journal = await CaptureJournal.open(captureJournalPath(dirs.root, dirs.node));
-  // The package's page list made as the journal is written, so the end of the crawl only copies it in:
-  // for a journal this run begins, in a crawl of one process that packages its job.
-  let livePages: LivePages | null = null;
-  if (profile.output.wacz && !backend.shared && journal.fresh) {
-    const pagesLive = new LivePages({
-      file: livePagesPath(dirs.root),
-      journal: journal.path,
-      seeds: [...profile.seeds, ...addedSeeds],
-      maxTextChars: profile.output.pageText ? DEFAULT_MAX_TEXT_CHARS : 0,
-    });
-    journal.follow((line, textJson) => pagesLive.add(line, textJson));
-    livePages = pagesLive;
-  }
+  // The package's page list and index lines made as the journal is written, so the end of the crawl
+  // only copies them in: for a journal this run begins, in a crawl of one process that packages its job.
+  const live = profile.output.wacz && !backend.shared && journal.fresh
+    ? await LivePackage.follow(journal, {
+        pagesFile: livePagesPath(dirs.root),
+        indexDir: liveIndexDir(dirs.root),
+        seeds: [...profile.seeds, ...addedSeeds],
+        maxTextChars: profile.output.pageText ? DEFAULT_MAX_TEXT_CHARS : 0,
+      })
+    : null;
   const ledger = new CrawlLedger({ log: crawlLog, stats, events, now: () => clock.now() });
 
   const healthJournal = new HostHealthJournal(backend.records('health'));
@@ -356,7 +353,7 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   });
   const priorCrawlMs = resuming ? await job.crawlTimeMs() : 0;
   return {
-    dirs, resuming, backend, clock, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal, livePages,
+    dirs, resuming, backend, clock, stats, frontier, seen, refusedSeen, scope, links, fetcher, writer, crawlLog, journal, live,
     ledger, overrides, budgets, health, healthJournal, digestIndex, earlier, pages, processor, job, exclusions, robotsStore, robotsJournal, robotsPolicies: policies,
     addedSeeds, priorCrawlMs, focus, browser,
   };

@@ -95,6 +95,11 @@ export function livePagesPath(root: string): string {
   return path.join(jobDir(root).indexes, '.finalize-live-pages.deflate');
 }
 
+/** Where a crawl sorts the index lines it makes as it runs (wacz/live-index.ts); named as livePagesPath is. */
+export function liveIndexDir(root: string): string {
+  return path.join(jobDir(root).indexes, '.finalize-live-index');
+}
+
 /** Every capture journal of a job: its own, and each node's of a crawl of several processes. */
 export function captureJournalFiles(root: string): Promise<string[]> {
   return filesIn(jobDir(root).indexes, (n) => /^captures(-.+)?\.jsonl$/.test(n));

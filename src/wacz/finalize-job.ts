@@ -39,11 +39,13 @@ import { openCaptureJournals } from '../job/capture-journal-reader.js';
 import { JournalSummaryBuilder, sameSummary } from '../job/journal-summary.js';
 import { AtomicLineFile, damageGate } from '../index/build-index.js';
 import type { WarcDamage } from '../warc/warc-damage.js';
-import { entryFor, formatCdxjLine, REVISIT_MIME, type CdxjEntry } from '../index/cdxj.js';
+import { formatCdxjLine } from '../index/cdxj.js';
+import { cdxjEntryOf } from './cdxj-entry.js';
 import { captureJournalFiles, captureJournalPath, jobIndexPath, jobWarcs } from '../job/job-dir.js';
 import type { JournalSummary } from '../job/journal-summary.js';
 import type { ContentSums } from '../core/content-digest.js';
 import type { LivePageList } from './live-pages.js';
+import type { LiveIndexLines } from './live-index.js';
 import { DEFAULT_SORT_BUFFER_BYTES, LineSorter } from '../index/line-sorter.js';
 import { indexWarcFile } from '../index/warc-index.js';
 import { BlockedIndexBuilder, DEFAULT_BLOCK_LINES, plainIndex, type IndexFiles } from './cdx-blocks.js';
@@ -94,6 +96,12 @@ export interface FinalizeJobOptions {
    * (usableLivePages), instead of being made from that journal.
    */
   livePages?: LivePageList;
+  /**
+   * The index lines the crawl made as it wrote the journal (live-index.ts):
+   * written as they are when they cover the journal read here
+   * (usableLiveIndex), instead of being made from that journal.
+   */
+  liveIndex?: LiveIndexLines;
 }
 
 /** What indexJob wrote: the CDXJ index alone. */
@@ -119,6 +127,8 @@ export interface FinalizedJob {
   journalSummary: boolean;
   /** The page list was the one the crawl made as it wrote the journal (FinalizeJobOptions.livePages). */
   livePages: boolean;
+  /** So were the index lines (FinalizeJobOptions.liveIndex). */
+  liveIndex: boolean;
 }
 
 /**
@@ -172,7 +182,7 @@ async function finalizeOnce(opts: FinalizeJobOptions, packaged: boolean, trustSu
   const cdxj = jobIndexPath(opts.jobDir);
   const indexDir = path.dirname(cdxj);
   await mkdir(indexDir, { recursive: true });
-  await removeStaleWork(indexDir, opts.livePages?.file);
+  await removeStaleWork(indexDir, [opts.livePages?.file, opts.liveIndex?.dir]);
   // Sorted runs and the blocked index go here: the job's disk, not a /tmp that may live in RAM.
   const work = await mkdtemp(path.join(indexDir, WORK_PREFIX));
   const sortBufferBytes = (opts.sortBufferBytes ?? DEFAULT_SORT_BUFFER_BYTES) / 2;
@@ -188,15 +198,17 @@ async function finalizeOnce(opts: FinalizeJobOptions, packaged: boolean, trustSu
   try {
     for (const warc of warcs) packaging?.pkg.addFile(`archive/${path.basename(warc)}`, warc, false, await summedAsIs(warc, opts.warcSums));
     const gate = damageGate(opts);
-    const { warcsRead, written, summary, live } = await collect(opts, warcs, sorter, packaging, gate.onDamage, trustSummary);
+    const { warcsRead, written, summary, live, index: collected } = await collect(opts, warcs, sorter, packaging, gate.onDamage, trustSummary);
+    // The crawl's own index lines, or the ones just collected.
+    const indexLines = collected ?? sorter;
     gate.check();
     if (packaging === null) {
       // The index alone is always the plain file: the blocked layout exists for the package.
-      const { lines } = await writeIndexes(sorter, cdxj, work, { ...opts, compressedIndexAboveLines: Infinity });
+      const { lines } = await writeIndexes(indexLines, cdxj, work, { ...opts, compressedIndexAboveLines: Infinity });
       return { cdxj, captures: lines, warcsRead, journalSummary: summary };
     }
     const { pages, pkg } = packaging;
-    const { index, lines } = await writeIndexes(sorter, cdxj, work, opts);
+    const { index, lines } = await writeIndexes(indexLines, cdxj, work, opts);
     let pageList = written;
     if (pageList === null) {
       const pagesFile = path.join(work, 'pages.jsonl');
@@ -214,7 +226,7 @@ async function finalizeOnce(opts: FinalizeJobOptions, packaged: boolean, trustSu
       software: opts.software,
       ...(main ? { mainPageUrl: main.url, mainPageDate: main.ts } : {}),
     });
-    return { cdxj, wacz, captures: lines, pages: pageList.pages, warcsRead, journalSummary: summary, livePages: live === true };
+    return { cdxj, wacz, captures: lines, pages: pageList.pages, warcsRead, journalSummary: summary, livePages: live === true, liveIndex: collected !== undefined };
   } finally {
     await packaging?.pkg.abort();
     await sorter.close();
@@ -235,10 +247,10 @@ const PAGES_PATH = 'pages/pages.jsonl';
 const WORK_PREFIX = '.finalize-';
 
 /** A finalize killed part-way leaves its work directory behind; the next one clears it. */
-async function removeStaleWork(indexDir: string, keep: string | undefined): Promise<void> {
+async function removeStaleWork(indexDir: string, keep: readonly (string | undefined)[]): Promise<void> {
   for (const name of await readdir(indexDir)) {
     const p = path.join(indexDir, name);
-    if (name.startsWith(WORK_PREFIX) && p !== keep) await rm(p, { recursive: true, force: true });
+    if (name.startsWith(WORK_PREFIX) && !keep.includes(p)) await rm(p, { recursive: true, force: true });
   }
 }
 
@@ -289,7 +301,7 @@ async function collect(
   packaging: Packaging | null,
   onDamage: (damage: WarcDamage) => void,
   trustSummary: boolean,
-): Promise<{ warcsRead: number; written: WrittenPages | null; summary: boolean; live?: boolean }> {
+): Promise<{ warcsRead: number; written: WrittenPages | null; summary: boolean; live?: boolean; index?: LineSorter }> {
   const sizes = new Map<string, number>();
   for (const w of warcs) sizes.set(path.basename(w), (await stat(w)).size);
   const pages = packaging?.pages ?? null;
@@ -319,10 +331,14 @@ async function collect(
     if (journal.summary !== null && (built === null || !sameSummary(built, journal.summary))) throw new JournalSummaryMismatch();
     return journal.summary !== null;
   };
-  const indexLine = async (c: RawJournaledCapture): Promise<void> => {
+  let indexLine = async (c: RawJournaledCapture): Promise<void> => {
     if (!sorter.add(formatCdxjLine(cdxjEntryOf(c)))) await sorter.spill();
   };
   if (warcsRead === 0 && (packaging === null || order.ordered)) {
+    // The crawl's own index lines, when they cover this journal: the pass makes none.
+    const liveIndex = usableLiveIndex(opts, journal.summary);
+    const index = liveIndex !== null ? { index: liveIndex.sorter } : {};
+    if (liveIndex !== null) indexLine = async () => {};
     // One pass: index lines into their sort, pages (if packaged) straight into the package's pages.jsonl.
     const each = async (take: (c: RawJournaledCapture) => Promise<void>): Promise<void> => {
       for await (const c of journal.rawCaptures()) {
@@ -331,20 +347,22 @@ async function collect(
         await take(c);
       }
     };
-    if (packaging === null) {
+    // Nothing to take from the journal but index lines the crawl made already: no pass (the summary stands unread).
+    const indexPass = async (): Promise<boolean> => {
+      if (liveIndex !== null) return true;
       await each(async () => {});
-      return { warcsRead, written: null, summary: verify() };
-    }
+      return verify();
+    };
+    if (packaging === null) return { warcsRead, written: null, summary: await indexPass(), ...index };
     const { pkg } = packaging;
     const live = usableLivePages(opts, journal.summary, order, packaging.pages.maxTextChars);
     if (live !== null) {
-      // The crawl made the list as it wrote the journal: copied in as it is, and this pass makes the index only.
+      // The crawl made the list as it wrote the journal: copied in as it is.
       pkg.addDeflated(PAGES_PATH, live.file, live.sums);
-      await each(async () => {});
-      return { warcsRead, written: { pages: live.pages, main: live.main }, summary: verify(), live: true };
+      return { warcsRead, written: { pages: live.pages, main: live.main }, summary: await indexPass(), live: true, ...index };
     }
     const written = await writeOrderedPages(pkg.addStream(PAGES_PATH, true), pkg.failed, order, opts.seeds ?? [], each);
-    return { warcsRead, written, summary: verify() };
+    return { warcsRead, written, summary: verify(), ...index };
   }
   // Second pass over the journal, after the WARCs read from bytes: both sorts put everything in order.
   for await (const c of journal.rawCaptures()) {
@@ -366,6 +384,13 @@ async function summedAsIs(warc: string, sums: ReadonlyMap<string, ContentSums> |
   return (await stat(warc)).size === known.size ? known : undefined;
 }
 
+/** The crawl's index lines, when made from this job's one journal (its path, as many captures as its summary counts). */
+function usableLiveIndex(opts: FinalizeJobOptions, summary: JournalSummary | null): LiveIndexLines | null {
+  const live = opts.liveIndex;
+  if (live === undefined || summary === null) return null;
+  return live.journal === captureJournalPath(opts.jobDir) && live.captures === summary.captures ? live : null;
+}
+
 /**
  * The crawl's live page list, when it is the list this job's one journal
  * gives: made from that journal (its path, as many captures as its
@@ -378,19 +403,4 @@ function usableLivePages(opts: FinalizeJobOptions, summary: JournalSummary | nul
   if (live.journal !== captureJournalPath(opts.jobDir) || live.captures !== summary.captures || live.maxTextChars !== maxTextChars) return null;
   const seeds = opts.seeds ?? [];
   return live.seeds.length === seeds.length && live.seeds.every((s, i) => s === seeds[i]) ? live : null;
-}
-
-/** The CDXJ entry of a journaled capture: what indexWarcFile reads from the record. */
-export function cdxjEntryOf(c: RawJournaledCapture): CdxjEntry {
-  return entryFor({
-    url: c.url,
-    warcDate: c.date,
-    mime: c.revisit ? REVISIT_MIME : c.mime === '' ? 'unk' : c.mime,
-    status: c.status,
-    digest: c.digest,
-    length: c.length,
-    offset: c.offset,
-    filename: c.filename,
-    ...(c.method !== undefined ? { method: c.method, requestBody: c.requestBody ?? '' } : {}),
-  });
 }

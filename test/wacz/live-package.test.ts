@@ -1,11 +1,12 @@
 /**
- * The page list a crawl makes as it writes the capture journal
- * (wacz/live-pages.ts) must be the list the end of the crawl would make from
- * that journal: pages.jsonl byte for byte, the same main page and
- * datapackage.json entry. The end takes it only when it covers the journal
- * it reads; whenever the list cannot be made that way (a capture out of
- * order, a text-less revisit that would borrow, a seed marked after its
- * page was listed) it is set aside and the end makes the list itself.
+ * The page list and the index lines a crawl makes as it writes the capture
+ * journal (wacz/live-pages.ts, live-index.ts) must be what the end of the
+ * crawl would make from that journal: pages.jsonl and index.cdxj byte for
+ * byte, the same main page and datapackage.json entries. The end takes
+ * each only when it covers the journal it reads; whenever the list cannot
+ * be made that way (a capture out of order, a text-less revisit that would
+ * borrow, a seed marked after its page was listed) it is set aside and the
+ * end makes it itself.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +20,7 @@ import { CaptureJournal, readJournalLine, type JournaledCapture } from '../../sr
 import { captureJournalPath } from '../../src/job/job-dir.js';
 import { finalizeJob } from '../../src/wacz/finalize-job.js';
 import { LivePages, type LivePageList } from '../../src/wacz/live-pages.js';
+import { LiveIndex, type LiveIndexLines } from '../../src/wacz/live-index.js';
 import { DEFAULT_MAX_TEXT_CHARS } from '../../src/wacz/page-list.js';
 import { captureIo } from '../helpers/capture.js';
 import { journaledCapture } from '../helpers/journaled-capture.js';
@@ -31,6 +33,7 @@ let web: FixtureWeb;
 let dir: string;
 /** What the crawl's own end packaged. */
 let crawled: Map<string, Buffer>;
+let crawledCdxj: string;
 
 interface DataPackage {
   mainPageUrl?: string;
@@ -46,21 +49,28 @@ function dataPackage(zip: Map<string, Buffer>): DataPackage {
   return JSON.parse(zip.get('datapackage.json')!.toString('utf8')) as DataPackage;
 }
 
-/** The journal's captures handed to a LivePages as the journal's writer hands them (the line without text, the text's JSON bytes). */
-async function replayJournal(live: LivePages): Promise<void> {
+/** The journal's captures handed to a follower as the journal's writer hands them (the line without text, the text's JSON bytes). */
+async function replayJournal(follow: (line: JournaledCapture, textJson: Uint8Array | null) => void): Promise<void> {
   for (const raw of (await readFile(captureJournalPath(dir))).toString('latin1').split('\n')) {
     if (raw === '') continue;
     const parsed = readJournalLine(Buffer.from(raw, 'latin1'));
     if (parsed?.kind !== 'capture') continue;
     const { textJson, ...line } = parsed.capture;
-    live.add(line as JournaledCapture, textJson ?? null);
+    follow(line as JournaledCapture, textJson ?? null);
   }
 }
 
 async function livePages(file: string, seeds: readonly string[] = web.seeds): Promise<LivePageList | null> {
   const live = new LivePages({ file: path.join(dir, 'indexes', file), journal: captureJournalPath(dir), seeds, maxTextChars: DEFAULT_MAX_TEXT_CHARS });
-  await replayJournal(live);
+  await replayJournal((line, textJson) => live.add(line, textJson));
   return live.finish();
+}
+
+let liveIndexes = 0;
+async function liveIndex(sortBufferBytes?: number): Promise<LiveIndexLines> {
+  const live = await LiveIndex.start({ dir: path.join(dir, 'indexes', `.finalize-test-index-${liveIndexes++}`), journal: captureJournalPath(dir), ...(sortBufferBytes ? { sortBufferBytes } : {}) });
+  await replayJournal((line) => live.add(line));
+  return (await live.finish())!;
 }
 
 before(async () => {
@@ -71,6 +81,7 @@ before(async () => {
   const profile = validateProfile(testProfileJson('live', web.seeds, dir, { output: { dir, rotateBytes: 40_000 } }), 'live');
   await runCrawl({ profile, stderr: captureIo().stderr, quiet: true });
   crawled = entriesOf(await readFile(path.join(dir, 'live.wacz')));
+  crawledCdxj = await readFile(path.join(dir, 'indexes', 'index.cdxj'), 'utf8');
 });
 after(async () => {
   await web.close();
@@ -78,9 +89,13 @@ after(async () => {
 });
 
 describe('the page list made during the crawl', () => {
-  test('the crawl packaged the list the journal gives: pages.jsonl byte for byte, main page and hash; its work file is gone', async () => {
+  test('the crawl packaged the list and index the journal gives: pages.jsonl and index.cdxj byte for byte, main page and hashes; its work files are gone', async () => {
     const again = await finalizeJob({ jobDir: dir, name: 'again', software: 'archiver-test', seeds: web.seeds });
     assert.equal(again.livePages, false);
+    assert.equal(again.liveIndex, false);
+    assert.equal(await readFile(again.cdxj, 'utf8'), crawledCdxj);
+    assert.ok(crawledCdxj.split('\n').length > 10, 'index lines');
+    assert.ok(crawled.get('indexes/index.cdx')!.equals(Buffer.from(crawledCdxj)));
     const fromJournal = entriesOf(await readFile(again.wacz));
     const jsonl = crawled.get('pages/pages.jsonl')!;
     assert.ok(jsonl.equals(fromJournal.get('pages/pages.jsonl')!));
@@ -101,15 +116,34 @@ describe('the page list made during the crawl', () => {
     assert.deepEqual((await readdir(path.join(dir, 'indexes'))).filter((n) => n.startsWith('.')), []);
   });
 
-  test('given to the end of the crawl, it is taken as it is and gives the same package', async () => {
-    const live = await livePages('.finalize-live-pages.deflate');
-    assert.ok(live !== null);
+  test('given to the end of the crawl, they are taken as they are and give the same package and index, sorted runs spilled or not', async () => {
+    for (const sortBufferBytes of [undefined, 300]) {
+      const live = await livePages('.finalize-live-pages.deflate');
+      assert.ok(live !== null);
+      const index = await liveIndex(sortBufferBytes);
+      assert.equal(index.sorter.runs > 0, sortBufferBytes !== undefined, 'runs spilled with a small buffer only');
+      const job = await finalizeJob({ jobDir: dir, name: 'taken', software: 'archiver-test', seeds: web.seeds, livePages: live, liveIndex: index });
+      assert.equal(job.livePages, true);
+      assert.equal(job.liveIndex, true);
+      assert.equal(await readFile(job.cdxj, 'utf8'), crawledCdxj);
+      assert.ok(entriesOf(await readFile(job.wacz)).get('indexes/index.cdx')!.equals(Buffer.from(crawledCdxj)));
+    }
+    const live = (await livePages('.finalize-live-pages.deflate'))!;
     const job = await finalizeJob({ jobDir: dir, name: 'taken', software: 'archiver-test', seeds: web.seeds, livePages: live });
     assert.equal(job.livePages, true);
+    assert.equal(job.liveIndex, false);
     const zip = entriesOf(await readFile(job.wacz));
     assert.ok(zip.get('pages/pages.jsonl')!.equals(crawled.get('pages/pages.jsonl')!));
     assert.deepEqual(dataPackage(zip).resources.find((r) => r.path === 'pages/pages.jsonl'), dataPackage(crawled).resources.find((r) => r.path === 'pages/pages.jsonl'));
     assert.equal(job.pages, live.pages);
+  });
+
+  test('index lines set aside when they do not cover the journal the end reads: fewer captures, another journal', async () => {
+    for (const change of [(l: LiveIndexLines) => ({ ...l, captures: l.captures + 1 }), (l: LiveIndexLines) => ({ ...l, journal: `${l.journal}.other` })]) {
+      const job = await finalizeJob({ jobDir: dir, name: 'aside', software: 'archiver-test', seeds: web.seeds, liveIndex: change(await liveIndex()) });
+      assert.equal(job.liveIndex, false);
+      assert.equal(await readFile(job.cdxj, 'utf8'), crawledCdxj);
+    }
   });
 
   test('set aside when it does not cover what the end reads: other seeds, fewer captures, another text cap', async () => {
