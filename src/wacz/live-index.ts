@@ -51,6 +51,7 @@ export class LiveIndex {
   /** Spills run one after another; null once one failed. */
   #spills: Promise<void> | null;
   #captures = 0;
+  #spillQueued = false;
   #ended = false;
 
   private constructor(opts: LiveIndexOptions) {
@@ -68,8 +69,13 @@ export class LiveIndex {
   add(line: JournaledCapture): void {
     if (this.#spills === null || this.#ended) return;
     this.#captures++;
-    if (this.#sorter.add(formatCdxjLine(cdxjEntryOf(line)))) return;
-    this.#spills = this.#spills.then(() => this.#sorter.spill());
+    if (this.#sorter.add(formatCdxjLine(cdxjEntryOf(line))) || this.#spillQueued) return;
+    // One spill queued at a time: it takes whatever the buffer holds when it starts.
+    this.#spillQueued = true;
+    this.#spills = this.#spills.then(() => {
+      this.#spillQueued = false;
+      return this.#sorter.spill();
+    });
     this.#spills.catch(() => {
       this.#spills = null;
     });
