@@ -160,7 +160,7 @@ export class CaptureJournal {
     return this.#summary !== null;
   }
 
-  /** Tell `follower` of every capture from now on, once its line is written (live-pages.ts). */
+  /** Tell `follower` of every capture from now on, once its line is written (wacz/live-package.ts); it must not throw. */
   follow(follower: JournalFollower): void {
     this.#follower = follower;
   }

@@ -65,11 +65,18 @@ export class LiveIndex {
     return new LiveIndex(opts);
   }
 
-  /** A capture as the journal wrote it. */
+  /** A capture as the journal wrote it. Never throws: a line it cannot take sets the lines aside. */
   add(line: JournaledCapture): void {
     if (this.#spills === null || this.#ended) return;
     this.#captures++;
-    if (this.#sorter.add(formatCdxjLine(cdxjEntryOf(line))) || this.#spillQueued) return;
+    let room: boolean;
+    try {
+      room = this.#sorter.add(formatCdxjLine(cdxjEntryOf(line)));
+    } catch {
+      this.#spills = null;
+      return;
+    }
+    if (room || this.#spillQueued) return;
     // One spill queued at a time: it takes whatever the buffer holds when it starts.
     this.#spillQueued = true;
     this.#spills = this.#spills.then(() => {

@@ -38,6 +38,7 @@ export class LivePackage {
   static async follow(journal: CaptureJournal, opts: LivePackageOptions): Promise<LivePackage> {
     const index = await LiveIndex.start({ dir: opts.indexDir, journal: journal.path });
     const pages = new LivePages({ file: opts.pagesFile, journal: journal.path, seeds: opts.seeds, maxTextChars: opts.maxTextChars });
+    // Each part sets itself aside on any failure of its own: neither ever fails the journal's append.
     journal.follow((line, textJson) => {
       index.add(line);
       pages.add(line, textJson);

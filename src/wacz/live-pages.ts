@@ -96,17 +96,22 @@ export class LivePages {
     this.#put(`${JSON.stringify(PAGES_HEADER)}\n`);
   }
 
-  /** Still making a list the end of the crawl can take. */
-  get live(): boolean {
-    return !this.#gaveUp;
-  }
-
   /**
    * A capture as the journal wrote it (no text, no empty title), with its
-   * text as the journal's JSON string bytes (null when it has none).
+   * text as the journal's JSON string bytes (null when it has none). Never
+   * throws: what it cannot take makes it give up.
    */
   add(line: JournaledCapture, textJson: Uint8Array | null): void {
     if (this.#gaveUp || this.#ended) return;
+    try {
+      this.#add(line, textJson);
+    } catch {
+      // Never the journal's failure: the end makes the list instead.
+      this.#giveUp();
+    }
+  }
+
+  #add(line: JournaledCapture, textJson: Uint8Array | null): void {
     this.#captures++;
     if (!this.#inOrder(line)) return this.#giveUp();
     if (!line.page && !line.seed) return;
