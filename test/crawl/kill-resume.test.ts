@@ -132,6 +132,8 @@ test(`killed with SIGKILL ${KILLS} times and resumed, the crawl is what an unint
     const capturedHere = captured((await fileLines(crawlLog)).slice(startLines));
     if (capturedHere) runsWithCaptures++;
     if (kill === CUT_AFTER_KILL) await appendFile(crawlLog, (text.endsWith('\n') ? '' : '\n') + CUT_LINE);
+    // The first run began the capture journal: it was making the package's page list and index lines as it went.
+    if (kill === 1) assert.ok((await readdir(path.join(jobDir, 'indexes'))).includes('.finalize-live-pages.deflate'), 'the killed run left its page list');
 
     // Serials continue: this run's files come after every file still there from earlier runs.
     const after = await warcNames();
@@ -153,6 +155,8 @@ test(`killed with SIGKILL ${KILLS} times and resumed, the crawl is what an unint
 
   const names = await warcNames();
   assert.equal(names.filter((n) => n.endsWith('.open')).length, 0, 'no .open files remain');
+  // The first run, killed, left the page list and index lines it was making as it went (live-package.ts): the last end cleared them.
+  assert.deepEqual((await readdir(path.join(jobDir, 'indexes'))).filter((n) => n.startsWith('.')), [], 'no work files of a killed run remain');
   assert.deepEqual(names.map(serialOf).sort((a, b) => a - b), names.map((_, i) => i), 'serials 0…n-1, none reused or skipped');
   assert.ok(names.length >= runsWithCaptures, `${names.length} WARC files for ${runsWithCaptures} runs that captured something (of ${KILLS + 1}); seed ${seed}`);
 
