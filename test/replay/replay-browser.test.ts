@@ -62,7 +62,9 @@ before(async () => {
   try {
     const crawled = await crawlJob(web, tmp, 'replay');
     dir = crawled.dir;
-    wacz = crawled.job.wacz;
+    // The package the crawl's own end made: its page list and index were made as the crawl went (live-package.ts).
+    assert.ok(crawled.crawlWacz !== null, 'the crawl packaged its job');
+    wacz = crawled.crawlWacz;
     pageCount = crawled.job.pages;
     const records = await readWarcDir(path.join(dir, 'warcs'));
     const responses = records.filter((r) => r.type === 'response' && r.status === 200 && (r.httpHeaders.get('content-type') ?? '').startsWith('text/html'));

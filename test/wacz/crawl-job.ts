@@ -4,13 +4,13 @@
  * straight out of WARC bytes at an offset (node:zlib, not warcio) so the
  * index is checked against the file itself.
  */
-import { open } from 'node:fs/promises';
+import { copyFile, open } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { runCrawl } from '../helpers/run-crawl.js';
 import type { FixtureWeb } from '../../src/demo/fixture-web.js';
-import { finalizeJob, type FinalizedJob } from '../../src/wacz/finalize-job.js';
+import { finalizeJob, waczFileName, type FinalizedJob } from '../../src/wacz/finalize-job.js';
 import { captureIo } from '../helpers/capture.js';
 import { testProfileJson } from '../helpers/test-profile.js';
 
@@ -19,12 +19,17 @@ export async function crawlJob(
   root: string,
   name: string,
   extra: Record<string, unknown> = {},
-): Promise<{ dir: string; job: FinalizedJob }> {
+): Promise<{ dir: string; job: FinalizedJob; crawlWacz: string | null }> {
   const dir = path.join(root, name);
   const profile = validateProfile(testProfileJson(name, web.seeds, dir, extra), name);
   await runCrawl({ profile, stderr: captureIo().stderr, quiet: true });
+  // The package the crawl's own end made (its page list and index made during the crawl), kept
+  // beside the job before finalizeJob makes it again from the journal.
+  const own = path.join(dir, waczFileName(name));
+  const crawlWacz = path.join(root, `${name}.crawl.wacz`);
+  const kept = await copyFile(own, crawlWacz).then(() => true, () => false);
   const job = await finalizeJob({ jobDir: dir, name, software: 'archiver-test', seeds: web.seeds });
-  return { dir, job };
+  return { dir, job, crawlWacz: kept ? crawlWacz : null };
 }
 
 export interface RawRecord {
