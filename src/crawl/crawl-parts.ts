@@ -211,10 +211,10 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
   const crawlLog = await CrawlLog.open(dirs.crawlLog);
   const journal = await CaptureJournal.open(captureJournalPath(dirs.root, dirs.node));
   // The package's page list and index lines made as the journal is written, so the end of the crawl
-  // only copies them in: for a journal this run begins, in a crawl of one process that packages its job.
-  const live = profile.output.wacz && !backend.shared && journal.fresh
+  // only copies them in: for a journal this run begins, in a crawl of one process (without a package, the index lines).
+  const live = !backend.shared && journal.fresh
     ? await LivePackage.follow(journal, {
-        pagesFile: livePagesPath(dirs.root),
+        pagesFile: profile.output.wacz ? livePagesPath(dirs.root) : null,
         indexDir: liveIndexDir(dirs.root),
         seeds: [...profile.seeds, ...addedSeeds],
         maxTextChars: profile.output.pageText ? DEFAULT_MAX_TEXT_CHARS : 0,

@@ -106,6 +106,8 @@ export interface FinalizeJobOptions {
 
 /** What indexJob wrote: the CDXJ index alone. */
 export interface IndexedJob {
+  /** The index lines were the ones the crawl made as it wrote the journal (FinalizeJobOptions.liveIndex). */
+  liveIndex: boolean;
   cdxj: string;
   /** Index lines (response, revisit and resource records). */
   captures: number;
@@ -205,7 +207,7 @@ async function finalizeOnce(opts: FinalizeJobOptions, packaged: boolean, trustSu
     if (packaging === null) {
       // The index alone is always the plain file: the blocked layout exists for the package.
       const { lines } = await writeIndexes(indexLines, cdxj, work, { ...opts, compressedIndexAboveLines: Infinity });
-      return { cdxj, captures: lines, warcsRead, journalSummary: summary };
+      return { cdxj, captures: lines, warcsRead, journalSummary: summary, liveIndex: collected !== undefined };
     }
     const { pages, pkg } = packaging;
     const { index, lines } = await writeIndexes(indexLines, cdxj, work, opts);

@@ -2,16 +2,17 @@
  * What a crawl makes of its package as it goes: the page list
  * (live-pages.ts) and the index lines (live-index.ts), both following the
  * capture journal. Made for a journal the run begins, in a crawl of one
- * process that packages its job; the end of the crawl takes each part that
- * covers the journal it reads, and makes the others itself.
+ * process (the index lines alone when the job is not packaged); the end of
+ * the crawl takes each part that covers the journal it reads, and makes
+ * the others itself.
  */
 import type { CaptureJournal } from '../job/capture-journal.js';
 import { LiveIndex, type LiveIndexLines } from './live-index.js';
 import { LivePages, type LivePageList } from './live-pages.js';
 
 export interface LivePackageOptions {
-  /** Where the page list's DEFLATE stream goes. */
-  pagesFile: string;
+  /** Where the page list's DEFLATE stream goes; null: no page list (the job is not packaged). */
+  pagesFile: string | null;
   /** Where the index's sorted runs go. */
   indexDir: string;
   seeds: readonly string[];
@@ -26,10 +27,10 @@ export interface LiveParts {
 }
 
 export class LivePackage {
-  readonly #pages: LivePages;
+  readonly #pages: LivePages | null;
   readonly #index: LiveIndex;
 
-  private constructor(pages: LivePages, index: LiveIndex) {
+  private constructor(pages: LivePages | null, index: LiveIndex) {
     this.#pages = pages;
     this.#index = index;
   }
@@ -37,9 +38,9 @@ export class LivePackage {
   /** Follow `journal` from its first capture. */
   static async follow(journal: CaptureJournal, opts: LivePackageOptions): Promise<LivePackage> {
     const index = await LiveIndex.start({ dir: opts.indexDir, journal: journal.path });
-    const pages = new LivePages({ file: opts.pagesFile, journal: journal.path, seeds: opts.seeds, maxTextChars: opts.maxTextChars });
+    const pages = opts.pagesFile === null ? null : new LivePages({ file: opts.pagesFile, journal: journal.path, seeds: opts.seeds, maxTextChars: opts.maxTextChars });
     // Each part sets itself aside on any failure of its own: neither ever fails the journal's append.
-    journal.follow((line, textJson) => {
+    journal.follow(pages === null ? (line) => index.add(line) : (line, textJson) => {
       index.add(line);
       pages.add(line, textJson);
     });
@@ -48,12 +49,12 @@ export class LivePackage {
 
   /** Once the journal is closed. */
   async finish(): Promise<LiveParts> {
-    const [livePages, liveIndex] = await Promise.all([this.#pages.finish(), this.#index.finish()]);
+    const [livePages, liveIndex] = await Promise.all([this.#pages?.finish() ?? null, this.#index.finish()]);
     return { livePages, liveIndex };
   }
 
   /** Remove what is left of both (after the end of the crawl, or a failure). */
   async discard(): Promise<void> {
-    await Promise.all([this.#pages.discard(), this.#index.discard()]);
+    await Promise.all([this.#pages?.discard(), this.#index.discard()]);
   }
 }

@@ -18,7 +18,7 @@ import { validateProfile } from '../../src/config/load-profile.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { CaptureJournal, readJournalLine, type JournaledCapture } from '../../src/job/capture-journal.js';
 import { captureJournalPath } from '../../src/job/job-dir.js';
-import { finalizeJob } from '../../src/wacz/finalize-job.js';
+import { finalizeJob, indexJob } from '../../src/wacz/finalize-job.js';
 import { LivePages, type LivePageList } from '../../src/wacz/live-pages.js';
 import { LiveIndex, type LiveIndexLines } from '../../src/wacz/live-index.js';
 import { DEFAULT_MAX_TEXT_CHARS } from '../../src/wacz/page-list.js';
@@ -136,6 +136,12 @@ describe('the page list made during the crawl', () => {
     assert.ok(zip.get('pages/pages.jsonl')!.equals(crawled.get('pages/pages.jsonl')!));
     assert.deepEqual(dataPackage(zip).resources.find((r) => r.path === 'pages/pages.jsonl'), dataPackage(crawled).resources.find((r) => r.path === 'pages/pages.jsonl'));
     assert.equal(job.pages, live.pages);
+  });
+
+  test('a job not packaged (indexJob) takes the crawl\'s index lines too', async () => {
+    const job = await indexJob({ jobDir: dir, name: 'plain', software: 'archiver-test', seeds: web.seeds, liveIndex: await liveIndex() });
+    assert.equal(job.liveIndex, true);
+    assert.equal(await readFile(job.cdxj, 'utf8'), crawledCdxj);
   });
 
   test('index lines set aside when they do not cover the journal the end reads: fewer captures, another journal', async () => {
