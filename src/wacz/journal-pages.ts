@@ -81,10 +81,14 @@ export class JournalPageOrder {
     return this.#ordered;
   }
 
-  /** The candidate PageCollector would have sorted, its text undecoded, or null for a capture that is no page. */
-  candidateOf(c: RawJournaledCapture): OrderedCandidate<TextJson> | null {
+  /**
+   * The candidate PageCollector would have sorted, its text undecoded, or
+   * null for a capture that is no page. `textJson`: the capture's text when
+   * it comes apart from the capture (live-pages.ts).
+   */
+  candidateOf(c: RawJournaledCapture, textJson: TextJson | undefined = c.textJson): OrderedCandidate<TextJson> | null {
     if (!c.page) return null;
-    let text = c.textJson === undefined ? undefined : this.#capped(c.textJson);
+    let text = textJson === undefined ? undefined : this.#capped(textJson);
     // PageList holds this text until the revisits that borrow it pass: copied out of the journal's read chunk.
     if (text !== undefined && !c.revisit && c.digest !== null && this.borrowers.has(c.digest)) text = copyText(text);
     return {

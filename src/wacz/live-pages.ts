@@ -27,7 +27,7 @@ import { rm } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { ContentDigest, type ContentSums } from '../core/content-digest.js';
-import type { JournaledCapture, RawJournaledCapture } from '../job/capture-journal.js';
+import type { JournaledCapture } from '../job/capture-journal.js';
 import { JournalPageOrder, pageLineParts, type TextJson } from './journal-pages.js';
 import { PAGES_HEADER, PageList, type PageRef } from './page-list.js';
 
@@ -83,8 +83,9 @@ export class LivePages {
 
   constructor(opts: LivePagesOptions) {
     this.#opts = opts;
-    // Its seeds and borrowers only: the package's files are not known yet, so the order is checked
-    // here as the journal summary checks it, and finalize-job.ts checks the files' order against the package's.
+    // Its candidates and marked seeds only: the package's files are not known yet, so the order is checked
+    // here as the journal summary checks it (finalize-job.ts checks the files' order against the package's),
+    // and a revisit that would borrow makes the list give up instead of being counted.
     this.#order = new JournalPageOrder([], opts.maxTextChars);
     this.#list = new PageList<TextJson>({ seeds: opts.seeds, markedSeeds: this.#order.markedSeeds, borrowers: this.#order.borrowers });
     this.#deflate = zlib.createDeflateRaw({ level: DEFLATE_LEVEL });
@@ -114,12 +115,14 @@ export class LivePages {
   #add(line: JournaledCapture, textJson: Uint8Array | null): void {
     this.#captures++;
     if (!this.#inOrder(line)) return this.#giveUp();
-    if (!line.page && !line.seed) return;
-    const c: RawJournaledCapture = textJson === null ? line : { ...line, textJson: Buffer.from(textJson.buffer, textJson.byteOffset, textJson.byteLength) };
-    if (c.seed && !this.#order.markedSeeds.has(c.url) && this.#list.listed(c.url)) return this.#giveUp();
-    this.#order.onCapture(c);
-    if (this.#order.borrowers.size > 0) return this.#giveUp();
-    const candidate = this.#order.candidateOf(c);
+    if (line.seed && !this.#order.markedSeeds.has(line.url)) {
+      if (this.#list.listed(line.url)) return this.#giveUp();
+      this.#order.markedSeeds.add(line.url);
+    }
+    if (!line.page) return;
+    // A text-less revisit would borrow its original's text: the end's pass must know of it in advance.
+    if (line.revisit && line.title === undefined && textJson === null && line.digest !== null) return this.#giveUp();
+    const candidate = this.#order.candidateOf(line, textJson === null ? undefined : Buffer.from(textJson.buffer, textJson.byteOffset, textJson.byteLength));
     const page = candidate === null ? null : this.#list.next(candidate);
     if (page === null) return;
     for (const part of pageLineParts(page)) this.#put(part);
