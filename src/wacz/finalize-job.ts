@@ -41,10 +41,10 @@ import { AtomicLineFile, damageGate } from '../index/build-index.js';
 import type { WarcDamage } from '../warc/warc-damage.js';
 import { formatCdxjLine } from '../index/cdxj.js';
 import { cdxjEntryOf } from './cdxj-entry.js';
-import { captureJournalFiles, captureJournalPath, jobIndexPath, jobWarcs } from '../job/job-dir.js';
-import type { JournalSummary } from '../job/journal-summary.js';
+import { captureJournalFiles, jobIndexPath, jobWarcs } from '../job/job-dir.js';
 import type { ContentSums } from '../core/content-digest.js';
 import type { LivePageList } from './live-pages.js';
+import { summedAsIs, usableLiveIndex, usableLivePages } from './live-parts.js';
 import type { LiveIndexLines } from './live-index.js';
 import { DEFAULT_SORT_BUFFER_BYTES, LineSorter } from '../index/line-sorter.js';
 import { indexWarcFile } from '../index/warc-index.js';
@@ -338,7 +338,7 @@ async function collect(
   };
   if (warcsRead === 0 && (packaging === null || order.ordered)) {
     // The crawl's own index lines, when they cover this journal: the pass makes none.
-    const liveIndex = usableLiveIndex(opts, journal.summary);
+    const liveIndex = usableLiveIndex(opts.liveIndex, opts.jobDir, journal.summary);
     const index = liveIndex !== null ? { index: liveIndex.sorter } : {};
     if (liveIndex !== null) indexLine = async () => {};
     // One pass: index lines into their sort, pages (if packaged) straight into the package's pages.jsonl.
@@ -357,7 +357,7 @@ async function collect(
     };
     if (packaging === null) return { warcsRead, written: null, summary: await indexPass(), ...index };
     const { pkg } = packaging;
-    const live = usableLivePages(opts, journal.summary, order, packaging.pages.maxTextChars);
+    const live = usableLivePages(opts.livePages, { jobDir: opts.jobDir, seeds: opts.seeds ?? [], maxTextChars: packaging.pages.maxTextChars }, journal.summary, order);
     if (live !== null) {
       // The crawl made the list as it wrote the journal: copied in as it is.
       pkg.addDeflated(PAGES_PATH, live.file, live.sums);
@@ -377,32 +377,4 @@ async function collect(
     if (candidate !== null) await pages.add({ ...decodedCandidate(candidate), filename: c.filename, offset: c.offset });
   }
   return { warcsRead, written: null, summary: verify() };
-}
-
-/** A WARC's sums as the crawl took them, when its size is still theirs. */
-async function summedAsIs(warc: string, sums: ReadonlyMap<string, ContentSums> | undefined): Promise<ContentSums | undefined> {
-  const known = sums?.get(warc);
-  if (known === undefined) return undefined;
-  return (await stat(warc)).size === known.size ? known : undefined;
-}
-
-/** The crawl's index lines, when made from this job's one journal (its path, as many captures as its summary counts). */
-function usableLiveIndex(opts: FinalizeJobOptions, summary: JournalSummary | null): LiveIndexLines | null {
-  const live = opts.liveIndex;
-  if (live === undefined || summary === null) return null;
-  return live.journal === captureJournalPath(opts.jobDir) && live.captures === summary.captures ? live : null;
-}
-
-/**
- * The crawl's live page list, when it is the list this job's one journal
- * gives: made from that journal (its path, as many captures as its
- * summary counts, which the pass checks line by line), whose captures came
- * in package order, with the seeds and text cap the end would use.
- */
-function usableLivePages(opts: FinalizeJobOptions, summary: JournalSummary | null, order: JournalPageOrder, maxTextChars: number): LivePageList | null {
-  const live = opts.livePages;
-  if (live === undefined || summary === null || !order.ordered || order.borrowers.size > 0) return null;
-  if (live.journal !== captureJournalPath(opts.jobDir) || live.captures !== summary.captures || live.maxTextChars !== maxTextChars) return null;
-  const seeds = opts.seeds ?? [];
-  return live.seeds.length === seeds.length && live.seeds.every((s, i) => s === seeds[i]) ? live : null;
 }
