@@ -82,7 +82,6 @@ export async function closeCrawl(c: CloseInputs): Promise<{ summary: CrawlSummar
     software: SOFTWARE,
     seeds,
     pageText: c.profile.output.pageText,
-    warcSums: p.writer.fileSums,
     ...(live?.livePages ? { livePages: live.livePages } : {}),
     ...(live?.liveIndex ? { liveIndex: live.liveIndex } : {}),
   };

@@ -22,6 +22,8 @@ import { Fetcher } from '../fetch/fetcher.js';
 import { PageThread } from './page-thread.js';
 import type { Frontier, QueueState } from '../frontier/frontier.js';
 import { CaptureJournal } from '../job/capture-journal.js';
+import { recordWarcSums, warcSumsPath } from '../job/warc-sums.js';
+import type { ContentSums } from '../core/content-digest.js';
 import { LivePackage } from '../wacz/live-package.js';
 import { DEFAULT_MAX_TEXT_CHARS } from '../wacz/page-list.js';
 import { captureJournalPath, ensureJobDir, liveIndexDir, livePagesPath, hasState, jobDir, type JobDir } from '../job/job-dir.js';
@@ -205,8 +207,8 @@ async function build(profile: Profile, o: PartsOptions, dirs: JobDir, resuming: 
     },
     // Each file's warcinfo on the page thread, where warcio is loaded for the captures: this thread never loads it.
     warcInfo: (info) => pages.warcInfo(info),
-    // Each file's SHA-256 and CRC-32 as it is written, for the package: the end then only copies it in.
-    digests: profile.output.wacz,
+    // Each file's SHA-256 and CRC-32 as it is written, kept with the job for the package: the end then only copies it in.
+    ...(profile.output.wacz ? { onSummed: (file: string, sums: ContentSums) => recordWarcSums(warcSumsPath(dirs.root), file, sums) } : {}),
   });
   const crawlLog = await CrawlLog.open(dirs.crawlLog);
   const journal = await CaptureJournal.open(captureJournalPath(dirs.root, dirs.node));

@@ -42,9 +42,9 @@ import type { WarcDamage } from '../warc/warc-damage.js';
 import { formatCdxjLine } from '../index/cdxj.js';
 import { cdxjEntryOf } from './cdxj-entry.js';
 import { captureJournalFiles, jobIndexPath, jobWarcs } from '../job/job-dir.js';
-import type { ContentSums } from '../core/content-digest.js';
 import type { LivePageList } from './live-pages.js';
-import { summedAsIs, usableLiveIndex, usableLivePages } from './live-parts.js';
+import { usableLiveIndex, usableLivePages } from './live-parts.js';
+import { readWarcSums, sumsIfUnchanged, warcSumsPath } from '../job/warc-sums.js';
 import type { LiveIndexLines } from './live-index.js';
 import { DEFAULT_SORT_BUFFER_BYTES, LineSorter } from '../index/line-sorter.js';
 import { indexWarcFile } from '../index/warc-index.js';
@@ -84,12 +84,6 @@ export interface FinalizeJobOptions {
   onDamage?: (damage: WarcDamage) => void;
   /** Package what can be read of damaged WARCs; default false: WarcDamagedError once all are read, nothing written. */
   skipDamaged?: boolean;
-  /**
-   * WARC path → its size, SHA-256 and CRC-32, taken as the crawl wrote it
-   * (WarcWriter.fileSums): such a file is copied into the package without
-   * being hashed again, if its size is still the one summed.
-   */
-  warcSums?: ReadonlyMap<string, ContentSums>;
   /**
    * The page list the crawl made as it wrote the journal (live-pages.ts):
    * copied into the package as it is when it covers the journal read here
@@ -198,7 +192,9 @@ async function finalizeOnce(opts: FinalizeJobOptions, packaged: boolean, trustSu
     packaging = { pages, pkg: await WaczBuilder.start(wacz, created) };
   }
   try {
-    for (const warc of warcs) packaging?.pkg.addFile(`archive/${path.basename(warc)}`, warc, false, await summedAsIs(warc, opts.warcSums));
+    // A WARC whose sums the crawl kept as it wrote it (job/warc-sums.ts) is copied in without being hashed.
+    const recorded = packaging === null ? null : await readWarcSums(warcSumsPath(opts.jobDir));
+    for (const warc of warcs) packaging?.pkg.addFile(`archive/${path.basename(warc)}`, warc, false, sumsIfUnchanged(recorded!, warc, await stat(warc)));
     const gate = damageGate(opts);
     const { warcsRead, written, summary, live, index: collected } = await collect(opts, warcs, sorter, packaging, gate.onDamage, trustSummary);
     // The crawl's own index lines, or the ones just collected.

@@ -1,24 +1,14 @@
 /**
- * Which of the parts a crawl made as it went (live-package.ts, and the
- * WARC sums its writer took) the end of the crawl can take as they are:
- * each only when it covers what the end would otherwise read — the same
- * journal, as many captures as its closing summary counts, the same
- * seeds and text cap, a WARC still of the size summed.
+ * Which of the parts a crawl made as it went (live-package.ts) the end of
+ * the crawl can take as they are: each only when it covers what the end
+ * would otherwise read — the same journal, as many captures as its closing
+ * summary counts, the same seeds and text cap.
  */
-import { stat } from 'node:fs/promises';
-import type { ContentSums } from '../core/content-digest.js';
 import { captureJournalPath } from '../job/job-dir.js';
 import type { JournalSummary } from '../job/journal-summary.js';
 import type { JournalPageOrder } from './journal-pages.js';
 import type { LiveIndexLines } from './live-index.js';
 import type { LivePageList } from './live-pages.js';
-
-/** A WARC's sums as the crawl took them, when its size is still theirs. */
-export async function summedAsIs(warc: string, sums: ReadonlyMap<string, ContentSums> | undefined): Promise<ContentSums | undefined> {
-  const known = sums?.get(warc);
-  if (known === undefined) return undefined;
-  return (await stat(warc)).size === known.size ? known : undefined;
-}
 
 /** The crawl's index lines, when made from this job's one journal (its path, as many captures as its summary counts). */
 export function usableLiveIndex(live: LiveIndexLines | undefined, jobDir: string, summary: JournalSummary | null): LiveIndexLines | null {

@@ -71,10 +71,11 @@ export interface WarcWriterOptions {
    */
   warcInfo?: WarcInfoMaker;
   /**
-   * Take each file's SHA-256 and CRC-32 as it is written (fileSums), for
-   * the package made at the end of the crawl. Default false.
+   * Take each file's SHA-256 and CRC-32 as it is written, and hand them
+   * over once it is closed whole (a file cut back after a failure has
+   * none), for the package made at the end of the crawl. Default: none taken.
    */
-  digests?: boolean;
+  onSummed?: (file: string, sums: ContentSums) => void;
 }
 
 export interface CaptureToWrite {
@@ -107,7 +108,6 @@ export class WarcWriter {
   #nextSerial: number;
   #file: WarcFile | null = null;
   #closedPaths: string[] = [];
-  readonly #sums = new Map<string, ContentSums>();
   #closedBytes = 0;
   /** Tail of the serial queue; never rejects, so one failure does not poison the chain. */
   #tail: Promise<unknown> = Promise.resolve();
@@ -273,7 +273,7 @@ export class WarcWriter {
     const openedAt = new Date(this.#clock.now());
     const name = warcFileName({ prefix: o.prefix, openedAt, serial: this.#nextSerial, pid: process.pid, hostname: this.#hostname, ...(o.node !== undefined ? { node: o.node } : {}) });
     await mkdir(o.dir, { recursive: true });
-    const file = await WarcFile.create(o.dir, name, { digest: o.digests === true });
+    const file = await WarcFile.create(o.dir, name, { digest: o.onSummed !== undefined });
     this.#nextSerial++;
     try {
       const info = await (o.warcInfo ?? warcInfoHere)({ filename: name, openedAt, version: o.warcVersion, software: o.software, hostname: this.#hostname, info: o.info });
@@ -302,11 +302,6 @@ export class WarcWriter {
     this.#closedBytes += file.size;
     this.#closedPaths.push(finalPath);
     const sums = file.sums();
-    if (sums !== null) this.#sums.set(finalPath, sums);
-  }
-
-  /** Path → sums of each file closed whole, as written (WarcWriterOptions.digests); a file cut back after a failure has none. */
-  get fileSums(): ReadonlyMap<string, ContentSums> {
-    return this.#sums;
+    if (sums !== null) this.#opts.onSummed?.(finalPath, sums);
   }
 }

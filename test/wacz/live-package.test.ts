@@ -11,13 +11,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { validateProfile } from '../../src/config/load-profile.js';
 import { FixtureWeb } from '../../src/demo/fixture-web.js';
 import { CaptureJournal, readJournalLine, type JournaledCapture } from '../../src/job/capture-journal.js';
-import { captureJournalPath } from '../../src/job/job-dir.js';
+import { captureJournalPath, jobWarcs } from '../../src/job/job-dir.js';
+import { readWarcSums, warcSumsPath } from '../../src/job/warc-sums.js';
 import { finalizeJob, indexJob } from '../../src/wacz/finalize-job.js';
 import { LivePages, type LivePageList } from '../../src/wacz/live-pages.js';
 import { LiveIndex, type LiveIndexLines } from '../../src/wacz/live-index.js';
@@ -164,6 +166,39 @@ describe('the page list made during the crawl', () => {
       const job = await finalizeJob({ jobDir: dir, name: 'aside', software: 'archiver-test', seeds: web.seeds, livePages: change(live) });
       assert.equal(job.livePages, false, what);
       assert.ok(entriesOf(await readFile(job.wacz)).get('pages/pages.jsonl')!.equals(crawled.get('pages/pages.jsonl')!), what);
+    }
+  });
+});
+
+describe('the WARC sums kept with the job', () => {
+  test('a line per WARC the crawl closed; the end lists a recorded hash as it is while the file is unchanged, and hashes a changed one', async () => {
+    const record = warcSumsPath(dir);
+    const recorded = await readWarcSums(record);
+    const warcs = await jobWarcs(dir);
+    assert.ok(warcs.length >= 2);
+    assert.deepEqual([...recorded.keys()].sort(), warcs.map((w) => path.basename(w)).sort());
+    for (const w of warcs) {
+      const bytes = await readFile(w);
+      const r = recorded.get(path.basename(w))!;
+      assert.deepEqual([r.size, r.sha256, r.crc32], [bytes.length, createHash('sha256').update(bytes).digest('hex'), crc32(bytes)]);
+    }
+    const original = await readFile(record, 'utf8');
+    const [first, second] = warcs.map((w) => path.basename(w));
+    try {
+      // A made-up hash for the first file shows the end took the record's word; an unreadable line is skipped.
+      const madeUp = 'cd'.repeat(32);
+      await writeFile(record, `${original}not json\n${JSON.stringify({ ...recorded.get(first!)!, file: first, sha256: madeUp })}\n`);
+      // The second file changed since it was summed (its time): hashed again.
+      const secondPath = warcs[1]!;
+      const later = new Date(Date.now() + 5000);
+      await utimes(secondPath, later, later);
+      const job = await finalizeJob({ jobDir: dir, name: 'sums', software: 'archiver-test', seeds: web.seeds });
+      const resources = dataPackage(entriesOf(await readFile(job.wacz))).resources;
+      assert.equal(resources.find((r) => r.path === `archive/${first}`)!.hash, `sha256:${madeUp}`);
+      const secondBytes = await readFile(secondPath);
+      assert.equal(resources.find((r) => r.path === `archive/${second}`)!.hash, `sha256:${createHash('sha256').update(secondBytes).digest('hex')}`);
+    } finally {
+      await writeFile(record, original);
     }
   });
 });
