@@ -154,10 +154,11 @@ export async function runArchiver(
   };
   const file = path.join(dir, 'profile.json');
   await fs.writeFile(file, JSON.stringify(profile, null, 2));
-  const prof = cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfDir)}`];
+  // node refuses --cpu-prof in NODE_OPTIONS: the launcher passes these on the command line.
+  const prof = cpuProfDir === undefined ? {} : { ARCHIVER_NODE_FLAGS: `--cpu-prof --cpu-prof-dir=${path.resolve(cpuProfDir)}` };
   // As a user runs it: the launcher (its node settings), extra node flags through NODE_OPTIONS.
-  const nodeOptions = [process.env['NODE_OPTIONS'] ?? '', ...prof, ...nodeFlags].filter((f) => f !== '').join(' ');
-  const t = await timed(archiverLauncher(), ['run', file, '--quiet'], dir, true, { ...process.env, ...env, NODE_OPTIONS: nodeOptions });
+  const nodeOptions = [process.env['NODE_OPTIONS'] ?? '', ...nodeFlags].filter((f) => f !== '').join(' ');
+  const t = await timed(archiverLauncher(), ['run', file, '--quiet'], dir, true, { ...process.env, ...env, ...prof, NODE_OPTIONS: nodeOptions });
   return { ...t, warcDir: path.join(dir, 'job', 'warcs') };
 }
 
