@@ -19,7 +19,8 @@
  * and once it is up; `held` is the one bit this module keeps, V8's own state
  * mirrored.
  */
-import { setFlagsFromString } from 'node:v8';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /**
  * How far the old generation may grow past what survived the last full GC,
@@ -31,6 +32,50 @@ export const HEAP_GROWING_PERCENT = 50;
 
 let held = false;
 
+/**
+ * The main thread's new space (as V8 reports it) a busy crawl lets it grow
+ * to, once (growYoungGenerationWhenBusy); 0 until then: held at 1 MB a
+ * semi-space. What `--min-semi-space-size=4` gives a heap at its start.
+ */
+const BUSY_NEW_SPACE_BYTES = 8 * 1024 * 1024;
+let target = 0;
+
+function newSpaceBytes(): number {
+  return getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+}
+
+/**
+ * A crawl with many hosts in hand at once allocates on the main thread fast
+ * enough that 1 MB semi-spaces made its garbage collection a fifth of that
+ * thread's CPU: its young generation may grow to BUSY_NEW_SPACE_BYTES, and
+ * is held there. A crawl of one host never gets here, and keeps its small
+ * young generation. Once per process.
+ *
+ * V8 grows the semi-spaces during a scavenge, and JavaScript learns of it
+ * only afterwards: growth is held again at the first look that finds the
+ * target reached — after each GC (an observer) and at each claim the crawl
+ * handles (checkYoungGeneration). A burst of long-lived allocations between
+ * two looks can still grow it once more, to 16 MB.
+ */
+export function growYoungGenerationWhenBusy(): void {
+  if (!held || target > 0) return;
+  target = BUSY_NEW_SPACE_BYTES;
+  gcs = new PerformanceObserver(checkYoungGeneration);
+  gcs.observe({ entryTypes: ['gc'] });
+  checkYoungGeneration();
+}
+
+let gcs: PerformanceObserver | null = null;
+
+/** While the young generation grows to its target: hold it once there. Cheap otherwise. */
+export function checkYoungGeneration(): void {
+  if (gcs === null) return;
+  holdYoungGeneration();
+  if (newSpaceBytes() < target) return;
+  gcs.disconnect();
+  gcs = null;
+}
+
 /** For a crawl: young generations held at their size, old ones kept near their live size. */
 export function sizeHeapForCrawl(): void {
   held = true;
@@ -39,7 +84,7 @@ export function sizeHeapForCrawl(): void {
 }
 
 function holdYoungGeneration(): void {
-  if (held) setFlagsFromString('--semi-space-growth-factor=1');
+  if (held) setFlagsFromString(`--semi-space-growth-factor=${target > 0 && newSpaceBytes() < target ? 2 : 1}`);
 }
 
 /**

@@ -35,6 +35,7 @@ import { PolitenessFloor, politenessCapNote } from './eta.js';
 import type { CrawlSummary } from './reports.js';
 import type { SearchOptions, SearchResponse } from '../search/search-types.js';
 import { WorkerPool } from './worker-pool.js';
+import { checkYoungGeneration, growYoungGenerationWhenBusy } from '../core/crawl-heap.js';
 import { addSeeds, scheduleSeeds, seedsFromOthers } from './crawl-seeds.js';
 import { page, type AddSeedsResult, type CrawlStartOptions, type ExcludeResult, type PageQuery } from './crawl-options.js';
 import type { CrawlReport } from '../backends/redis-inspect.js';
@@ -47,6 +48,12 @@ const SAVE_CRAWL_TIME_MS = 5000;
 const PACKAGING_PRELOAD_MS = 1000;
 /** How often a `progress` event goes out. */
 const PROGRESS_EVENT_MS = 1000;
+/**
+ * Hosts with URIs in hand at once from which a crawl counts as busy: many
+ * hosts fetched together, whose allocation on this thread wants a larger
+ * young generation (core/crawl-heap.ts).
+ */
+const BUSY_HOSTS = 8;
 
 export class Crawl {
   readonly events: CrawlEvents;
@@ -63,6 +70,8 @@ export class Crawl {
   #fatal: unknown = null;
   /** URLs whose fetch is over and whose capture is not counted yet (a capture event counts it). */
   readonly #capturesToCome = new Set<string>();
+  /** Host → claims of it being handled now. */
+  readonly #hostsInHand = new Map<string, number>();
   /** Whether a queue may hand out its next URI once a fetch is over, before the page's links are queued. */
   readonly #releaseEarly: boolean;
   /** Politeness delay after each host's last fetch, by host as URLs write it. */
@@ -285,6 +294,9 @@ export class Crawl {
   async #handle(claim: Claim, worker: number, fetchOver: () => void): Promise<void> {
     const { processor, frontier } = this.#p;
     let coming = false;
+    this.#hostsInHand.set(claim.host, (this.#hostsInHand.get(claim.host) ?? 0) + 1);
+    if (this.#hostsInHand.size === BUSY_HOSTS) growYoungGenerationWhenBusy();
+    checkYoungGeneration();
     try {
       const outcome = await processor.process(claim, worker, async (delayMs) => {
         this.#delays.set(urlHostOf(claim.host), delayMs);
@@ -301,6 +313,9 @@ export class Crawl {
     } catch (err) {
       await this.#failed(claim, worker, err);
     } finally {
+      const left = this.#hostsInHand.get(claim.host)! - 1;
+      if (left === 0) this.#hostsInHand.delete(claim.host);
+      else this.#hostsInHand.set(claim.host, left);
       if (coming) this.#capturesToCome.delete(claim.uri.url);
     }
   }

@@ -31,32 +31,36 @@ parentPort.postMessage({ atStart, after: newSpace(), kept: keep.length });
 `;
 
 /** Main: sized for a crawl or not, starts the worker through compiledWorker, then makes garbage that survives a while. */
-const MAIN = (sized: boolean, workerFile: string): string => `
+const MAIN = (sized: boolean, workerFile: string, busy = false): string => `
 import { getHeapSpaceStatistics } from 'node:v8';
-const { sizeHeapForCrawl } = await import(${JSON.stringify(heapModule)});
+const { sizeHeapForCrawl, growYoungGenerationWhenBusy, checkYoungGeneration } = await import(${JSON.stringify(heapModule)});
 const { compiledWorker } = await import(${JSON.stringify(workerModule)});
 if (${sized}) sizeHeapForCrawl();
 const newSpace = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
 const worker = compiledWorker(new URL(${JSON.stringify('file://' + workerFile)}), { maxYoungGenerationSizeMb: 8 })();
 const fromWorker = await new Promise((resolve) => worker.once('message', resolve));
 await worker.terminate();
+if (${busy}) growYoungGenerationWhenBusy();
 const keep = [];
-for (let round = 0; round < 20; round++) {
+// As a crawl goes: objects that live a while, made claim by claim, the young generation looked at between claims.
+for (let round = 0; round < 400; round++) {
   const batch = [];
-  for (let i = 0; i < 1e5; i++) batch.push({ i, s: 'y' + i });
-  keep.push(batch.length);
+  for (let i = 0; i < 5e3; i++) batch.push({ i, s: 'y' + i });
+  keep.push(batch);
+  if (keep.length > 20) keep.shift();
+  if (${busy}) checkYoungGeneration();
   await new Promise((resolve) => setImmediate(resolve));
 }
 console.log(JSON.stringify({ main: newSpace(), worker: fromWorker }));
 `;
 
-async function measure(sized: boolean): Promise<{ main: number; worker: { atStart: number; after: number } }> {
+async function measure(sized: boolean, busy = false): Promise<{ main: number; worker: { atStart: number; after: number } }> {
   const dir = await mkdtemp(join(tmpdir(), 'crawl-heap-'));
   try {
     const workerFile = join(dir, 'worker.mjs');
     const mainFile = join(dir, 'main.mjs');
     await writeFile(workerFile, WORKER);
-    await writeFile(mainFile, MAIN(sized, workerFile));
+    await writeFile(mainFile, MAIN(sized, workerFile, busy));
     const { stdout } = await run(process.execPath, [mainFile]);
     return JSON.parse(stdout.trim()) as { main: number; worker: { atStart: number; after: number } };
   } finally {
@@ -77,4 +81,9 @@ test("sized for a crawl, the main thread's new space stays at 1 MB a semi-space 
   // maxYoungGenerationSizeMb 8: two semi-spaces of 4 MB, the first made with the heap (V8 would start at 1 MB).
   assert.ok(worker.atStart >= 4 * MB, `worker new space at start ${worker.atStart} bytes`);
   assert.ok(worker.after <= 8 * MB + 512 * 1024, `worker new space after ${worker.after} bytes`);
+});
+
+test("a busy crawl's main thread grows its new space to 8 MB and holds it there", async () => {
+  const { main } = await measure(true, true);
+  assert.ok(main >= 8 * MB && main <= 8 * MB + 512 * 1024, `main new space ${main} bytes`);
 });
