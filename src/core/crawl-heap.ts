@@ -17,7 +17,7 @@
  * raises a growth factor under 2 back to 2 (V8's Heap::ConfigureHeap), so
  * every worker started by compiledWorker holds growth again while it starts
  * and once it is up; `held` is the one bit this module keeps, V8's own state
- * mirrored.
+ * mirrored (with, for a busy crawl, the size its young generation may grow to).
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
@@ -33,9 +33,9 @@ export const HEAP_GROWING_PERCENT = 50;
 let held = false;
 
 /**
- * The main thread's new space (as V8 reports it) a busy crawl lets it grow
- * to, once (growYoungGenerationWhenBusy); 0 until then: held at 1 MB a
- * semi-space. What `--min-semi-space-size=4` gives a heap at its start.
+ * The main thread's new space (as V8 reports it: both semi-spaces, 4 MB
+ * each) a busy crawl lets it grow to, once (growYoungGenerationWhenBusy);
+ * 0 until then: held at 1 MB a semi-space.
  */
 const BUSY_NEW_SPACE_BYTES = 8 * 1024 * 1024;
 let target = 0;
