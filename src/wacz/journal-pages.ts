@@ -140,15 +140,52 @@ export function pageLine(page: PageEntry<TextJson>): Buffer {
 }
 
 /**
- * Bytes gathered into chunks of WRITE_CHUNK_BYTES before they go to `out`:
- * each chunk written costs a trip through the hash, the CRC and deflate's
- * thread, and copying into one chunk allocates nothing per line.
+ * Parts of lines (strings, and texts as bytes) gathered into chunks of
+ * `chunkBytes`, each handed to `emit` once full: a chunk costs its
+ * consumer a trip (a stream write, deflate's thread), and copying into one
+ * allocates nothing per line. A part larger than a chunk goes alone, copied
+ * (a text's bytes may be a view of a buffer its owner reuses).
  */
+export class PartChunks {
+  readonly #chunkBytes: number;
+  readonly #emit: (chunk: Buffer) => void;
+  #chunk: Buffer;
+  #used = 0;
+
+  constructor(chunkBytes: number, emit: (chunk: Buffer) => void) {
+    this.#chunkBytes = chunkBytes;
+    this.#emit = emit;
+    this.#chunk = Buffer.allocUnsafe(chunkBytes);
+  }
+
+  add(part: string | Buffer): void {
+    const bytes = typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.length;
+    if (this.#used + bytes > this.#chunkBytes) this.flush();
+    if (bytes > this.#chunkBytes) {
+      this.#emit(typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part));
+      return;
+    }
+    if (typeof part === 'string') this.#chunk.write(part, this.#used, 'utf8');
+    else part.copy(this.#chunk, this.#used);
+    this.#used += bytes;
+  }
+
+  /** What is gathered goes out; the chunk is handed over and a new one begun. */
+  flush(): void {
+    if (this.#used === 0) return;
+    const full = this.#chunk.subarray(0, this.#used);
+    this.#chunk = Buffer.allocUnsafe(this.#chunkBytes);
+    this.#used = 0;
+    this.#emit(full);
+  }
+}
+
+/** PartChunks of WRITE_CHUNK_BYTES written to `out`, waiting for 'drain' (racing `failed`) when it asks. */
 class ChunkedOut {
   readonly #out: Writable;
   readonly #failed: Promise<never>;
-  #chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
-  #used = 0;
+  readonly #ready: Buffer[] = [];
+  readonly #chunks = new PartChunks(WRITE_CHUNK_BYTES, (chunk) => this.#ready.push(chunk));
 
   constructor(out: Writable, failed: Promise<never>) {
     this.#out = out;
@@ -156,30 +193,19 @@ class ChunkedOut {
   }
 
   async add(parts: readonly (string | Buffer)[]): Promise<void> {
-    for (const part of parts) {
-      const bytes = typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.length;
-      if (this.#used + bytes > this.#chunk.length) await this.flush();
-      if (bytes > this.#chunk.length) {
-        await this.#write(typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part));
-        continue;
-      }
-      if (typeof part === 'string') this.#chunk.write(part, this.#used, 'utf8');
-      else part.copy(this.#chunk, this.#used);
-      this.#used += bytes;
-    }
+    for (const part of parts) this.#chunks.add(part);
+    await this.#write();
   }
 
-  /** What is gathered goes out; the chunk is handed over and a new one begun. */
   async flush(): Promise<void> {
-    if (this.#used === 0) return;
-    const full = this.#chunk.subarray(0, this.#used);
-    this.#chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
-    this.#used = 0;
-    await this.#write(full);
+    this.#chunks.flush();
+    await this.#write();
   }
 
-  async #write(bytes: Buffer): Promise<void> {
-    if (!this.#out.write(bytes)) await Promise.race([once(this.#out, 'drain'), this.#failed]);
+  async #write(): Promise<void> {
+    for (const chunk of this.#ready.splice(0)) {
+      if (!this.#out.write(chunk)) await Promise.race([once(this.#out, 'drain'), this.#failed]);
+    }
   }
 }
 

@@ -30,7 +30,7 @@ import { finished } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { ContentDigest, type ContentSums } from '../core/content-digest.js';
 import type { JournaledCapture } from '../job/capture-journal.js';
-import { JournalPageOrder, pageLineParts, type TextJson } from './journal-pages.js';
+import { JournalPageOrder, PartChunks, pageLineParts, type TextJson } from './journal-pages.js';
 import { PAGES_HEADER, PageList, type PageRef } from './page-list.js';
 
 const CHUNK_BYTES = 64 * 1024;
@@ -74,8 +74,7 @@ export class LivePages {
   readonly #deflate: zlib.DeflateRaw;
   readonly #out: WriteStream;
   readonly #written: Promise<void>;
-  #chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  #used = 0;
+  readonly #chunks = new PartChunks(CHUNK_BYTES, (chunk) => this.#send(chunk));
   #captures = 0;
   readonly #files = new Set<string>();
   #file: string | null = null;
@@ -96,7 +95,7 @@ export class LivePages {
     this.#written = finished(this.#out);
     this.#written.catch(() => this.#giveUp());
     this.#deflate.on('error', () => this.#giveUp());
-    this.#put(`${JSON.stringify(PAGES_HEADER)}\n`);
+    this.#chunks.add(`${JSON.stringify(PAGES_HEADER)}\n`);
   }
 
   /**
@@ -127,8 +126,8 @@ export class LivePages {
     const candidate = this.#order.candidateOf(line, textJson === null ? undefined : Buffer.from(textJson.buffer, textJson.byteOffset, textJson.byteLength));
     const page = candidate === null ? null : this.#list.next(candidate);
     if (page === null) return;
-    for (const part of pageLineParts(page)) this.#put(part);
-    this.#put('\n');
+    for (const part of pageLineParts(page)) this.#chunks.add(part);
+    this.#chunks.add('\n');
     if (this.#deflate.writableLength > MAX_PENDING_BYTES) this.#giveUp();
   }
 
@@ -137,7 +136,7 @@ export class LivePages {
     if (this.#ended) throw new Error('LivePages: finished twice');
     this.#ended = true;
     if (this.#gaveUp) return null;
-    this.#flush();
+    this.#chunks.flush();
     this.#deflate.end();
     try {
       await this.#written;
@@ -177,26 +176,6 @@ export class LivePages {
     if (line.offset <= this.#offset) return false;
     this.#offset = line.offset;
     return true;
-  }
-
-  #put(part: string | Buffer): void {
-    const bytes = typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.length;
-    if (this.#used + bytes > CHUNK_BYTES) this.#flush();
-    if (bytes > CHUNK_BYTES) {
-      this.#send(typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part));
-      return;
-    }
-    if (typeof part === 'string') this.#chunk.write(part, this.#used, 'utf8');
-    else part.copy(this.#chunk, this.#used);
-    this.#used += bytes;
-  }
-
-  #flush(): void {
-    if (this.#used === 0) return;
-    const full = this.#chunk.subarray(0, this.#used);
-    this.#chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    this.#used = 0;
-    this.#send(full);
   }
 
   #send(bytes: Buffer): void {
