@@ -185,8 +185,9 @@ async function runTool(tool: Tool, site: { origin: string; log: string }, work: 
     argv = [archiverLauncher(), 'run', path.join(dir, 'profile.json'), '--quiet'];
   }
   // The floor starts as archiver's launcher starts node (bin/archiver): without the certificates node would parse
-  // for nothing, two malloc arenas and two V8 helper threads.
-  const t = await timed(argv, dir, tool === 'floor' ? { ...withoutExtraCerts(), MALLOC_ARENA_MAX: process.env['MALLOC_ARENA_MAX'] ?? '2' } : process.env);
+  // for nothing, two malloc arenas, a fixed mmap threshold and two V8 helper threads.
+  const floorEnv = { ...withoutExtraCerts(), MALLOC_ARENA_MAX: process.env['MALLOC_ARENA_MAX'] ?? '2', MALLOC_MMAP_THRESHOLD_: process.env['MALLOC_MMAP_THRESHOLD_'] ?? '4194304' };
+  const t = await timed(argv, dir, tool === 'floor' ? floorEnv : process.env);
   // nginx writes its log line as it finishes a request; give it a moment.
   await new Promise((r) => setTimeout(r, 100));
   const lines = await logLines(site.log);

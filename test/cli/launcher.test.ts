@@ -1,10 +1,10 @@
 /**
  * bin/archiver, what `archiver` runs (package.json "bin"): node with the
- * settings a process cannot make for itself (malloc arenas, V8's helper
- * threads), then the CLI. A real crawl through it, read from /proc while it
+ * settings a process cannot make for itself (malloc arenas and mmap
+ * threshold, V8's helper threads), then the CLI. A real crawl through it, read from /proc while it
  * waits on its first request: the process is node (the shell exec'd
  * itself away), with the flag and the environment set, and the crawl is
- * whole. A caller's own MALLOC_ARENA_MAX is kept. NODE_EXTRA_CA_CERTS is
+ * whole. A caller's own MALLOC_ARENA_MAX and MALLOC_MMAP_THRESHOLD_ are kept. NODE_EXTRA_CA_CERTS is
  * dropped, and a site behind a certificate no CA vouches for is still
  * crawled whole.
  */
@@ -80,24 +80,26 @@ async function crawlThroughLauncher(name: string, env: NodeJS.ProcessEnv, secure
   }
 }
 
-test('the launcher runs the CLI in node itself, with two V8 helper threads and two malloc arenas, and the crawl is whole', async (t) => {
+test('the launcher runs the CLI in node itself, with two V8 helper threads, two malloc arenas and a fixed mmap threshold, and the crawl is whole', async (t) => {
   if (process.platform !== 'linux') return t.skip('reads /proc');
-  const { MALLOC_ARENA_MAX: _, ...env } = process.env;
+  const { MALLOC_ARENA_MAX: _, MALLOC_MMAP_THRESHOLD_: __, ...env } = process.env;
   const { cmdline, environ, jobDir } = await crawlThroughLauncher('launched', env);
   assert.match(path.basename(cmdline[0]!), /^node/, `exec'd into node: ${cmdline.join(' ')}`);
   assert.ok(cmdline.includes('--v8-pool-size=2'), cmdline.join(' '));
   const cli = cmdline.find((a) => a.endsWith(path.join('cli', 'bin.js')));
   assert.ok(cli !== undefined && path.resolve(cli) === path.join(packageRoot(), 'dist', 'src', 'cli', 'bin.js'), cmdline.join(' '));
   assert.ok(environ.includes('MALLOC_ARENA_MAX=2'), 'the arena limit is in its environment');
+  assert.ok(environ.includes('MALLOC_MMAP_THRESHOLD_=4194304'), 'the mmap threshold is in its environment');
   const responses = (await readWarcDir(path.join(jobDir, 'warcs'))).filter((r) => r.type === 'response').map((r) => new URL(r.url).pathname);
   assert.deepEqual(responses.sort(), ['/', '/robots.txt']);
   assert.match(await readFile(path.join(jobDir, 'logs', 'crawl.log'), 'utf8'), / 200 /);
 });
 
-test("a caller's own MALLOC_ARENA_MAX is kept", async (t) => {
+test("a caller's own MALLOC_ARENA_MAX and MALLOC_MMAP_THRESHOLD_ are kept", async (t) => {
   if (process.platform !== 'linux') return t.skip('reads /proc');
-  const { environ } = await crawlThroughLauncher('own-arenas', { ...process.env, MALLOC_ARENA_MAX: '4' });
+  const { environ } = await crawlThroughLauncher('own-arenas', { ...process.env, MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '131072' });
   assert.ok(environ.includes('MALLOC_ARENA_MAX=4'), environ.filter((e) => e.startsWith('MALLOC')).join(' '));
+  assert.ok(environ.includes('MALLOC_MMAP_THRESHOLD_=131072'), environ.filter((e) => e.startsWith('MALLOC')).join(' '));
 });
 
 test('the launcher drops NODE_EXTRA_CA_CERTS (node would parse the bundle at every start), and a site no CA vouches for is crawled whole', async (t) => {
