@@ -143,7 +143,8 @@ export class ZipWriter {
    * written complete, and a stored file is copied without taking its CRC
    * (a deflated one has its compressed size filled in once written);
    * without, the CRC is taken as it is copied and goes in a data
-   * descriptor. `tap` sees every chunk of its bytes, in order.
+   * descriptor. `tap` sees every chunk of its bytes, in order, during
+   * its call only (a stored file's chunks take turns in two buffers).
    */
   addFile(name: string, file: string, opts: { compress: boolean; known?: KnownContent; tap?: (chunk: Buffer) => void }): Promise<void> {
     const entryName = this.#entryName(name);
@@ -151,7 +152,8 @@ export class ZipWriter {
       const fh = await open(file, 'r');
       try {
         const { size } = await fh.stat();
-        await this.#writeData(entryName, fileChunks(fh, this.#chunkBytes), { ...opts, sourceSize: size });
+        // Stored, each chunk is written before the next is read (#copy): two buffers do. Deflated, zlib may still hold one.
+        await this.#writeData(entryName, fileChunks(fh, this.#chunkBytes, !opts.compress), { ...opts, sourceSize: size });
       } finally {
         await fh.close();
       }
@@ -167,7 +169,7 @@ export class ZipWriter {
         const { size: compressedSize } = await fh.stat();
         const entry = this.#entry(entryName, DEFLATED, FLAG_UTF8, known.crc32, known.size, compressedSize);
         await this.#out.write(localHeader(entry, this.#dos));
-        const copied = await this.#copy(this.#measured(fileChunks(fh, this.#chunkBytes), { size: 0, crc: null }));
+        const copied = await this.#copy(this.#measured(fileChunks(fh, this.#chunkBytes, true), { size: 0, crc: null }));
         if (copied !== compressedSize) throw new Error(`it changed while copied (${copied} bytes, ${compressedSize} expected)`);
         this.#entries.push(entry);
       } finally {
@@ -334,7 +336,12 @@ export class ZipWriter {
     }
   }
 
-  /** Write `chunks` as they are; the byte count. */
+  /**
+   * Write `chunks` as they are; the byte count. Each is in the file before
+   * the next is asked for (fileChunks' `reuse` counts on it): a full chunk
+   * is as large as the output's flush size, and only a file's last chunk,
+   * after which nothing is read, may wait in it.
+   */
   async #copy(chunks: AsyncIterable<Buffer>): Promise<number> {
     const start = this.#out.offset;
     for await (const chunk of chunks) await this.#out.write(chunk);

@@ -173,8 +173,17 @@ describe('ZipWriter', { timeout: 120_000 }, () => {
     // An odd chunk size, so no file is a whole number of chunks.
     const zip = await ZipWriter.open(out, { mtime: MTIME, chunkBytes: 100_003 });
     const tapped: Record<string, Buffer[]> = { a: [], b: [], cdx: [], pages: [] };
+    // A stored file is read into two buffers taking turns (its chunks are copied out here, as a tap must).
+    const aBuffers = new Set<ArrayBufferLike>();
     const added = [
-      zip.addFile('archive/A.warc.gz', await file(warcA), { compress: false, known: { crc32: crc(warcA), size: warcA.length }, tap: (c) => tapped['a']!.push(Buffer.from(c)) }),
+      zip.addFile('archive/A.warc.gz', await file(warcA), {
+        compress: false,
+        known: { crc32: crc(warcA), size: warcA.length },
+        tap: (c) => {
+          aBuffers.add(c.buffer);
+          tapped['a']!.push(Buffer.from(c));
+        },
+      }),
       zip.addFile('archive/B.warc.gz', await file(warcB), { compress: false, tap: (c) => tapped['b']!.push(Buffer.from(c)) }),
       zip.addFile('indexes/index.cdxj', await file(cdx), { compress: true, known: { crc32: crc(cdx), size: cdx.length }, tap: (c) => tapped['cdx']!.push(Buffer.from(c)) }),
       zip.addFile('pages/pages.jsonl', await file(pages), { compress: true, tap: (c) => tapped['pages']!.push(Buffer.from(c)) }),
@@ -186,6 +195,7 @@ describe('ZipWriter', { timeout: 120_000 }, () => {
     assert.ok(Buffer.concat(tapped['cdx']!).equals(cdx));
     assert.ok(Buffer.concat(tapped['pages']!).equals(pages));
     assert.ok(tapped['a']!.length > 30, 'a large file is read in chunks');
+    assert.equal(aBuffers.size, 2, 'its chunks took turns in two buffers');
 
     const details = await checkPackage(out, [
       { name: 'archive/A.warc.gz', data: warcA, method: 0 },
