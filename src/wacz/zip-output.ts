@@ -65,11 +65,11 @@ async function writeAll(fh: FileHandle, buffers: Buffer[], position: number): Pr
  *
  * `reuse`: two buffers take turns, so a chunk holds its bytes only until
  * the consumer asks for the next one (the read after that goes into its
- * buffer). Without, each chunk is a buffer of its own: the end of a crawl
- * copies every WARC into its package, and 1 MiB buffers made and dropped
- * that fast outran V8's collection of them (it counts them as external
- * memory and collects at ~64 MB): OpenJDK's API docs' end grew the malloc
- * heap by ~40 MB, the crawl's peak RSS.
+ * buffer). Without, each chunk is a buffer of its own, freed only once a
+ * collection finds it dropped, which a copy loop making next to no
+ * JavaScript garbage seldom brings about: copying OpenJDK's WARCs into
+ * their package at the end of the crawl grew the malloc heap by ~40 MB,
+ * the crawl's peak RSS.
  */
 export async function* fileChunks(fh: FileHandle, chunkBytes: number, reuse: boolean): AsyncGenerator<Buffer> {
   const turns = reuse ? [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)] : null;
