@@ -173,17 +173,15 @@ export class CaptureJournal {
    */
   async append(c: JournaledCapture, textJson?: Uint8Array): Promise<void> {
     if (this.#closing) throw new CaptureJournalError('ARCHIVER_JOURNAL_WRITE', `${this.#file}: journal is closed`);
-    const text = c.text !== undefined && c.text !== '' && textJson === undefined ? JSON.stringify(journalText(c.text)) : null;
+    const text = textBytesOf(c, textJson);
     // Most captures come without text (the page thread sends it apart) and without an empty title: written as they are.
     const line = c.text === undefined && c.title !== '' ? c : withoutTextOrEmptyTitle(c);
     const json = JSON.stringify(line);
-    this.#summary?.add(line, line.title !== undefined, text !== null || (textJson !== undefined && textJson.length > 2));
+    this.#summary?.add(line, line.title !== undefined, text !== null);
     // The text goes last, where the end of the crawl finds it without decoding it (journal-bytes.ts).
-    if (text !== null) this.#writeLine(`${json.slice(0, -1)},"text":${text}}`);
-    // '""' is the empty text, which the journal leaves out.
-    else if (textJson === undefined || textJson.length <= 2) this.#writeLine(json);
-    else this.#out.append([Buffer.from(json.slice(0, -1) + ',"text":', 'utf8'), textJson, CLOSING_BRACE_NEWLINE]);
-    this.#follower?.(line, text !== null ? Buffer.from(text, 'utf8') : textJson !== undefined && textJson.length > 2 ? textJson : null);
+    if (text === null) this.#writeLine(json);
+    else this.#out.append([Buffer.from(json.slice(0, -1) + ',"text":', 'utf8'), text, CLOSING_BRACE_NEWLINE]);
+    this.#follower?.(line, text);
   }
 
   /** Mark the run as cleanly ended and close. Idempotent; rejects with the write failure if one happened. */
@@ -291,6 +289,16 @@ export function journalLineOf(v: unknown): ParsedLine | null {
     && typeof o['filename'] === 'string' && Number.isSafeInteger(o['offset']) && Number.isSafeInteger(o['length'])
     && typeof o['revisit'] === 'boolean' && typeof o['seed'] === 'boolean' && typeof o['page'] === 'boolean';
   return ok ? { kind: 'capture', capture: o as unknown as JournaledCapture } : null;
+}
+
+/**
+ * The capture's text as the journal writes it, the UTF-8 bytes of its JSON
+ * string: `textJson` when the page thread encoded it, else `c.text`'s;
+ * null for none ('""', the empty text, the journal leaves out).
+ */
+function textBytesOf(c: JournaledCapture, textJson: Uint8Array | undefined): Uint8Array | null {
+  if (textJson !== undefined) return textJson.length > 2 ? textJson : null;
+  return c.text !== undefined && c.text !== '' ? Buffer.from(JSON.stringify(journalText(c.text)), 'utf8') : null;
 }
 
 /** A copy of `c` without its text, and without its title when that is empty: the line's fields, in their order. */
