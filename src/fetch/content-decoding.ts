@@ -235,8 +235,28 @@ export async function decodeBody(body: BodyStore, contentEncoding: string | unde
 function gunzipWhole(stored: Uint8Array, maxBytes: number): Buffer | null {
   const z = keptZlib('gunzip');
   if (z === null) return zlib.gunzipSync(stored, { maxOutputLength: maxBytes });
-  // Pages deflate 4-8 times; the buffer doubles if that was short (from 1 MiB at most, not a guess of many).
-  return z.whole(stored, Math.min(stored.length * 6 + 1024, 1 << 20), maxBytes);
+  return z.whole(stored, gunzipBufferBytes(stored), maxBytes);
+}
+
+/** DEFLATE's best ratio is about 1032:1: a gzip trailer claiming more is not believed. */
+const MAX_DEFLATE_RATIO = 1032;
+
+/**
+ * The buffer to inflate a gzip body into: the size its trailer gives
+ * (ISIZE, the input's length mod 2^32, RFC 1952), one byte more so that
+ * zlib ends with room to spare, when that size is one deflate could reach;
+ * else a guess, pages deflating 4-8 times, of 1 MiB at most. A short buffer
+ * only doubles (KeptZlib.whole), so a trailer that is wrong (several members,
+ * bytes after the member, an input over 4 GiB) costs copies, not bytes. A
+ * page of 6 MB went through buffers of 1, 2, 4 and 8 MiB before; now one of
+ * 6 MB, and none of them from glibc's heap below the mmap threshold.
+ */
+export function gunzipBufferBytes(stored: Uint8Array): number {
+  const guess = Math.min(stored.length * 6 + 1024, 1 << 20);
+  if (stored.length < 18 || stored[0] !== 0x1f || stored[1] !== 0x8b) return guess;
+  const n = stored.length;
+  const isize = (stored[n - 4]! | (stored[n - 3]! << 8) | (stored[n - 2]! << 16) | (stored[n - 1]! << 24)) >>> 0;
+  return isize <= n * MAX_DEFLATE_RATIO ? isize + 1 : guess;
 }
 
 /** Content-decode and charset-decode a stored body for extraction. */

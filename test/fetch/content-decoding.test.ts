@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { bufferBody } from '../../src/core/buffer-body.js';
 import { decodeText, detectCharset } from '../../src/fetch/charset.js';
-import { bodyText, decodeBody, decodeContentEncoding } from '../../src/fetch/content-decoding.js';
+import { bodyText, decodeBody, decodeContentEncoding, gunzipBufferBytes } from '../../src/fetch/content-decoding.js';
 import { extractHtml } from '../../src/fetch/link-extractor.js';
 
 async function* chunksOf(buf: Buffer, size = 1000): AsyncIterable<Uint8Array> {
@@ -211,5 +211,30 @@ describe('decodeBody (one-shot path for small stored bodies)', () => {
     const gz = zlib.gzipSync(html);
     const out = await decodeBody(bufferBody(gz.subarray(0, Math.floor(gz.length / 2))), 'gzip', 1 << 20);
     assert.ok(out.bytes.length > 0 && html.subarray(0, out.bytes.length).equals(out.bytes));
+  });
+
+  it('inflates into the size the gzip trailer gives, and gets the same bytes where the trailer is wrong', async () => {
+    const big = Buffer.from('<p><a href="/api/x.html">x</a></p>\n'.repeat(60_000)); // ~2.2 MB, deflates far more than 6:1
+    const gz = zlib.gzipSync(big);
+    assert.equal(gunzipBufferBytes(gz), big.length + 1);
+    // Two members: the trailer names the last one's size only; the buffer then doubles as it did before.
+    const twoMembers = Buffer.concat([gz, zlib.gzipSync(html)]);
+    assert.equal(gunzipBufferBytes(twoMembers), html.length + 1);
+    // A trailer that claims more than deflate can reach is not believed.
+    const lying = Buffer.from(zlib.gzipSync(html));
+    lying.writeUInt32LE(0xfffffff0, lying.length - 4);
+    assert.equal(gunzipBufferBytes(lying), lying.length * 6 + 1024);
+    assert.equal(gunzipBufferBytes(html), Math.min(html.length * 6 + 1024, 1 << 20), 'not gzip: the guess');
+    for (const [label, body, want] of [
+      ['trailer right', gz, big],
+      ['two members (zlib stops after the first, as gunzipSync does)', twoMembers, zlib.gunzipSync(twoMembers)],
+    ] as const) {
+      const out = await decodeBody(bufferBody(body), 'gzip', 32 * 1024 * 1024);
+      assert.ok(out.bytes.equals(want), label);
+      assert.equal(out.complete, true, label);
+    }
+    // zlib checks the trailer itself: a wrong one makes the body corrupt, as it did before the size was read from it.
+    const out = await decodeBody(bufferBody(lying), 'gzip', 32 * 1024 * 1024);
+    assert.equal(out.complete, false);
   });
 });
