@@ -93,6 +93,34 @@ export class KeptZlib {
     }
   }
 
+  /**
+   * All of `input` through zlib with Z_FINISH, from a reset, as pieces of
+   * at most `pieceBytes` in one buffer used again for each: a piece is only
+   * good until the next is asked for. Ends where `whole` would return
+   * (zlib finished, or stopped at what follows the stream). Throws
+   * ZlibInputError when zlib fails on the input (the handle is then not
+   * usable); a reader that stops early leaves the handle reset by its next use.
+   */
+  *pieces(input: Uint8Array, pieceBytes: number): Generator<Buffer, void, undefined> {
+    const binding = this.#binding;
+    const state = this.#state;
+    binding.reset();
+    const out = Buffer.allocUnsafe(Math.max(64, pieceBytes));
+    let inOff = 0;
+    let inLeft = input.length;
+    for (;;) {
+      binding.writeSync(constants.Z_FINISH, input, inOff, inLeft, out, 0, out.length);
+      if (this.#stream.destroyed) throw new ZlibInputError('zlib failed on the input');
+      const outLeft = state[0]!;
+      const consumed = inLeft - state[1]!;
+      inOff += consumed;
+      inLeft -= consumed;
+      const written = out.length - outLeft;
+      if (written > 0) yield out.subarray(0, written);
+      if (outLeft !== 0) return;
+    }
+  }
+
   close(): void {
     this.#stream.destroy();
   }

@@ -7,7 +7,9 @@
  */
 import type { BodyStore } from '../core/exchange.js';
 import { bodyText } from '../fetch/content-decoding.js';
-import type { HtmlExtraction } from '../fetch/link-extractor.js';
+import { ZlibInputError } from '../core/kept-zlib.js';
+import { storedHtmlPieces } from '../fetch/html-pieces.js';
+import type { HtmlExtraction, HtmlTextPieces } from '../fetch/link-extractor.js';
 import { loadOnce } from '../core/load-once.js';
 
 /** Decoded bytes beyond this are not looked at for links (gzip bombs, huge pages). */
@@ -26,7 +28,7 @@ export interface ExtractOptions {
 }
 
 /** The extraction; the extractor (parse5) and a focused crawl's term cutting are loaded by the first page. */
-export async function extractFor(html: string, url: string, o: ExtractOptions): Promise<HtmlExtraction> {
+export async function extractFor(html: string | HtmlTextPieces, url: string, o: ExtractOptions): Promise<HtmlExtraction> {
   const { extractHtml } = await linkExtractor();
   const page = extractHtml(html, url, {
     ...(o.maxLinks !== undefined ? { maxLinks: o.maxLinks } : {}),
@@ -47,6 +49,17 @@ export interface StoredExtraction {
  * bytes and text live, and nowhere else.
  */
 export async function extractStored(body: BodyStore, headers: ReadonlyArray<readonly [string, string]>, url: string, o: ExtractOptions): Promise<StoredExtraction> {
+  // A page of several MB is read in pieces, never whole in memory as bytes or text.
+  const pieces = await storedHtmlPieces(body, headers, MAX_DECODED_BYTES);
+  if (pieces !== null) {
+    try {
+      const page = await extractFor(pieces, url, o);
+      return { page, capped: pieces.capped };
+    } catch (err) {
+      // A corrupt or cut gzip body: read whole below, which keeps what can be decoded.
+      if (!(err instanceof ZlibInputError)) throw err;
+    }
+  }
   const { text, capped } = await bodyText(body, headers, MAX_DECODED_BYTES);
   return { page: await extractFor(text, url, o), capped };
 }

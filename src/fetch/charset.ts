@@ -8,7 +8,7 @@
  */
 
 /** How many leading bytes the meta prescan looks at (HTML's encoding sniffing window). */
-const PRESCAN_BYTES = 1024;
+export const PRESCAN_BYTES = 1024;
 
 /**
  * The charset to decode with, as a label TextDecoder accepts: a BOM wins
@@ -17,14 +17,26 @@ const PRESCAN_BYTES = 1024;
  * bytes, then utf-8 if the bytes are valid UTF-8, else windows-1252.
  */
 export function detectCharset(bytes: Uint8Array, contentType: string | null | undefined): string {
+  return declaredCharset(bytes, contentType) ?? (isUtf8(bytes) ? 'utf-8' : 'windows-1252');
+}
+
+/**
+ * The charset a BOM, Content-Type or the first 1024 bytes declare, as
+ * detectCharset finds it; null when nothing does (detectCharset then sniffs
+ * the whole body). `bytes` need only be the body's start.
+ */
+export function declaredCharset(bytes: Uint8Array, contentType: string | null | undefined): string | null {
   const bom = bomCharset(bytes);
   if (bom !== null) return bom;
   const declared = contentType === undefined || contentType === null ? null : /;\s*charset\s*=\s*["']?([^"';\s]+)/i.exec(contentType)?.[1];
   const fromHeader = declared ? supportedLabel(declared) : null;
   if (fromHeader !== null) return fromHeader;
-  const fromMeta = prescanCharset(bytes);
-  if (fromMeta !== null) return fromMeta;
-  return isUtf8(bytes) ? 'utf-8' : 'windows-1252';
+  return prescanCharset(bytes);
+}
+
+/** The label decodeText decodes `charset` with: TextDecoder's name for it, utf-8 when ICU does not know it. */
+export function decodingLabel(charset: string): string {
+  return charset === 'utf-8' ? charset : (supportedLabel(charset) ?? 'utf-8');
 }
 
 /**
@@ -34,7 +46,7 @@ export function detectCharset(bytes: Uint8Array, contentType: string | null | un
  * the same text (replacement included), less the BOM TextDecoder drops.
  */
 export function decodeText(bytes: Uint8Array, charset: string): string {
-  const label = charset === 'utf-8' ? charset : (supportedLabel(charset) ?? 'utf-8');
+  const label = decodingLabel(charset);
   if (label !== 'utf-8') return new TextDecoder(label).decode(bytes);
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;

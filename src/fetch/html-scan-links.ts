@@ -67,6 +67,8 @@ export class LinkCollector {
   #baseSettled: boolean;
   /** Raw links taken before the base was settled; null once it is. */
   #pending: RawLink[] | null;
+  /** A link value was read (expectBase). */
+  #read = false;
 
   constructor(pageUrl: string, opts: LinkCollectorOptions) {
     this.#pageUrl = pageUrl;
@@ -85,9 +87,23 @@ export class LinkCollector {
     return this.links.length >= this.#maxLinks;
   }
 
+  /**
+   * Made without a base in view (mayHaveBase false), and now one may come:
+   * gathered from here on as with mayHaveBase, if no link value was read
+   * yet (true); false when one was, and its reading may have been wrong.
+   */
+  expectBase(): boolean {
+    if (this.#pending !== null || !this.#baseSettled) return true;
+    if (this.#read) return false;
+    this.#baseSettled = false;
+    this.#pending = [];
+    return true;
+  }
+
   /** The link taken, or null (none, unfetchable, a duplicate, or past the cap). */
   add(raw: string | undefined, hop: ExtractedLink['hop'], context: string): ExtractedLink | null {
     if (raw === undefined || this.full) return null;
+    this.#read = true;
     const taken = this.#take(raw, hop, context);
     const pending = this.#pending;
     // Every raw value up to the cap, then the ones taken: at most twice the cap.

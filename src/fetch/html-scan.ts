@@ -88,9 +88,16 @@ interface ForeignElement {
   integration: boolean;
 }
 
-/** Scans `html` to the end, calling `handler` in document order. Linear time; memory bounded by the input. */
-export function scanHtml(html: string, handler: HtmlScanHandler): void {
-  new HtmlScan(handler).run(html);
+/**
+ * Scans `html` to the end, calling `handler` in document order: one string,
+ * or its pieces in order (html-pieces.ts), which parse5's tokenizer takes
+ * as they come. Linear time; memory bounded by the input (by a piece and
+ * what the tokenizer holds of an unfinished token, for pieces).
+ */
+export function scanHtml(html: string | Iterable<string>, handler: HtmlScanHandler): void {
+  const scan = new HtmlScan(handler);
+  if (typeof html === 'string') scan.run(html);
+  else scan.runPieces(html);
 }
 
 class HtmlScan implements TokenHandler {
@@ -117,6 +124,11 @@ class HtmlScan implements TokenHandler {
 
   run(html: string): void {
     this.#tokenizer.write(html, true);
+  }
+
+  runPieces(pieces: Iterable<string>): void {
+    for (const piece of pieces) this.#tokenizer.write(piece, false);
+    this.#tokenizer.write('', true);
   }
 
   onStartTag(token: Token.TagToken): void {

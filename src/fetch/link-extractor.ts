@@ -88,10 +88,55 @@ const NAVIGATIONAL_RELS = new Set([
 /** `<link rel>` values whose href is an origin hint, not a resource. */
 const HINT_RELS = new Set(['dns-prefetch', 'preconnect']);
 
-export function extractHtml(html: string, pageUrl: string, opts: HtmlExtractOptions = {}): HtmlExtraction {
-  const page = new PageExtraction(pageUrl, html, opts);
+/** A page's text in pieces, in order; read again from its start when asked (html-pieces.ts). */
+export interface HtmlTextPieces {
+  texts: Iterable<string>;
+}
+
+export function extractHtml(html: string | HtmlTextPieces, pageUrl: string, opts: HtmlExtractOptions = {}): HtmlExtraction {
+  if (typeof html !== 'string') return extractPieces(html, pageUrl, opts);
+  const page = new PageExtraction(pageUrl, mayHaveBaseTag(html), opts);
   scanHtml(html, page);
   return page.result();
+}
+
+/** A `<base>` tag met in the text after the first link value: the reading starts over, ready for it. */
+class LateBase extends Error {}
+
+/**
+ * The pieces read as the whole text would be. Whether a `<base>` tag may
+ * be in the page (which decides how links are gathered: mayHaveBaseTag) is
+ * learnt as the text comes, each piece looked at before the tokenizer
+ * reads it; one turning up once a link value was read makes the reading
+ * start over, knowing. Pages put their base in <head>, before any link.
+ */
+function extractPieces(pieces: HtmlTextPieces, pageUrl: string, opts: HtmlExtractOptions): HtmlExtraction {
+  try {
+    return extractPiecesOnce(pieces, pageUrl, opts, false);
+  } catch (err) {
+    if (!(err instanceof LateBase)) throw err;
+    return extractPiecesOnce(pieces, pageUrl, opts, true);
+  }
+}
+
+function extractPiecesOnce(pieces: HtmlTextPieces, pageUrl: string, opts: HtmlExtractOptions, mayHaveBase: boolean): HtmlExtraction {
+  const page = new PageExtraction(pageUrl, mayHaveBase, opts);
+  scanHtml(mayHaveBase ? pieces.texts : watchedForBase(pieces.texts, page), page);
+  return page.result();
+}
+
+/** The pieces, each looked at for a `<base` tag (one cut between two pieces too) before it is read on. */
+function* watchedForBase(texts: Iterable<string>, page: PageExtraction): Generator<string, void, undefined> {
+  let watching = true;
+  let tail = '';
+  for (const text of texts) {
+    if (watching && (mayHaveBaseTag(text) || mayHaveBaseTag(tail + text.slice(0, 6)))) {
+      if (!page.expectBase()) throw new LateBase();
+      watching = false;
+    }
+    tail = text.slice(-5);
+    yield text;
+  }
 }
 
 /** The extraction rules, fed by the scanner element by element. */
@@ -104,10 +149,15 @@ class PageExtraction implements HtmlScanHandler {
   #title: string | null = null;
   #beyondCap = 0;
 
-  constructor(pageUrl: string, html: string, opts: HtmlExtractOptions) {
-    this.#links = new LinkCollector(pageUrl, { maxLinks: opts.maxLinks ?? DEFAULT_MAX_LINKS, mayHaveBase: mayHaveBaseTag(html) });
+  constructor(pageUrl: string, mayHaveBase: boolean, opts: HtmlExtractOptions) {
+    this.#links = new LinkCollector(pageUrl, { maxLinks: opts.maxLinks ?? DEFAULT_MAX_LINKS, mayHaveBase });
     this.#text = new VisibleText(opts.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS);
     this.#linkTexts = opts.linkText === true ? new LinkTexts() : null;
+  }
+
+  /** Gather links ready for a `<base>` from here on; false when a link value was read already (too late). */
+  expectBase(): boolean {
+    return this.#links.expectBase();
   }
 
   result(): HtmlExtraction {

@@ -22,9 +22,15 @@
  * ~35% faster (bench/html-scan.ts); test/fetch/plain-run-tokenizer.test.ts
  * holds it to the plain Tokenizer's output.
  *
- * Only when parse5 could not see a difference: the whole input is written
- * (no chunk boundary to hibernate at) and nobody listens for parse errors
- * (parse5 reports control characters as it reads them).
+ * Only when parse5 could not see a difference: nobody listens for parse
+ * errors (parse5 reports control characters as it reads them). Input
+ * written in chunks (a large page, html-pieces.ts) is read the same way: a
+ * run is taken at the end of parse5's handling of a character and never
+ * past the input written so far, so when the next character is not there
+ * yet, parse5 stops before it as it would have after its own step, and
+ * goes on from the state set here once the next chunk comes (a name or a
+ * tag cut by the chunk's end is finished by parse5). The tests hold chunked
+ * input to the plain Tokenizer's output on the whole input.
  */
 import { html as htmlSpec, Token, Tokenizer, TokenizerMode, type TokenHandler, type TokenizerOptions } from 'parse5';
 import { APOSTROPHE, asciiLetter, EQUALS, GREATER_THAN, nameChar, nameRunEnd, QUOTE, SOLIDUS, SPACE, spaceRunEnd, tagSpace, textChar, textRunEnd, valueChar, valueRunEnd, wordChar } from './plain-run-chars.js';
@@ -332,7 +338,7 @@ export class PlainRunTokenizer extends Tokenizer {
   }
 
   #ready(): boolean {
-    return this.#fast && this.preprocessor.lastChunkWritten;
+    return this.#fast;
   }
 
   /** Consume the input up to (not including) `next`, all of it appended to the current run. */

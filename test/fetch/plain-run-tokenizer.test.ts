@@ -50,7 +50,7 @@ const TEXT_STATES = new Map<string, number>([
  * style, title… text as the tree builder does (a bare tokenizer stays in
  * its data state).
  */
-function tokens(Kind: typeof Tokenizer, html: string, withErrors = false, textStates = false): { shapes: Shape[]; raw: Shape[]; errors: string[] } {
+function tokens(Kind: typeof Tokenizer, html: string, withErrors = false, textStates = false, chunks: readonly number[] = []): { shapes: Shape[]; raw: Shape[]; errors: string[] } {
   const shapes: Shape[] = [];
   const raw: Shape[] = [];
   const errors: string[] = [];
@@ -87,8 +87,26 @@ function tokens(Kind: typeof Tokenizer, html: string, withErrors = false, textSt
     ...(withErrors ? { onParseError: (e) => errors.push(`${e.code}@${e.startOffset}`) } : {}),
   };
   const tokenizer = new Kind({ sourceCodeLocationInfo: false }, handler);
-  tokenizer.write(html, true);
+  // `chunks`: the input written in pieces of these lengths (the rest last), as a large page is (html-pieces.ts).
+  let at = 0;
+  for (const n of chunks) {
+    tokenizer.write(html.slice(at, at + n), false);
+    at += n;
+  }
+  tokenizer.write(html.slice(at), true);
   return { shapes, raw, errors };
+}
+
+/** Chunk lengths for `html`, 1 to `max` code units each, from the seed. */
+function chunking(seed: number, html: string, max: number): number[] {
+  const rnd = mulberry32(seed * 7919);
+  const out: number[] = [];
+  for (let left = html.length; left > 0; ) {
+    const n = Math.min(left, 1 + Math.floor(rnd() * max));
+    out.push(n);
+    left -= n;
+  }
+  return out;
 }
 
 /** Pieces that switch the tokenizer into a text state (script, style, title, textarea, plaintext). */
@@ -141,6 +159,23 @@ describe('PlainRunTokenizer', () => {
     for (let seed = 1; seed <= 5000; seed++) {
       const html = randomDocument(seed);
       assert.deepEqual(tokens(PlainRunTokenizer, html).shapes, tokens(Tokenizer, html).shapes, `seed ${seed}: ${JSON.stringify(html)}`);
+    }
+  });
+
+  it('gives parse5\'s tokens and text on those documents written in chunks, cut anywhere (a chunk of one code unit included)', () => {
+    for (let seed = 1; seed <= 5000; seed++) {
+      const html = randomDocument(seed);
+      const want = tokens(Tokenizer, html).shapes;
+      for (const max of [1, 3, 16]) {
+        const chunks = chunking(seed, html, max);
+        assert.deepEqual(tokens(PlainRunTokenizer, html, false, false, chunks).shapes, want, `seed ${seed}, chunks ${JSON.stringify(chunks)}: ${JSON.stringify(html)}`);
+      }
+      const inText = randomDocument(seed, [...PIECES, ...TEXT_STATE_OPENERS]);
+      assert.deepEqual(
+        tokens(PlainRunTokenizer, inText, false, true, chunking(seed, inText, 5)).shapes,
+        tokens(Tokenizer, inText, false, true).shapes,
+        `seed ${seed}, in text states: ${JSON.stringify(inText)}`,
+      );
     }
   });
 
