@@ -204,7 +204,8 @@ export class PlainRunTokenizer extends Tokenizer {
       if (afterName) {
         afterName = false;
         if (c === EQUALS) {
-          const quote = html.charCodeAt(i + 1);
+          // Never read past the input (a chunk's end: out-of-bounds reads cost the optimised code its assumptions).
+          const quote = i + 1 < end ? html.charCodeAt(i + 1) : -1;
           if (quote !== QUOTE && quote !== APOSTROPHE) return;
           const close = valueRunEnd(html, i + 2, quote);
           if (close === end || html.charCodeAt(close) !== quote) return;
@@ -223,7 +224,7 @@ export class PlainRunTokenizer extends Tokenizer {
       }
       if (c === GREATER_THAN) return this.#emitTag(i, false);
       if (c === SOLIDUS) {
-        if (html.charCodeAt(i + 1) === GREATER_THAN) this.#emitTag(i + 1, true);
+        if (i + 1 < end && html.charCodeAt(i + 1) === GREATER_THAN) this.#emitTag(i + 1, true);
         return;
       }
       if (!tagSpace(c)) return;
