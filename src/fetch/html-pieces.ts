@@ -39,8 +39,6 @@ const MIN_GZIP_STORED_BYTES = PIECED_MIN_BYTES / 64;
 export interface HtmlPieces {
   /** The text, a piece at a time, from its start at each reading; each piece is decoded as it is asked for, and kept by nothing here. */
   readonly texts: Iterable<string>;
-  /** As detectCharset finds it for the whole body. */
-  readonly charset: string;
   /** The decoded bytes were cut at the cap (known once the text was read to its end). */
   readonly capped: boolean;
 }
@@ -87,7 +85,6 @@ export function htmlPieces(
   let cut = false;
   return {
     texts: { [Symbol.iterator]: () => texts(capped(bytePieces(), maxDecodedBytes, () => (cut = true)), label) },
-    charset,
     get capped() {
       return cut;
     },
