@@ -10,6 +10,9 @@ const parentAtStart = process.ppid;
 // use, hence before the CLI's modules load.
 process.env['UV_THREADPOOL_SIZE'] ??= '16';
 
+// node's modules a crawl needs, while V8 still takes node's compiled code for them (builtins-first.ts).
+if (process.argv[2] === 'run') (await import('./builtins-first.js')).loadCrawlBuiltins();
+
 // undici parses HTTP with llhttp, compiled to WebAssembly. V8 first compiles
 // it with its baseline compiler (Liftoff), then, once it is hot, recompiles
 // its one big function with TurboFan: 0.6–1.3 s of CPU and a 29 MB transient
