@@ -221,10 +221,48 @@ export async function decodeBody(body: BodyStore, contentEncoding: string | unde
         return { bytes, capped: false, complete: true };
       }
     } catch {
-      // Fall through to the streaming path, which keeps the decodable part.
+      // A gzip body whose trailer alone is wrong gives its whole text (marked incomplete); anything else
+      // falls through to the streaming path, which keeps the decodable part.
+      const bytes = coding === 'gzip' || coding === 'x-gzip' ? inflateIgnoringTrailer(stored, opts.maxOutputLength) : null;
+      if (bytes !== null) return { bytes, capped: false, complete: false };
     }
   }
   return decodeContentEncoding(body.stream(), contentEncoding, maxDecodedBytes);
+}
+
+/**
+ * A gzip member's deflate data inflated alone, its trailer (CRC-32 and
+ * size) left unread. zlib checks the trailer in the call that inflates the
+ * body, and node drops that call's output when the check fails, so a body
+ * whose data is whole but whose trailer is wrong gave no text at all;
+ * browsers do not check it (Chromium's gzip stream skips the footer). Null
+ * when the header is not gzip's, or the deflate data itself fails (corrupt,
+ * cut short) or passes `maxBytes`.
+ */
+export function inflateIgnoringTrailer(stored: Uint8Array, maxBytes: number): Buffer | null {
+  const start = gzipHeaderBytes(stored);
+  if (start < 0) return null;
+  try {
+    return zlib.inflateRawSync(stored.subarray(start), { maxOutputLength: Math.max(1, maxBytes) });
+  } catch {
+    return null;
+  }
+}
+
+/** The length of a gzip member's header (RFC 1952: the fixed 10 bytes, then FEXTRA, FNAME, FCOMMENT, FHCRC as flagged), or -1. */
+function gzipHeaderBytes(b: Uint8Array): number {
+  if (b.length < 18 || b[0] !== 0x1f || b[1] !== 0x8b || b[2] !== 8) return -1;
+  const flags = b[3]!;
+  let at = 10;
+  if (flags & 4) at += 2 + (b[at]! | (b[at + 1]! << 8));
+  for (const flag of [8, 16]) {
+    if (!(flags & flag)) continue;
+    const end = b.indexOf(0, at);
+    if (end < 0) return -1;
+    at = end + 1;
+  }
+  if (flags & 2) at += 2;
+  return at < b.length ? at : -1;
 }
 
 /**

@@ -233,8 +233,27 @@ describe('decodeBody (one-shot path for small stored bodies)', () => {
       assert.ok(out.bytes.equals(want), label);
       assert.equal(out.complete, true, label);
     }
-    // zlib checks the trailer itself: a wrong one makes the body corrupt, as it did before the size was read from it.
+    // zlib checks the trailer itself: a wrong one makes the body incomplete, its text all there (below).
     const out = await decodeBody(bufferBody(lying), 'gzip', 32 * 1024 * 1024);
     assert.equal(out.complete, false);
+    assert.ok(out.bytes.equals(html));
+  });
+
+  it('a gzip body whose trailer is wrong gives its whole text, marked incomplete; corrupt data still falls back', async () => {
+    const gz = zlib.gzipSync(html);
+    const badCrc = Buffer.from(gz);
+    badCrc.writeUInt32LE((badCrc.readUInt32LE(badCrc.length - 8) ^ 0xffff) >>> 0, badCrc.length - 8);
+    // With a file name in the header (FNAME), as gzip(1) writes it.
+    const named = Buffer.concat([Buffer.from([0x1f, 0x8b, 8, 8, 0, 0, 0, 0, 0, 3]), Buffer.from('page.html\0', 'latin1'), zlib.deflateRawSync(html), Buffer.alloc(8)]);
+    for (const [label, body] of [['bad CRC', badCrc], ['named, zero trailer', named]] as const) {
+      const out = await decodeBody(bufferBody(body), 'gzip', 1 << 20);
+      assert.ok(out.bytes.equals(html), label);
+      assert.equal(out.complete, false, label);
+    }
+    // Deflate data cut short: the trailer is not the trouble, and the streaming path keeps the decodable start as before.
+    const cut = Buffer.concat([gz.subarray(0, Math.floor(gz.length / 2)), gz.subarray(gz.length - 8)]);
+    const out = await decodeBody(bufferBody(cut), 'gzip', 1 << 20);
+    assert.equal(out.complete, false);
+    assert.ok(out.bytes.length < html.length && html.subarray(0, out.bytes.length).equals(out.bytes));
   });
 });
