@@ -3,7 +3,9 @@
  * bin.ts takes it only when it is fresher than the compiled modules, every
  * worker program a module starts has its entry in it, and a real crawl
  * through dist/src/cli/bin.js loads nothing of dist/src but bin.ts's own
- * chooser — so the CLI tests, which all spawn that file, test the bundle.
+ * chooser and what it runs before any flag is set (builtins-first.ts, which
+ * loads node's modules only) — so the CLI tests, which all spawn that file,
+ * test the bundle.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -94,7 +96,7 @@ describe('the built bundle', () => {
 
       const resolved = new Set((await readFile(resolveLog, 'utf8')).split('\n').filter((l) => l !== ''));
       const fromSrc = [...resolved].filter((u) => u.includes('/dist/src/')).map((u) => u.slice(u.indexOf('/dist/src/')));
-      assert.deepEqual(fromSrc.sort(), ['/dist/src/cli/bin.js', '/dist/src/cli/bundle-choice.js']);
+      assert.deepEqual(fromSrc.sort(), ['/dist/src/cli/bin.js', '/dist/src/cli/builtins-first.js', '/dist/src/cli/bundle-choice.js']);
       const fromBundle = [...resolved].filter((u) => u.includes('/dist/bundle/')).map((u) => u.slice(u.lastIndexOf('/') + 1));
       for (const entry of ['crawl-heap.js', 'crash-guard.js', 'cli-entry.js', 'page-worker.js']) assert.ok(fromBundle.includes(entry), `${entry} in ${fromBundle.join(' ')}`);
 
