@@ -137,7 +137,10 @@ describe('429 and 503 with Retry-After', () => {
     assert.equal(crawl.summary.status, 'FINISHED');
   });
 
-  for (const [role, path, minGapMs] of [['limited', '/backoff/429', 1000], ['unavailable', '/backoff/503', 900]] as const) {
+  // Retry-After: 1 counts from when the 429 reached the crawler; the server stamps its end when its own
+  // write finished, which under load can come a few ms after the crawler already had the answer
+  // (997.7 ms measured once): 20 ms of slack, against a back-off of a whole second.
+  for (const [role, path, minGapMs] of [['limited', '/backoff/429', 980], ['unavailable', '/backoff/503', 900]] as const) {
     test(`after ${path} its host waits as asked (measured by the server), while another host keeps being crawled`, () => {
       const reqs = web.requestsTo(role).sort((a, b) => a.startMs - b.startMs);
       const i = reqs.findIndex((r) => r.path === path);
