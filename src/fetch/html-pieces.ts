@@ -24,7 +24,7 @@ import type { BodyStore } from '../core/exchange.js';
 import { headerValue } from '../core/exchange.js';
 import { keptZlib, ZlibInputError } from '../core/kept-zlib.js';
 import { declaredCharset, decodingLabel, PRESCAN_BYTES } from './charset.js';
-import { gunzipBufferBytes } from './content-decoding.js';
+import { gunzipBufferBytes } from './gzip-framing.js';
 
 /** Bodies decoding to more than this are read in pieces. */
 export const PIECED_MIN_BYTES = 1024 * 1024;

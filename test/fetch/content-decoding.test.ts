@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { bufferBody } from '../../src/core/buffer-body.js';
 import { decodeText, detectCharset } from '../../src/fetch/charset.js';
-import { bodyText, decodeBody, decodeContentEncoding, gunzipBufferBytes } from '../../src/fetch/content-decoding.js';
+import { bodyText, decodeBody, decodeContentEncoding } from '../../src/fetch/content-decoding.js';
+import { gunzipBufferBytes } from '../../src/fetch/gzip-framing.js';
 import { extractHtml } from '../../src/fetch/link-extractor.js';
 
 async function* chunksOf(buf: Buffer, size = 1000): AsyncIterable<Uint8Array> {
