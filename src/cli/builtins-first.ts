@@ -5,8 +5,8 @@
  * of the cache's check): after bin.ts sets its flags, each of these would be
  * compiled from its source as it is first required. Loaded here, they come
  * from the cache; code already loaded keeps it. A one-page crawl, ten
- * alternated runs each: start to first request 142 -> 130 ms, CPU 0.235 ->
- * 0.220 s, peak RSS the same.
+ * alternated runs each: start to first request 149 -> 132 ms, CPU 0.240 ->
+ * 0.230 s, peak RSS 64.2 -> 63.6 MB (README, Performance).
  *
  * The list is what the crawl path requires (process.moduleLoadList of a
  * crawl), http2 and tls included: undici's client loads them whatever it

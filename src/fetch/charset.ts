@@ -17,7 +17,25 @@ export const PRESCAN_BYTES = 1024;
  * bytes, then utf-8 if the bytes are valid UTF-8, else windows-1252.
  */
 export function detectCharset(bytes: Uint8Array, contentType: string | null | undefined): string {
-  return declaredCharset(bytes, contentType) ?? (isUtf8(bytes) ? 'utf-8' : 'windows-1252');
+  return declaredCharset(bytes, contentType) ?? sniffedCharset([bytes]);
+}
+
+/**
+ * The charset of a body nothing declares one for: utf-8 when its bytes, in
+ * order (one buffer, or the pieces of a large page: html-pieces.ts), are
+ * valid UTF-8 (a sequence cut at the very end allowed), else windows-1252.
+ * An error from the pieces themselves (their inflating) is thrown on.
+ */
+export function sniffedCharset(pieces: Iterable<Uint8Array>): string {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    // stream: a multi-byte sequence cut at the end of the sample is not an error.
+    for (const bytes of pieces) decoder.decode(bytes, { stream: true });
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'ERR_ENCODING_INVALID_ENCODED_DATA') return 'windows-1252';
+    throw err;
+  }
+  return 'utf-8';
 }
 
 /**
@@ -84,15 +102,5 @@ function supportedLabel(label: string): string | null {
     return new TextDecoder(label.trim()).encoding;
   } catch {
     return null;
-  }
-}
-
-function isUtf8(bytes: Uint8Array): boolean {
-  try {
-    // stream: a multi-byte sequence cut at the end of the sample is not an error.
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
-    return true;
-  } catch {
-    return false;
   }
 }

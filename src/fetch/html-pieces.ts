@@ -23,7 +23,7 @@
 import type { BodyStore } from '../core/exchange.js';
 import { headerValue } from '../core/exchange.js';
 import { keptZlib, ZlibInputError } from '../core/kept-zlib.js';
-import { declaredCharset, decodingLabel, PRESCAN_BYTES } from './charset.js';
+import { declaredCharset, decodingLabel, PRESCAN_BYTES, sniffedCharset } from './charset.js';
 import { gunzipBufferBytes } from './gzip-framing.js';
 
 /** Bodies decoding to more than this are read in pieces. */
@@ -101,18 +101,6 @@ function headOf(pieces: Iterable<Uint8Array>): Buffer {
     if (bytes >= PRESCAN_BYTES) break;
   }
   return Buffer.concat(head, bytes);
-}
-
-/** utf-8 when every byte is valid UTF-8 (a sequence cut at the end allowed), else windows-1252: detectCharset's sniff. */
-function sniffedCharset(pieces: Iterable<Uint8Array>): string {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  try {
-    for (const bytes of pieces) decoder.decode(bytes, { stream: true });
-  } catch (err) {
-    if (err instanceof ZlibInputError) throw err;
-    return 'windows-1252';
-  }
-  return 'utf-8';
 }
 
 function* texts(pieces: Iterable<Uint8Array>, label: string): Generator<string, void, undefined> {

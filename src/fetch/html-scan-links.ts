@@ -93,7 +93,7 @@ export class LinkCollector {
    * yet (true); false when one was, and its reading may have been wrong.
    */
   expectBase(): boolean {
-    if (this.#pending !== null || !this.#baseSettled) return true;
+    if (!this.#baseSettled) return true;
     if (this.#read) return false;
     this.#baseSettled = false;
     this.#pending = [];
