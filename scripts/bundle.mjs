@@ -30,6 +30,7 @@ const ENTRIES = {
   'cli-entry': 'cli/cli-entry.js',
   'crash-guard': 'cli/crash-guard.js',
   'crawl-heap': 'core/crawl-heap.js',
+  'page-thread-first': 'cli/page-thread-first.js',
   'page-worker': 'crawl/page-worker.js',
   'search-worker': 'search/search-worker.js',
   'page-links-worker': 'analysis/page-links-worker.js',

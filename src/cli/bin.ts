@@ -10,8 +10,19 @@ const parentAtStart = process.ppid;
 // use, hence before the CLI's modules load.
 process.env['UV_THREADPOOL_SIZE'] ??= '16';
 
-// node's modules a crawl needs, while V8 still takes node's compiled code for them (builtins-first.ts).
-if (process.argv[2] === 'run') (await import('./builtins-first.js')).loadCrawlBuiltins();
+// The CLI's modules: the bundle when it is fresh (bundle-choice.ts), else the compiled modules beside this file.
+const { freshBundle } = await import('./bundle-choice.js');
+const bundle = freshBundle(new URL('../../bundle/', import.meta.url), new URL('./', import.meta.url));
+
+if (process.argv[2] === 'run') {
+  // A crawl that follows links starts its page thread now, and node's modules the main thread
+  // needs are loaded meanwhile, both while V8 still takes node's compiled code for them; the
+  // flags below wait for the page thread's modules (page-thread-first.ts, builtins-first.ts).
+  const first: typeof import('./page-thread-first.js') = await import(bundle ? new URL('page-thread-first.js', bundle).href : './page-thread-first.js');
+  const pageThread = first.startPageThreadFirst(process.argv.slice(3));
+  (await import('./builtins-first.js')).loadCrawlBuiltins();
+  pageThread?.awaitLinked(first.LINKED_WAIT_MS);
+}
 
 // undici parses HTTP with llhttp, compiled to WebAssembly. V8 first compiles
 // it with its baseline compiler (Liftoff), then, once it is hot, recompiles
@@ -34,9 +45,6 @@ setFlagsFromString('--liftoff-only');
 // (notes/performance-history.md). A long crawl reaches the same optimised code a few
 // seconds later.
 setFlagsFromString('--interrupt-budget=450000');
-// The CLI's modules: the bundle when it is fresh (bundle-choice.ts), else the compiled modules beside this file.
-const { freshBundle } = await import('./bundle-choice.js');
-const bundle = freshBundle(new URL('../../bundle/', import.meta.url), new URL('./', import.meta.url));
 // A crawl's heaps kept near their live size (core/crawl-heap.ts), before
 // loading the modules grows the young generation. The bundle's copy of that
 // module is the one its workers use (it keeps a bit of state), hence its own entry.

@@ -5,7 +5,6 @@
  * may do with the job (--fresh, a finished job left alone, --node, what a
  * store refuses) is Crawl.start's, as for every other way a crawl starts.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadProfile } from '../config/load-profile.js';
 import { UsageError } from '../core/errors.js';
@@ -18,6 +17,7 @@ import type { Profile } from '../config/profile.js';
 import { runHelp } from './help.js';
 import type { CliIo } from './io.js';
 import { parseCommandArgs } from './parse-options.js';
+import { followsLinks, RUN_OPTIONS } from './run-options.js';
 import { ExitCode } from './exit-codes.js';
 
 /** Command-line overrides of the limits people change per run: flag → the profile's `limits` field, and how a value is read. */
@@ -35,20 +35,7 @@ export interface RunMainOptions {
 }
 
 export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = {}): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, {
-    fresh: { type: 'boolean' },
-    quiet: { type: 'boolean' },
-    workers: { type: 'string' },
-    'max-pages': { type: 'string' },
-    'max-bytes': { type: 'string' },
-    'max-duration': { type: 'string' },
-    console: { type: 'boolean' },
-    'console-port': { type: 'string' },
-    'console-host': { type: 'string' },
-    'keep-console': { type: 'boolean' },
-    store: { type: 'string' },
-    node: { type: 'string' },
-  }, 'run');
+  const { values, positionals } = parseCommandArgs(argv, RUN_OPTIONS, 'run');
   if (values.help) {
     io.stdout.write(runHelp);
     return ExitCode.ok;
@@ -72,9 +59,10 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
   }
   // A crawl that follows links gets its page thread started first, before its profile is validated
   // and the crawl's own modules are loaded: the worker loads and warms up beside all that and takes
-  // the seed warm (page-worker-start.ts). What decides it is read off the raw JSON (followsLinks);
+  // the seed warm (page-worker-start.ts). bin.ts started it already, before V8's flags
+  // (page-thread-first.ts); else it starts here. What decides it is read off the raw JSON (followsLinks);
   // a profile that turns out to be bad or of one page has it closed (here, or by the `finally` below).
-  const pageWorker = followsLinks(file) ? await startedPageWorker() : undefined;
+  const pageWorker = (await firstPageWorker()) ?? (followsLinks(file) ? await startedPageWorker() : undefined);
   let loaded: Profile;
   try {
     loaded = await loadProfile(file, process.cwd(), (line) => void io.stderr.write(`${line}\n`), patch);
@@ -123,23 +111,15 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
   }
 }
 
-/**
- * Whether the profile at `file` follows links (`scope.maxHops` other than 0;
- * 20 when not given), read off its JSON as it is: false when it cannot be
- * read or parsed, which loadProfile then says properly.
- */
-function followsLinks(file: string): boolean {
-  try {
-    const json = JSON.parse(readFileSync(file, 'utf8')) as { scope?: { maxHops?: unknown } } | null;
-    return json?.scope?.maxHops !== 0;
-  } catch {
-    return false;
-  }
-}
-
 async function startedPageWorker(): Promise<PageWorker> {
   const { startPageWorker } = await import('../crawl/page-worker-start.js');
   return startPageWorker();
+}
+
+/** The page worker bin.ts started before V8's flags for this run (page-thread-first.ts), if it did. */
+async function firstPageWorker(): Promise<PageWorker | undefined> {
+  const { takeFirstPageWorker } = await import('../crawl/page-worker-start.js');
+  return takeFirstPageWorker();
 }
 
 function wholeNumber(flag: string, value: string, min: number, what: string): number {

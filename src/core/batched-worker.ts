@@ -191,14 +191,15 @@ export class BatchedWorker<In, Out> {
  * whose loader does not reach worker threads, so the work stays in-thread.
  * `resourceLimits`: the worker's heap limits (node's Worker option); a
  * young generation limit is also its size from the start (crawl-heap.ts).
+ * `workerData`: node's Worker option, as given.
  */
-export function compiledWorker(url: URL, resourceLimits?: ResourceLimits): () => Worker | null {
+export function compiledWorker(url: URL, resourceLimits?: ResourceLimits, workerData?: unknown): () => Worker | null {
   return () => {
     if (!existsSync(url)) return null;
     const heap = startWorkerHeap(resourceLimits?.maxYoungGenerationSizeMb);
     let worker: Worker;
     try {
-      worker = new Worker(url, resourceLimits !== undefined ? { resourceLimits } : {});
+      worker = new Worker(url, { ...(resourceLimits !== undefined ? { resourceLimits } : {}), ...(workerData !== undefined ? { workerData } : {}) });
     } catch (err) {
       heap.started();
       throw err;

@@ -32,6 +32,9 @@ export const HEAP_GROWING_PERCENT = 50;
 
 let held = false;
 
+/** The size V8 gives a semi-space when a heap is made, in MB (64-bit, no pointer compression). */
+const INITIAL_SEMI_SPACE_MB = 1;
+
 /**
  * The main thread's new space (as V8 reports it: both semi-spaces, 4 MB
  * each) a busy crawl lets it grow to, once (growYoungGenerationWhenBusy);
@@ -95,7 +98,12 @@ function holdYoungGeneration(): void {
  * crawl stay held.
  */
 export function startWorkerHeap(youngMb: number | undefined): { started: () => void } {
-  if (youngMb !== undefined) setFlagsFromString(`--min-semi-space-size=${Math.max(1, Math.floor(youngMb / 2))}`);
+  // V8 starts a semi-space at 1 MB (64-bit, no pointer compression, as node is built): a flag asking
+  // for that is left unset, so that a worker started before any flag (cli/page-thread-first.ts) keeps
+  // node's compiled modules (linked-signal.ts).
+  const semiMb = youngMb === undefined ? 0 : Math.floor(youngMb / 2);
+  const minSemi = semiMb > INITIAL_SEMI_SPACE_MB;
+  if (minSemi) setFlagsFromString(`--min-semi-space-size=${semiMb}`);
   // The worker's heap is made on its own thread, some ms from now, and sets
   // the growth factor back to 2 then; until the worker is up, a scavenge here
   // would double the main thread's semi-spaces. Held again every millisecond
@@ -108,7 +116,7 @@ export function startWorkerHeap(youngMb: number | undefined): { started: () => v
       if (done) return;
       done = true;
       if (meanwhile !== null) clearInterval(meanwhile);
-      if (youngMb !== undefined) setFlagsFromString('--min-semi-space-size=0');
+      if (minSemi) setFlagsFromString('--min-semi-space-size=0');
       holdYoungGeneration();
     },
   };

@@ -9,6 +9,7 @@
  * to nothing here.
  */
 import { BatchedWorker, compiledWorker } from '../core/batched-worker.js';
+import { awaitLinked, LINKED_KEY, linkedCell } from '../core/linked-signal.js';
 import type { PageResult } from './page-work.js';
 import type { PageThreadReply, PageThreadRequest } from './page-worker.js';
 
@@ -28,9 +29,35 @@ const YOUNG_GENERATION_MB = 2;
 /** The worker as PageThread drives it: page requests in, replies out (or the same work done here, when it cannot run). */
 export type PageWorker = BatchedWorker<PageThreadRequest, PageThreadReply | PageResult>;
 
-/** A page worker, not yet started (BatchedWorker starts it with its first work, or start()). */
-export function pageWorker(): PageWorker {
-  return new BatchedWorker(compiledWorker(new URL('./page-worker.js', import.meta.url), { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB }));
+/** A page worker, not yet started (BatchedWorker starts it with its first work, or start()); `workerData` as node's Worker takes it. */
+export function pageWorker(workerData?: Record<string, unknown>): PageWorker {
+  return new BatchedWorker(compiledWorker(new URL('./page-worker.js', import.meta.url), { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB }, workerData));
+}
+
+/** The worker startPageWorkerFirst started, until the crawl takes it (takeFirstPageWorker). */
+let first: PageWorker | null = null;
+
+/**
+ * A page worker started now, before the process sets any V8 flag
+ * (cli/page-thread-first.ts): kept here for the crawl to take
+ * (takeFirstPageWorker). `awaitLinked(ms)` blocks this thread until the
+ * worker's modules are loaded, at most `ms`: flags set after that leave
+ * its node modules compiled (core/linked-signal.ts). False when it timed
+ * out, or no worker could start.
+ */
+export function startPageWorkerFirst(): { awaitLinked: (ms: number) => boolean } {
+  const cell = linkedCell();
+  const worker = pageWorker({ [LINKED_KEY]: cell });
+  worker.start();
+  first = worker;
+  return { awaitLinked: (ms) => !worker.fellBack && awaitLinked(cell, ms) };
+}
+
+/** The worker startPageWorkerFirst started, once; undefined when none was, or it was taken. */
+export function takeFirstPageWorker(): PageWorker | undefined {
+  const worker = first ?? undefined;
+  first = null;
+  return worker;
 }
 
 /** A page worker started now, for a crawl about to begin: hand it to the crawl (CrawlStartOptions.pageWorker), which closes it. */

@@ -11,11 +11,15 @@ import { extractStored, type ExtractOptions, type StoredExtraction } from './ext
 import { pageReply, warcInfoReply, type PageReply, type PageRequest, type WarcInfoReply } from './page-work.js';
 import { warmUpPageWork } from './page-warm-up.js';
 import type { WarcInfoInput } from '../writer/warc-records.js';
+import { signalLinked } from '../core/linked-signal.js';
 
 /** A stored HTML body to read for its links: its stored bytes (moved here) and the response headers that say how to decode them. */
 export type StoredHtmlRequest = { op: 'readStored'; stored: Uint8Array; headers: ReadonlyArray<readonly [string, string]>; url: string } & ExtractOptions;
 export type PageThreadRequest = { op: 'page'; page: PageRequest } | StoredHtmlRequest | { op: 'warcinfo'; info: WarcInfoInput };
 export type PageThreadReply = PageReply | StoredExtraction | WarcInfoReply;
+
+// Every module above is loaded and has run: a parent holding V8's flags back for this thread may set them now.
+signalLinked();
 
 serveBatches<PageThreadRequest, PageThreadReply>(
   'arch-page',

@@ -98,7 +98,7 @@ describe('the built bundle', () => {
       const fromSrc = [...resolved].filter((u) => u.includes('/dist/src/')).map((u) => u.slice(u.indexOf('/dist/src/')));
       assert.deepEqual(fromSrc.sort(), ['/dist/src/cli/bin.js', '/dist/src/cli/builtins-first.js', '/dist/src/cli/bundle-choice.js']);
       const fromBundle = [...resolved].filter((u) => u.includes('/dist/bundle/')).map((u) => u.slice(u.lastIndexOf('/') + 1));
-      for (const entry of ['crawl-heap.js', 'crash-guard.js', 'cli-entry.js', 'page-worker.js']) assert.ok(fromBundle.includes(entry), `${entry} in ${fromBundle.join(' ')}`);
+      for (const entry of ['page-thread-first.js', 'crawl-heap.js', 'crash-guard.js', 'cli-entry.js', 'page-worker.js']) assert.ok(fromBundle.includes(entry), `${entry} in ${fromBundle.join(' ')}`);
 
       const urls = new Set((await readWarcDir(path.join(jobDir, 'warcs'))).filter((r) => r.type === 'response').map((r) => r.url));
       assert.deepEqual(web.expectedUrls().reachable.filter((u) => !urls.has(u)), []);
