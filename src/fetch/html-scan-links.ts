@@ -5,9 +5,11 @@
  * The first `<base href>` governs every link of the page, including those
  * found before it. A tree makes that free (find the base, then walk); a
  * single pass must resolve a link before it knows whether a base follows.
- * So, when the page may contain a base, links are resolved against the page
- * URL and their raw values kept; a base that changes the resolution replays
- * them. Pages whose source has no `<base` at all keep nothing.
+ * So a page is first read as if it had none, keeping nothing; a base tag
+ * met before any link value is taken as it comes (expectBase). One met after
+ * makes link-extractor.ts read the page again with `mayHaveBase`: links are
+ * then resolved against the page URL and their raw values kept, and a base
+ * that changes the resolution replays them.
  */
 import { directoryOf, resolveKey, resolveUrl, type ExtractedLink } from './link-resolution.js';
 
@@ -21,8 +23,9 @@ export interface LinkCollectorOptions {
   /** Stop after this many distinct links. */
   maxLinks: number;
   /**
-   * The page may contain a <base> element (false only when its source
-   * cannot: then no raw values are kept).
+   * A <base> element may come after links (false: none is expected, no raw
+   * values are kept, and one can still be taken before the first link:
+   * expectBase).
    */
   mayHaveBase: boolean;
 }
@@ -162,14 +165,4 @@ export class LinkCollector {
     }
     return url;
   }
-}
-
-/**
- * Whether the source may hold a <base> start tag: the tokenizer only reads
- * `<base` followed by whitespace, `/` or `>` as one (tag names are
- * case-insensitive). A match inside a comment or script only costs the
- * bookkeeping for the late-base replay.
- */
-export function mayHaveBaseTag(html: string): boolean {
-  return /<base[\t\n\f\r />]/i.test(html);
 }

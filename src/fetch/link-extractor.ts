@@ -10,7 +10,7 @@
 import { scanCss } from './css-links.js';
 import { srcsetUrls, metaRefreshUrl } from './html-attributes.js';
 import { scanHtml, type HtmlAttribute, type HtmlScanHandler } from './html-scan.js';
-import { LinkCollector, mayHaveBaseTag } from './html-scan-links.js';
+import { LinkCollector } from './html-scan-links.js';
 import { DEFAULT_MAX_TEXT_CHARS, VisibleText } from './html-scan-text.js';
 import { LinkTexts } from './link-text.js';
 import type { ExtractedLink } from './link-resolution.js';
@@ -94,49 +94,32 @@ export interface HtmlTextPieces {
 }
 
 export function extractHtml(html: string | HtmlTextPieces, pageUrl: string, opts: HtmlExtractOptions = {}): HtmlExtraction {
-  if (typeof html !== 'string') return extractPieces(html, pageUrl, opts);
-  const page = new PageExtraction(pageUrl, mayHaveBaseTag(html), opts);
-  scanHtml(html, page);
-  return page.result();
+  try {
+    return extractOnce(html, pageUrl, opts, false);
+  } catch (err) {
+    if (!(err instanceof LateBase)) throw err;
+    return extractOnce(html, pageUrl, opts, true);
+  }
 }
 
-/** A `<base>` tag met in the text after the first link value: the reading starts over, ready for it. */
+/** A `<base href>` met after the first link value: the reading starts over, ready for it. */
 class LateBase extends Error {}
 
 /**
- * The pieces read as the whole text would be. Whether a `<base>` tag may
- * be in the page (which decides how links are gathered: mayHaveBaseTag) is
- * learnt as the text comes, each piece looked at before the tokenizer
- * reads it; one turning up once a link value was read makes the reading
- * start over, knowing. Pages put their base in <head>, before any link.
+ * One reading of the page. Links are resolved as they come, against the
+ * page URL, until a `<base href>` tag says otherwise: one met before any
+ * link value is taken as it comes; one met after makes the reading start
+ * over (`mayHaveBase`), gathering every link value until the base is
+ * settled and resolving them against it then (LinkCollector). Pages put
+ * their base in <head>, before any link, so the second reading is rare;
+ * deciding it from the tag the tokenizer reads spares every page a search
+ * of its whole text for `<base` first, and a tag in a comment or a script
+ * does not count.
  */
-function extractPieces(pieces: HtmlTextPieces, pageUrl: string, opts: HtmlExtractOptions): HtmlExtraction {
-  try {
-    return extractPiecesOnce(pieces, pageUrl, opts, false);
-  } catch (err) {
-    if (!(err instanceof LateBase)) throw err;
-    return extractPiecesOnce(pieces, pageUrl, opts, true);
-  }
-}
-
-function extractPiecesOnce(pieces: HtmlTextPieces, pageUrl: string, opts: HtmlExtractOptions, mayHaveBase: boolean): HtmlExtraction {
+function extractOnce(html: string | HtmlTextPieces, pageUrl: string, opts: HtmlExtractOptions, mayHaveBase: boolean): HtmlExtraction {
   const page = new PageExtraction(pageUrl, mayHaveBase, opts);
-  scanHtml(mayHaveBase ? pieces.texts : watchedForBase(pieces.texts, page), page);
+  scanHtml(typeof html === 'string' ? html : html.texts, page);
   return page.result();
-}
-
-/** The pieces, each looked at for a `<base` tag (one cut between two pieces too) before it is read on. */
-function* watchedForBase(texts: Iterable<string>, page: PageExtraction): Generator<string, void, undefined> {
-  let watching = true;
-  let tail = '';
-  for (const text of texts) {
-    if (watching && (mayHaveBaseTag(text) || mayHaveBaseTag(tail + text.slice(0, 6)))) {
-      if (!page.expectBase()) throw new LateBase();
-      watching = false;
-    }
-    tail = text.slice(-5);
-    yield text;
-  }
 }
 
 /** The extraction rules, fed by the scanner element by element. */
@@ -148,16 +131,13 @@ class PageExtraction implements HtmlScanHandler {
   readonly #metaRobots: RobotsDirectives = { noindex: false, nofollow: false };
   #title: string | null = null;
   #beyondCap = 0;
+  /** A `<base href>` was met. */
+  #baseTaken = false;
 
   constructor(pageUrl: string, mayHaveBase: boolean, opts: HtmlExtractOptions) {
     this.#links = new LinkCollector(pageUrl, { maxLinks: opts.maxLinks ?? DEFAULT_MAX_LINKS, mayHaveBase });
     this.#text = new VisibleText(opts.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS);
     this.#linkTexts = opts.linkText === true ? new LinkTexts() : null;
-  }
-
-  /** Gather links ready for a `<base>` from here on; false when a link value was read already (too late). */
-  expectBase(): boolean {
-    return this.#links.expectBase();
   }
 
   result(): HtmlExtraction {
@@ -173,7 +153,11 @@ class PageExtraction implements HtmlScanHandler {
     }
     if (tag === 'base') {
       const href = attr(attrs, 'href');
-      if (href !== undefined) out.setBase(href);
+      // Only the first <base href> counts; one after a link value makes the reading start over (extractOnce).
+      if (href === undefined || this.#baseTaken) return;
+      this.#baseTaken = true;
+      if (!out.expectBase()) throw new LateBase();
+      out.setBase(href);
       return;
     }
     if (out.full) {

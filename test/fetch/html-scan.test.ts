@@ -8,7 +8,6 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractHtml } from '../../src/fetch/link-extractor.js';
 import { scanHtml, type HtmlScanHandler } from '../../src/fetch/html-scan.js';
-import { mayHaveBaseTag } from '../../src/fetch/html-scan-links.js';
 import { VisibleText } from '../../src/fetch/html-scan-text.js';
 
 const PAGE = 'http://site-a.test/dir/page.html';
@@ -171,7 +170,6 @@ describe('late <base href>', () => {
 
   it('changes nothing when "<base" only appears in a comment or script', () => {
     const html = '<!-- <base href="http://c.test/"> --><script>s = "<base href=x>"</script><a href="x">x</a>';
-    assert.equal(mayHaveBaseTag(html), true);
     const ex = extractHtml(html, PAGE);
     assert.equal(ex.baseUrl, PAGE);
     assert.deepEqual(ex.links.map((l) => l.url), ['http://site-a.test/dir/x']);
@@ -183,11 +181,26 @@ describe('late <base href>', () => {
     assert.deepEqual(ex.links.map((l) => l.url), ['http://site-a.test/dir/a', 'http://site-a.test/dir/b']);
   });
 
-  it('mayHaveBaseTag finds base start tags in any case, and only those', () => {
-    assert.equal(mayHaveBaseTag('<BASE HREF=x>'), true);
-    assert.equal(mayHaveBaseTag('<base/>'), true);
-    assert.equal(mayHaveBaseTag('<base\nhref=x>'), true);
-    assert.equal(mayHaveBaseTag('<basefont size=3><p>base</p>'), false);
+  it('takes a late base start tag in any case and form, and only a base tag', () => {
+    for (const tag of ['<BASE HREF="http://other.test/q/">', '<base\nhref=http://other.test/q/>', '<Base href="http://other.test/q/"/>']) {
+      const ex = extractHtml(`<a href="x">1</a>${tag}<a href="y">2</a>`, PAGE);
+      assert.equal(ex.baseUrl, 'http://other.test/q/', tag);
+      assert.deepEqual(ex.links.map((l) => l.url), ['http://other.test/q/x', 'http://other.test/q/y'], tag);
+    }
+    const ex = extractHtml('<a href="x">1</a><basefont size=3><p>base</p>', PAGE);
+    assert.equal(ex.baseUrl, PAGE);
+    assert.deepEqual(ex.links.map((l) => l.url), ['http://site-a.test/dir/x']);
+  });
+
+  it('a second base tag after links, late or not, neither counts nor makes the reading fail', () => {
+    for (const html of [
+      '<base href="http://first.test/"><a href="x">1</a><base href="http://second.test/"><a href="y">2</a>',
+      '<a href="x">1</a><base href="http://first.test/"><a href="y">2</a><base href="http://second.test/"><a href="z">3</a>',
+    ]) {
+      const ex = extractHtml(html, PAGE);
+      assert.equal(ex.baseUrl, 'http://first.test/', html);
+      assert.ok(ex.links.every((l) => l.url.startsWith('http://first.test/')), html);
+    }
   });
 });
 
