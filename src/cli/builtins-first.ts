@@ -11,8 +11,8 @@
  * The list is what the crawl path requires (process.moduleLoadList of a
  * crawl), http2 and tls included: undici's client loads them whatever it
  * speaks. One missing only costs its compile; one a crawl never needs only
- * its load from the cache. The page thread starts after the flags are set
- * and compiles its own.
+ * its load from the cache. The page thread loads its own before the flags
+ * are set too: bin.ts starts it first and waits for it (page-thread-first.ts).
  */
 import { createRequire } from 'node:module';
 
