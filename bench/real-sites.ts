@@ -13,8 +13,8 @@
  *   node dist/bench/real-sites.js --lean        # archiver with output.wacz and output.pageText false
  *
  * The sites are Debian packages (python3.11-doc, postgresql-doc-15, cmake-doc, git-doc,
- * sqlite3-doc, python-django-doc, libboost1.74-doc, openjdk-17-doc); one that is not
- * installed is skipped with the package to install.
+ * sqlite3-doc, python-django-doc, apache2-doc, octave-doc, libboost1.74-doc,
+ * openjdk-17-doc); one that is not installed is skipped with the package to install.
  * Beside the two tools runs the floor (floor-crawler.ts), alternated with
  * them: what a fresh Node process pays at the least for the same crawl.
  * Figures only: nothing here passes or fails.
@@ -44,6 +44,11 @@ export const DEFAULT_SITES: readonly { name: string; root: string; pkg: string }
   // Not nodejs-doc: Debian's package conflicts with NodeSource's nodejs and removes it.
   { name: 'sqlite3-doc', root: '/usr/share/doc/sqlite3', pkg: 'sqlite3-doc' },
   { name: 'python-django-doc', root: '/usr/share/doc/python-django-doc/html', pkg: 'python-django-doc' },
+  // Two more of many small pages, added in the twenty-third session: Apache's manual (2,841 URIs, the
+  // same pages in nine languages, a.html.en beside a.html.fr) and Octave's (texinfo, 538 URIs of
+  // 3.4 KB on average, where the fixed costs weigh as on git-doc).
+  { name: 'apache2-doc', root: '/usr/share/doc/apache2-doc/manual', pkg: 'apache2-doc' },
+  { name: 'octave-doc', root: '/usr/share/doc/octave/octave.html', pkg: 'octave-doc' },
   // Two large ones. Boost's docs (5,291 URIs) link a file named `operator%.html` as it is named: the
   // bare '%' must go out as %25 or nginx answers 400 (link-resolution.ts). The OpenJDK API docs (10,331
   // URIs, 289 MB, pages up to 6 MB): a long crawl, large pages, and a large package at the end.
