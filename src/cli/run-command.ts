@@ -62,7 +62,7 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
   // the seed warm (page-worker-start.ts). bin.ts started it already, before V8's flags
   // (page-thread-first.ts); else it starts here. What decides it is read off the raw JSON (followsLinks);
   // a profile that turns out to be bad or of one page has it closed (here, or by the `finally` below).
-  const pageWorker = (await firstPageWorker()) ?? (followsLinks(file) ? await startedPageWorker() : undefined);
+  const pageWorker = await pageWorkerFor(file);
   let loaded: Profile;
   try {
     loaded = await loadProfile(file, process.cwd(), (line) => void io.stderr.write(`${line}\n`), patch);
@@ -111,15 +111,10 @@ export async function runMain(argv: string[], io: CliIo, opts: RunMainOptions = 
   }
 }
 
-async function startedPageWorker(): Promise<PageWorker> {
-  const { startPageWorker } = await import('../crawl/page-worker-start.js');
-  return startPageWorker();
-}
-
-/** The page worker bin.ts started before V8's flags for this run (page-thread-first.ts), if it did. */
-async function firstPageWorker(): Promise<PageWorker | undefined> {
-  const { takeFirstPageWorker } = await import('../crawl/page-worker-start.js');
-  return takeFirstPageWorker();
+/** The page worker bin.ts started before V8's flags for this run (page-thread-first.ts), else one started now if the profile follows links. */
+async function pageWorkerFor(file: string): Promise<PageWorker | undefined> {
+  const { startPageWorker, takeFirstPageWorker } = await import('../crawl/page-worker-start.js');
+  return takeFirstPageWorker() ?? (followsLinks(file) ? startPageWorker() : undefined);
 }
 
 function wholeNumber(flag: string, value: string, min: number, what: string): number {

@@ -6,7 +6,7 @@
  * found before it. A tree makes that free (find the base, then walk); a
  * single pass must resolve a link before it knows whether a base follows.
  * So a page is first read as if it had none, keeping nothing; a base tag
- * met before any link value is taken as it comes (expectBase). One met after
+ * met before any link value is taken as it comes (setBase). One met after
  * makes link-extractor.ts read the page again with `mayHaveBase`: links are
  * then resolved against the page URL and their raw values kept, and a base
  * that changes the resolution replays them.
@@ -25,7 +25,7 @@ export interface LinkCollectorOptions {
   /**
    * A <base> element may come after links (false: none is expected, no raw
    * values are kept, and one can still be taken before the first link:
-   * expectBase).
+   * setBase).
    */
   mayHaveBase: boolean;
 }
@@ -67,17 +67,17 @@ export class LinkCollector {
   #base: string;
   /** directoryOf(#base), worked out at the first link resolved against it (undefined until then). */
   #directory: string | null | undefined = undefined;
-  #baseSettled: boolean;
-  /** Raw links taken before the base was settled; null once it is. */
+  /** A <base href> was taken (setBase): later ones do not count. */
+  #baseSeen = false;
+  /** Raw links kept while a base may still change their resolution (mayHaveBase, before the base); null otherwise. */
   #pending: RawLink[] | null;
-  /** A link value was read (expectBase). */
+  /** A link value was read: a base coming now, with no raw values kept, comes too late (setBase). */
   #read = false;
 
   constructor(pageUrl: string, opts: LinkCollectorOptions) {
     this.#pageUrl = pageUrl;
     this.#base = pageUrl;
     this.#maxLinks = opts.maxLinks;
-    this.#baseSettled = !opts.mayHaveBase;
     this.#pending = opts.mayHaveBase ? [] : null;
   }
 
@@ -88,19 +88,6 @@ export class LinkCollector {
 
   get full(): boolean {
     return this.links.length >= this.#maxLinks;
-  }
-
-  /**
-   * Made without a base in view (mayHaveBase false), and now one may come:
-   * gathered from here on as with mayHaveBase, if no link value was read
-   * yet (true); false when one was, and its reading may have been wrong.
-   */
-  expectBase(): boolean {
-    if (!this.#baseSettled) return true;
-    if (this.#read) return false;
-    this.#baseSettled = false;
-    this.#pending = [];
-    return true;
   }
 
   /** The link taken, or null (none, unfetchable, a duplicate, or past the cap). */
@@ -121,15 +108,18 @@ export class LinkCollector {
    * values, only those that were new links: after that, two values that
    * were one link under the page URL but are two under the late base ("x"
    * and "/dir/x") stay one. Pages put their base in <head>, before any
-   * link, where this never arises.
+   * link, where this never arises. False, and nothing done, when it comes
+   * too late: a link value was read with no raw values kept (mayHaveBase
+   * false), so the page must be read again with them (link-extractor.ts).
    */
-  setBase(href: string): void {
-    if (this.#baseSettled) return;
-    this.#baseSettled = true;
+  setBase(href: string): boolean {
+    if (this.#baseSeen) return true;
+    if (this.#pending === null && this.#read) return false;
+    this.#baseSeen = true;
     const pending = this.#pending ?? [];
     this.#pending = null;
     const base = resolveUrl(href, this.#pageUrl) ?? this.#pageUrl;
-    if (base === this.#base) return;
+    if (base === this.#base) return true;
     this.#base = base;
     this.#directory = undefined;
     this.links = [];
@@ -139,6 +129,7 @@ export class LinkCollector {
       if (this.full) break;
       this.#take(p.raw, p.hop, p.context);
     }
+    return true;
   }
 
   /** The link when it was new, else null. */

@@ -131,8 +131,6 @@ class PageExtraction implements HtmlScanHandler {
   readonly #metaRobots: RobotsDirectives = { noindex: false, nofollow: false };
   #title: string | null = null;
   #beyondCap = 0;
-  /** A `<base href>` was met. */
-  #baseTaken = false;
 
   constructor(pageUrl: string, mayHaveBase: boolean, opts: HtmlExtractOptions) {
     this.#links = new LinkCollector(pageUrl, { maxLinks: opts.maxLinks ?? DEFAULT_MAX_LINKS, mayHaveBase });
@@ -154,10 +152,7 @@ class PageExtraction implements HtmlScanHandler {
     if (tag === 'base') {
       const href = attr(attrs, 'href');
       // Only the first <base href> counts; one after a link value makes the reading start over (extractOnce).
-      if (href === undefined || this.#baseTaken) return;
-      this.#baseTaken = true;
-      if (!out.expectBase()) throw new LateBase();
-      out.setBase(href);
+      if (href !== undefined && !out.setBase(href)) throw new LateBase();
       return;
     }
     if (out.full) {
