@@ -11,12 +11,14 @@
  *
  * Where those internals are not there, `keptZlib` gives null and callers use
  * the *Sync calls. A handle whose input fails (a corrupt body) is closed and
- * made again for the next input.
+ * made again for the next input. The same driving (`zlibDriver`, `drain`)
+ * also makes one stream that goes on across inputs (deflate-file.ts).
  */
-import { constants, createGunzip, createGzip, type Gunzip, type Gzip } from 'node:zlib';
+import type { Transform as ZlibBase } from 'node:stream';
+import { constants, createGunzip, createGzip } from 'node:zlib';
 
 /** The binding's two calls used here (node's lib/zlib.js). */
-interface ZlibBinding {
+export interface ZlibBinding {
   reset(): void;
   writeSync(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void;
 }
@@ -27,32 +29,71 @@ export type KeptKind = { gzip: number } | 'gunzip';
 /** The input failed in zlib (a corrupt or truncated stream): the caller falls back. */
 export class ZlibInputError extends Error {}
 
+/** A zlib stream (Gzip, Gunzip, DeflateRaw…: a Transform) driven through its binding, synchronously, the way zlib.js's own *Sync path drives it. */
+export interface ZlibDriver {
+  readonly stream: ZlibBase;
+  readonly binding: ZlibBinding;
+  /** After writeSync: [0] output space left, [1] input left. */
+  readonly state: Uint32Array;
+}
+
+/** `stream`'s driver, or null (the stream destroyed) where node's zlib does not have the internals used here. */
+export function zlibDriver(stream: ZlibBase): ZlibDriver | null {
+  const inner = stream as unknown as { _handle?: Partial<ZlibBinding> | null; _writeState?: unknown };
+  const binding = inner._handle;
+  const state = inner._writeState;
+  if (!binding || typeof binding.reset !== 'function' || typeof binding.writeSync !== 'function' || !(state instanceof Uint32Array)) {
+    stream.destroy();
+    return null;
+  }
+  // A failing input destroys the stream, which then emits 'error': heard here, seen as `destroyed`.
+  stream.on('error', () => {});
+  return { stream, binding: binding as ZlibBinding, state };
+}
+
+/**
+ * All of `input` through the driver's stream with `flush` (Z_NO_FLUSH to
+ * go on with the same stream, Z_FINISH to end it), as pieces of `out`, one
+ * buffer used again for each: a piece is only good until the next is asked
+ * for. Ends once zlib leaves space in `out` (it has taken all of the input,
+ * or, inflating, stopped at what follows the stream). Throws ZlibInputError
+ * when zlib fails (the stream is then destroyed).
+ */
+export function* drain(d: ZlibDriver, input: Uint8Array, flush: number, out: Buffer): Generator<Buffer, void, undefined> {
+  let inOff = 0;
+  let inLeft = input.length;
+  for (;;) {
+    d.binding.writeSync(flush, input, inOff, inLeft, out, 0, out.length);
+    if (d.stream.destroyed) throw new ZlibInputError('zlib failed on the input');
+    const outLeft = d.state[0]!;
+    const consumed = inLeft - d.state[1]!;
+    inOff += consumed;
+    inLeft -= consumed;
+    const written = out.length - outLeft;
+    if (written > 0) yield out.subarray(0, written);
+    if (outLeft !== 0) return;
+  }
+}
+
 /** One zlib stream's binding, reset before each input. */
 export class KeptZlib {
-  readonly #stream: Gzip | Gunzip;
+  readonly #stream: ZlibBase;
   readonly #binding: ZlibBinding;
   /** After writeSync: [0] output space left, [1] input left. */
   readonly #state: Uint32Array;
+  readonly #driver: ZlibDriver;
 
-  private constructor(stream: Gzip | Gunzip, binding: ZlibBinding, state: Uint32Array) {
-    this.#stream = stream;
-    this.#binding = binding;
-    this.#state = state;
+  private constructor(driver: ZlibDriver) {
+    this.#driver = driver;
+    this.#stream = driver.stream;
+    this.#binding = driver.binding;
+    this.#state = driver.state;
   }
 
   /** A handle of this kind, or null where node's zlib does not have the internals used here. */
   static make(kind: KeptKind): KeptZlib | null {
-    const stream = kind === 'gunzip' ? createGunzip() : createGzip({ level: kind.gzip });
-    const inner = stream as unknown as { _handle?: Partial<ZlibBinding> | null; _writeState?: unknown };
-    const binding = inner._handle;
-    const state = inner._writeState;
-    if (!binding || typeof binding.reset !== 'function' || typeof binding.writeSync !== 'function' || !(state instanceof Uint32Array)) {
-      stream.destroy();
-      return null;
-    }
-    // A failing input destroys the stream, which then emits 'error': heard here, seen as `destroyed`.
-    stream.on('error', () => {});
-    return new KeptZlib(stream, binding as ZlibBinding, state);
+    const driver = zlibDriver(kind === 'gunzip' ? createGunzip() : createGzip({ level: kind.gzip }));
+    return driver === null ? null : new KeptZlib(driver);
   }
 
   /** False once an input failed; make another. */
@@ -102,23 +143,8 @@ export class KeptZlib {
    * usable); a reader that stops early leaves the handle reset by its next use.
    */
   *pieces(input: Uint8Array, pieceBytes: number): Generator<Buffer, void, undefined> {
-    const binding = this.#binding;
-    const state = this.#state;
-    binding.reset();
-    const out = Buffer.allocUnsafe(Math.max(64, pieceBytes));
-    let inOff = 0;
-    let inLeft = input.length;
-    for (;;) {
-      binding.writeSync(constants.Z_FINISH, input, inOff, inLeft, out, 0, out.length);
-      if (this.#stream.destroyed) throw new ZlibInputError('zlib failed on the input');
-      const outLeft = state[0]!;
-      const consumed = inLeft - state[1]!;
-      inOff += consumed;
-      inLeft -= consumed;
-      const written = out.length - outLeft;
-      if (written > 0) yield out.subarray(0, written);
-      if (outLeft !== 0) return;
-    }
+    this.#binding.reset();
+    yield* drain(this.#driver, input, constants.Z_FINISH, Buffer.allocUnsafe(Math.max(64, pieceBytes)));
   }
 
   close(): void {

@@ -38,7 +38,7 @@ export class LivePackage {
   /** Follow `journal` from its first capture. */
   static async follow(journal: CaptureJournal, opts: LivePackageOptions): Promise<LivePackage> {
     const index = await LiveIndex.start({ dir: opts.indexDir, journal: journal.path });
-    const pages = opts.pagesFile === null ? null : new LivePages({ file: opts.pagesFile, journal: journal.path, seeds: opts.seeds, maxTextChars: opts.maxTextChars });
+    const pages = opts.pagesFile === null ? null : await LivePages.start({ file: opts.pagesFile, journal: journal.path, seeds: opts.seeds, maxTextChars: opts.maxTextChars });
     // Each part sets itself aside on any failure of its own: neither ever fails the journal's append.
     journal.follow(pages === null ? (line) => index.add(line) : (line, textJson) => {
       index.add(line);

@@ -13,29 +13,30 @@
  * when a capture comes out of package order, when a text-less page revisit
  * would borrow an original's text (the one pass must know those in
  * advance), when a capture marks as a seed a URL already listed (the main
- * page's choice would have seen the mark), or when deflate falls behind by
- * more than MAX_PENDING_BYTES. finalize-job.ts takes the result only when
+ * page's choice would have seen the mark), or when its file fails.
+ * finalize-job.ts takes the result only when
  * the journal it reads is the one followed here, with as many captures,
  * closed cleanly with its summary, and covering every WARC of the package.
  *
  * Costs on the crawl's main thread: the line bytes gathered into 64 KiB
- * chunks and their SHA-256 and CRC-32 (datapackage.json's hash and the ZIP
- * entry's CRC); deflate runs on libuv's threads. Chunks of 1 MiB held the
- * crawl's peak RSS 1–2 MB higher (git-doc and the PostgreSQL docs, six to
- * eight alternated crawls each) for no CPU.
+ * chunks, their SHA-256 and CRC-32 (datapackage.json's hash and the ZIP
+ * entry's CRC), and each chunk's deflate at level 1, written as it comes
+ * (core/deflate-file.ts: ~8 ms a MB of text). Deflate ran on libuv's
+ * threads before, through a zlib stream piped to a file stream, whose
+ * hand-overs cost more: CPU −1.5 to −2.5% on the PostgreSQL docs and −0.8
+ * to −2.8% on git-doc when it moved here (three sets of eight alternated
+ * crawls), the Python and OpenJDK docs the same within their noise. Chunks of
+ * 1 MiB held the crawl's peak RSS 1–2 MB higher (git-doc and the
+ * PostgreSQL docs, six to eight alternated crawls each) for no CPU.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { finished } from 'node:stream/promises';
-import zlib from 'node:zlib';
 import { ContentDigest, type ContentSums } from '../core/content-digest.js';
+import { DeflateFile } from '../core/deflate-file.js';
 import type { JournaledCapture } from '../job/capture-journal.js';
 import { JournalPageOrder, PartChunks, pageLineParts, type TextJson } from './journal-pages.js';
 import { PAGES_HEADER, PageList, type PageRef } from './page-list.js';
 
 const CHUNK_BYTES = 64 * 1024;
-/** Deflate's backlog beyond which the list gives up rather than hold more of the crawl's text. */
-const MAX_PENDING_BYTES = 32 * 1024 * 1024;
 /** As the end of the crawl deflates the page list (wacz-writer.ts). */
 const DEFLATE_LEVEL = 1;
 
@@ -71,9 +72,8 @@ export class LivePages {
   readonly #order: JournalPageOrder;
   readonly #list: PageList<TextJson>;
   readonly #digest = new ContentDigest();
-  readonly #deflate: zlib.DeflateRaw;
-  readonly #out: WriteStream;
-  readonly #written: Promise<void>;
+  /** Null where node's zlib cannot be driven on this thread: the list gives up at once. */
+  readonly #deflate: DeflateFile | null;
   readonly #chunks = new PartChunks(CHUNK_BYTES, (chunk) => this.#send(chunk));
   #captures = 0;
   readonly #files = new Set<string>();
@@ -82,19 +82,20 @@ export class LivePages {
   #gaveUp = false;
   #ended = false;
 
-  constructor(opts: LivePagesOptions) {
+  /** A list into `opts.file` (created, or emptied); rejects when the file cannot be opened. */
+  static async start(opts: LivePagesOptions): Promise<LivePages> {
+    return new LivePages(opts, await DeflateFile.open(opts.file, DEFLATE_LEVEL));
+  }
+
+  private constructor(opts: LivePagesOptions, deflate: DeflateFile | null) {
     this.#opts = opts;
     // Its candidates and marked seeds only: the package's files are not known yet, so the order is checked
     // here as the journal summary checks it (finalize-job.ts checks the files' order against the package's),
     // and a revisit that would borrow makes the list give up instead of being counted.
     this.#order = new JournalPageOrder([], opts.maxTextChars);
     this.#list = new PageList<TextJson>({ seeds: opts.seeds, markedSeeds: this.#order.markedSeeds, borrowers: this.#order.borrowers });
-    this.#deflate = zlib.createDeflateRaw({ level: DEFLATE_LEVEL });
-    this.#out = createWriteStream(opts.file);
-    this.#deflate.pipe(this.#out);
-    this.#written = finished(this.#out);
-    this.#written.catch(() => this.#giveUp());
-    this.#deflate.on('error', () => this.#giveUp());
+    this.#deflate = deflate;
+    if (deflate === null) this.#giveUp();
     this.#chunks.add(`${JSON.stringify(PAGES_HEADER)}\n`);
   }
 
@@ -128,7 +129,6 @@ export class LivePages {
     if (page === null) return;
     for (const part of pageLineParts(page)) this.#chunks.add(part);
     this.#chunks.add('\n');
-    if (this.#deflate.writableLength > MAX_PENDING_BYTES) this.#giveUp();
   }
 
   /** The list, once the journal is closed; null when it gave up. */
@@ -137,9 +137,8 @@ export class LivePages {
     this.#ended = true;
     if (this.#gaveUp) return null;
     this.#chunks.flush();
-    this.#deflate.end();
     try {
-      await this.#written;
+      this.#deflate?.end();
     } catch {
       this.#giveUp();
     }
@@ -161,7 +160,6 @@ export class LivePages {
   async discard(): Promise<void> {
     this.#ended = true;
     this.#giveUp();
-    await this.#written.catch(() => {});
     await rm(this.#opts.file, { force: true });
   }
 
@@ -179,14 +177,22 @@ export class LivePages {
   }
 
   #send(bytes: Buffer): void {
+    if (this.#gaveUp) return;
     this.#digest.update(bytes);
-    this.#deflate.write(bytes);
+    try {
+      this.#deflate?.write(bytes);
+    } catch {
+      this.#giveUp();
+    }
   }
 
   #giveUp(): void {
     if (this.#gaveUp) return;
     this.#gaveUp = true;
-    this.#deflate.destroy();
-    this.#out.destroy();
+    try {
+      this.#deflate?.abandon();
+    } catch {
+      // A close that failed: the list is set aside all the same.
+    }
   }
 }

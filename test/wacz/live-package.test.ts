@@ -11,7 +11,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,7 +64,7 @@ async function replayJournal(follow: (line: JournaledCapture, textJson: Uint8Arr
 }
 
 async function livePages(file: string, seeds: readonly string[] = web.seeds): Promise<LivePageList | null> {
-  const live = new LivePages({ file: path.join(dir, 'indexes', file), journal: captureJournalPath(dir), seeds, maxTextChars: DEFAULT_MAX_TEXT_CHARS });
+  const live = await LivePages.start({ file: path.join(dir, 'indexes', file), journal: captureJournalPath(dir), seeds, maxTextChars: DEFAULT_MAX_TEXT_CHARS });
   await replayJournal((line, textJson) => live.add(line, textJson));
   return live.finish();
 }
@@ -205,7 +206,7 @@ describe('the WARC sums kept with the job', () => {
 
 describe('what makes the list give up', () => {
   async function following(lines: readonly JournaledCapture[], texts: readonly (string | null)[] = []): Promise<LivePageList | null> {
-    const live = new LivePages({ file: path.join(tmp, `unit-${Math.random().toString(36).slice(2)}.deflate`), journal: 'j', seeds: ['http://127.0.0.2/p0.html'], maxTextChars: 100 });
+    const live = await LivePages.start({ file: path.join(tmp, `unit-${Math.random().toString(36).slice(2)}.deflate`), journal: 'j', seeds: ['http://127.0.0.2/p0.html'], maxTextChars: 100 });
     lines.forEach((l, i) => live.add(l, texts[i] ? Buffer.from(JSON.stringify(texts[i]), 'utf8') : null));
     return live.finish();
   }
@@ -236,6 +237,20 @@ describe('what makes the list give up', () => {
 
   test('a seed mark on a URL already listed: none', async () => {
     assert.equal(await following([journaledCapture(0), journaledCapture(0, { offset: 5000, seed: true })]), null);
+  });
+
+  test("its file fails (a full disk): none, and the journal's lines are still taken", async () => {
+    // A link to /dev/full, where every write fails with ENOSPC, as a full disk's would.
+    const file = path.join(tmp, `full-${Math.random().toString(36).slice(2)}.deflate`);
+    await symlink('/dev/full', file);
+    const live = await LivePages.start({ file, journal: 'j', seeds: ['http://127.0.0.2/p0.html'], maxTextChars: 100_000 });
+    // Enough text to fill several of the list's 64 KiB chunks, so that deflate's output meets the disk mid-crawl.
+    const text = Array.from({ length: 40_000 }, (_, i) => `w${(i * 7919) % 10007}`).join(' ');
+    for (let i = 0; i < 8; i++) assert.doesNotThrow(() => live.add(journaledCapture(i), Buffer.from(JSON.stringify(text), 'utf8')));
+    assert.equal(await live.finish(), null);
+    await live.discard();
+    assert.equal(existsSync(file), false);
+    assert.ok(existsSync('/dev/full'), 'only the link is removed');
   });
 });
 
