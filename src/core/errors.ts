@@ -54,7 +54,7 @@ export const FATAL_CRAWL_CODES: ReadonlySet<string> = new Set([
   'ARCHIVER_JOURNAL_WRITE', // job/capture-journal.ts
   'ARCHIVER_JOURNAL_READ', // job/capture-journal.ts
   'ARCHIVER_WARC_CLOSED', // writer/warc-writer.ts
-  'ARCHIVER_FILE_CLOSED', // writer/append-file.ts, core/deflate-file.ts
+  'ARCHIVER_FILE_CLOSED', // writer/append-file.ts, writer/deflate-file.ts
 ]);
 
 /** errno codes of a failing disk or file table: whatever wraps them, the crawl cannot go on. */

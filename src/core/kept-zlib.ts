@@ -12,7 +12,7 @@
  * Where those internals are not there, `keptZlib` gives null and callers use
  * the *Sync calls. A handle whose input fails (a corrupt body) is closed and
  * made again for the next input. The same driving (`zlibDriver`, `drain`)
- * also makes one stream that goes on across inputs (deflate-file.ts).
+ * also makes one stream that goes on across inputs (writer/deflate-file.ts).
  */
 import type { Transform as ZlibBase } from 'node:stream';
 import { constants, createGunzip, createGzip } from 'node:zlib';
@@ -77,17 +77,10 @@ export function* drain(d: ZlibDriver, input: Uint8Array, flush: number, out: Buf
 
 /** One zlib stream's binding, reset before each input. */
 export class KeptZlib {
-  readonly #stream: ZlibBase;
-  readonly #binding: ZlibBinding;
-  /** After writeSync: [0] output space left, [1] input left. */
-  readonly #state: Uint32Array;
   readonly #driver: ZlibDriver;
 
   private constructor(driver: ZlibDriver) {
     this.#driver = driver;
-    this.#stream = driver.stream;
-    this.#binding = driver.binding;
-    this.#state = driver.state;
   }
 
   /** A handle of this kind, or null where node's zlib does not have the internals used here. */
@@ -98,7 +91,7 @@ export class KeptZlib {
 
   /** False once an input failed; make another. */
   get usable(): boolean {
-    return !this.#stream.destroyed;
+    return !this.#driver.stream.destroyed;
   }
 
   /**
@@ -108,8 +101,7 @@ export class KeptZlib {
    * the input (the handle is then not usable).
    */
   whole(input: Uint8Array, firstBytes: number, maxBytes: number = Number.MAX_SAFE_INTEGER): Buffer | null {
-    const binding = this.#binding;
-    const state = this.#state;
+    const { stream, binding, state } = this.#driver;
     binding.reset();
     let size = Math.max(64, Math.min(firstBytes, maxBytes + 1));
     let out = Buffer.allocUnsafe(size);
@@ -118,7 +110,7 @@ export class KeptZlib {
     let inLeft = input.length;
     for (;;) {
       binding.writeSync(constants.Z_FINISH, input, inOff, inLeft, out, written, size - written);
-      if (this.#stream.destroyed) throw new ZlibInputError('zlib failed on the input');
+      if (stream.destroyed) throw new ZlibInputError('zlib failed on the input');
       const outLeft = state[0]!;
       const consumed = inLeft - state[1]!;
       inOff += consumed;
@@ -143,12 +135,12 @@ export class KeptZlib {
    * usable); a reader that stops early leaves the handle reset by its next use.
    */
   *pieces(input: Uint8Array, pieceBytes: number): Generator<Buffer, void, undefined> {
-    this.#binding.reset();
+    this.#driver.binding.reset();
     yield* drain(this.#driver, input, constants.Z_FINISH, Buffer.allocUnsafe(Math.max(64, pieceBytes)));
   }
 
   close(): void {
-    this.#stream.destroy();
+    this.#driver.stream.destroy();
   }
 }
 

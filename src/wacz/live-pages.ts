@@ -21,7 +21,7 @@
  * Costs on the crawl's main thread: the line bytes gathered into 64 KiB
  * chunks, their SHA-256 and CRC-32 (datapackage.json's hash and the ZIP
  * entry's CRC), and each chunk's deflate at level 1, written as it comes
- * (core/deflate-file.ts: ~8 ms a MB of text). Deflate ran on libuv's
+ * (writer/deflate-file.ts: ~8 ms a MB of text). Deflate ran on libuv's
  * threads before, through a zlib stream piped to a file stream, whose
  * hand-overs cost more: CPU −1.5 to −2.5% on the PostgreSQL docs and −0.8
  * to −2.8% on git-doc when it moved here (three sets of eight alternated
@@ -31,8 +31,8 @@
  */
 import { rm } from 'node:fs/promises';
 import { ContentDigest, type ContentSums } from '../core/content-digest.js';
-import { DeflateFile } from '../core/deflate-file.js';
 import type { JournaledCapture } from '../job/capture-journal.js';
+import { DeflateFile } from '../writer/deflate-file.js';
 import { JournalPageOrder, PartChunks, pageLineParts, type TextJson } from './journal-pages.js';
 import { PAGES_HEADER, PageList, type PageRef } from './page-list.js';
 

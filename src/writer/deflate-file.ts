@@ -1,8 +1,8 @@
 /**
  * A raw DEFLATE stream written to a file as it is made, on the calling
  * thread: each write goes through zlib's binding synchronously
- * (kept-zlib.ts's driving) and what comes out is appended to the file with
- * a synchronous write (writer/append-file.ts). For output a crawl makes as
+ * (core/kept-zlib.ts's driving) and what comes out is appended to the file
+ * with a synchronous write (append-file.ts). For output a crawl makes as
  * it goes, a chunk at a time (the package's page list, wacz/live-pages.ts):
  * a zlib stream piped to a file stream hands each chunk to libuv's threads
  * and back, and on a crawl of small pages those hand-overs cost the main
@@ -15,9 +15,9 @@
  * be written.
  */
 import { constants, createDeflateRaw } from 'node:zlib';
-import { AppendFile } from '../writer/append-file.js';
-import { ArchiverError } from './errors.js';
-import { drain, zlibDriver, type ZlibDriver } from './kept-zlib.js';
+import { ArchiverError } from '../core/errors.js';
+import { drain, zlibDriver, type ZlibDriver } from '../core/kept-zlib.js';
+import { AppendFile } from './append-file.js';
 
 /** zlib's output buffer: what one write to the file takes at most. */
 const OUT_BYTES = 64 * 1024;

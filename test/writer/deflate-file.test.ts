@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { DeflateFile } from '../../src/core/deflate-file.js';
+import { DeflateFile } from '../../src/writer/deflate-file.js';
 import { ArchiverError } from '../../src/core/errors.js';
 
 async function opened(file: string, level = 1): Promise<DeflateFile> {
