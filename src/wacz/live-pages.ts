@@ -24,8 +24,8 @@
  * (writer/deflate-file.ts: ~8 ms a MB of text). Deflate ran on libuv's
  * threads before, through a zlib stream piped to a file stream, whose
  * hand-overs cost more: CPU −1.5 to −2.5% on the PostgreSQL docs and −0.8
- * to −2.8% on git-doc when it moved here (three sets of eight alternated
- * crawls), the Python and OpenJDK docs the same within their noise. Chunks of
+ * to −2.8% on git-doc when it moved here (sets of eight alternated crawls),
+ * the Python and OpenJDK docs the same within their noise. Chunks of
  * 1 MiB held the crawl's peak RSS 1–2 MB higher (git-doc and the
  * PostgreSQL docs, six to eight alternated crawls each) for no CPU.
  */

@@ -26,8 +26,6 @@ export class DeflateFile {
   readonly #driver: ZlibDriver;
   readonly #file: AppendFile;
   readonly #out = Buffer.allocUnsafe(OUT_BYTES);
-  /** Ended or abandoned: zlib's handle is gone, and nothing may reach it again. */
-  #closed = false;
 
   private constructor(driver: ZlibDriver, file: AppendFile) {
     this.#driver = driver;
@@ -59,14 +57,14 @@ export class DeflateFile {
 
   /** Close the file where the stream stands (unfinished, unless `end` came first). Safe to call again. */
   abandon(): void {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (this.#file.closed) return;
     this.#driver.stream.destroy();
     this.#file.close();
   }
 
   #pump(input: Uint8Array, flush: number): void {
-    if (this.#closed) throw new ArchiverError('ARCHIVER_FILE_CLOSED', `${this.#file.path} is closed`);
+    // Once the file is closed (ended or abandoned), zlib's handle is gone too: nothing may reach it again.
+    if (this.#file.closed) throw new ArchiverError('ARCHIVER_FILE_CLOSED', `${this.#file.path} is closed`);
     try {
       for (const piece of drain(this.#driver, input, flush, this.#out)) this.#file.append([piece]);
     } catch (e) {
