@@ -13,10 +13,10 @@
  * name; the jitdump names each sample by the code there at that moment.
  *
  * Threads are grouped as the bench's /proc readings group them
- * (thread-cpu.ts): "main" (the process's first thread), archiver's named
- * worker threads (their comm, e.g. arch-page), and "node helpers" (V8's GC
- * and compiler threads and libuv's pool, all called node).
+ * (thread-cpu.ts threadGroup): "main", archiver's named worker threads
+ * (e.g. arch-page), and "node helpers".
  */
+import { threadGroup } from './thread-cpu.js';
 
 /** One sample: its thread and its stack, leaf first. */
 export interface StackSample {
@@ -74,10 +74,9 @@ export function parsePerfScript(text: string): StackSample[] {
   return samples;
 }
 
-/** The thread group of a sample: "main", a named worker thread, or "node helpers". */
+/** The thread group of a sample, as the bench's /proc readings group threads. */
 export function groupOf(s: StackSample): string {
-  if (s.tid === s.pid) return 'main';
-  return s.comm === 'node' ? 'node helpers' : s.comm;
+  return threadGroup(s.tid, s.pid, s.comm);
 }
 
 /** What the sample's leaf was doing (LeafKind's order decides between two that apply). */

@@ -73,13 +73,26 @@ export function watchThreadCpu(pid: number, viaParent: boolean, intervalMs = 100
     stop(): ThreadCpu {
       clearInterval(timer);
       const byGroup = new Map<string, number>();
-      for (const [tid, { name, secs }] of last) {
-        const group = tid === target ? 'main' : name === 'node' ? 'node helpers' : name;
-        byGroup.set(group, (byGroup.get(group) ?? 0) + secs);
+      // Threads are only read once the target is known.
+      const main = target;
+      if (main !== null) {
+        for (const [tid, { name, secs }] of last) {
+          const group = threadGroup(tid, main, name);
+          byGroup.set(group, (byGroup.get(group) ?? 0) + secs);
+        }
       }
       return { byGroup, timeline };
     },
   };
+}
+
+/**
+ * The group a thread's CPU counts in: "main" (the process's first thread),
+ * a named worker thread's name (src/core/thread-name.ts), or "node helpers"
+ * (V8's GC and compiler threads and libuv's pool, all called node).
+ */
+export function threadGroup(tid: number, pid: number, comm: string): string {
+  return tid === pid ? 'main' : comm === 'node' ? 'node helpers' : comm;
 }
 
 function firstChild(pid: number): number | null {
