@@ -56,7 +56,8 @@ const CRYPTO = /^(sha1_|sha256_|sha512_|SHA1|SHA256|EVP_|md5_)/;
 export function parsePerfScript(text: string): StackSample[] {
   const samples: StackSample[] = [];
   let current: StackSample | null = null;
-  for (const line of text.split('\n')) {
+  // A blank line ends each sample; perf leaves none after the last, so one is added.
+  for (const line of `${text}\n`.split('\n')) {
     if (line.trim() === '') {
       if (current !== null && current.frames.length > 0) samples.push(current);
       current = null;
@@ -70,7 +71,6 @@ export function parsePerfScript(text: string): StackSample[] {
     const f = FRAME.exec(line);
     if (f !== null) current.frames.push({ sym: f[1]!, dso: f[2]! });
   }
-  if (current !== null && current.frames.length > 0) samples.push(current);
   return samples;
 }
 
@@ -135,18 +135,18 @@ export function profileGroups(samples: readonly StackSample[]): GroupProfile[] {
 
 /** The report: per group its CPU, its leaf kinds, and its `top` functions by inclusive CPU (ms at `hz` samples a second). */
 export function formatProfile(groups: readonly GroupProfile[], hz: number, top: number): string {
-  const ms = (n: number): string => `${((n * 1000) / hz).toFixed(0)} ms`;
+  const ms = (n: number, digits = 0): string => ((n * 1000) / hz).toFixed(digits);
   const out: string[] = [];
   const total = groups.reduce((sum, g) => sum + g.samples, 0);
-  out.push(`CPU sampled: ${ms(total)} (${total} samples at ${hz} Hz)`);
+  out.push(`CPU sampled: ${ms(total)} ms (${total} samples at ${hz} Hz)`);
   for (const g of groups) {
-    out.push('', `## ${g.group}: ${ms(g.samples)} (${((100 * g.samples) / total).toFixed(1)}%)`);
-    const kinds = [...g.byKind].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${ms(n)}`);
+    out.push('', `## ${g.group}: ${ms(g.samples)} ms (${((100 * g.samples) / total).toFixed(1)}%)`);
+    const kinds = [...g.byKind].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${ms(n)} ms`);
     out.push(`by leaf: ${kinds.join(', ')}`);
     const fns = [...g.inclusive].sort((a, b) => b[1] - a[1]).slice(0, top);
     if (fns.length > 0) {
       out.push('', '| ms (inclusive) | share | function |', '|---|---|---|');
-      for (const [fn, n] of fns) out.push(`| ${((n * 1000) / hz).toFixed(1)} | ${((100 * n) / g.samples).toFixed(1)}% | ${fn} |`);
+      for (const [fn, n] of fns) out.push(`| ${ms(n, 1)} | ${((100 * n) / g.samples).toFixed(1)}% | ${fn} |`);
     }
   }
   return out.join('\n');
