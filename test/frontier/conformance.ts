@@ -137,6 +137,21 @@ export function frontierConformance(name: string, factory: FrontierFactory): voi
       assert.deepEqual(await Promise.all(waiting), [null, null, null, null]);
     });
 
+    it('wakes waiting next() calls with null when the last URI finishes after released()', { timeout: 5000 }, async () => {
+      // finished() of a URI released before wakes nobody while nothing became claimable: the last one still must.
+      const f = await frontier();
+      await f.schedule([uri('http://a.test/1'), uri('http://a.test/2')]);
+      const first = await take(f);
+      await f.released(first, 0);
+      const second = await take(f);
+      const waiting = Array.from({ length: 3 }, () => f.next());
+      await sleep(10);
+      await f.finished(first, { kind: 'done', delayMs: 0 });
+      await f.released(second, 0);
+      await f.finished(second, { kind: 'done', delayMs: 0 });
+      assert.deepEqual(await Promise.all(waiting), [null, null, null]);
+    });
+
     it('never hands out a second URI of a host at its connection limit', async () => {
       const f = await frontier();
       await f.schedule([uri('http://a.test/1'), uri('http://a.test/2')]);

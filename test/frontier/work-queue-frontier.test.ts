@@ -15,7 +15,7 @@ import { WorkQueueFrontier } from '../../src/frontier/work-queue-frontier.js';
 import { Keyspace } from '../../src/store/keyspace.js';
 import { useTempLevel } from '../helpers/temp-level.js';
 import { frontierConformance } from './conformance.js';
-import { DEFAULT_TEST_OPTIONS, rng, uri } from './harness.js';
+import { DEFAULT_TEST_OPTIONS, rng, take, tryNext, uri } from './harness.js';
 import { queueStoreConformance } from './queue-store-conformance.js';
 
 const state = useTempLevel();
@@ -181,6 +181,35 @@ describe('WorkQueueFrontier specifics', () => {
     const reopened = await WorkQueueFrontier.open(init({}, 1, store));
     assert.equal(reopened.stats().queued, 0);
     assert.equal(await reopened.next(), null);
+  });
+
+  it('finishing a URI released before wakes no waiter while nothing became claimable', async () => {
+    // Each waiter woken takes the lock to find nothing: on a crawl of one host that was a second
+    // failed claim per URI (~3% of a crawl's CPU on small pages).
+    class Watched extends WorkQueueFrontier {
+      get wakes(): number {
+        return this.changes.version;
+      }
+    }
+    const f = new Watched(init());
+    await f.schedule([uri('http://a.test/1'), uri('http://a.test/2'), uri('http://a.test/3')]);
+    const first = await take(f);
+    await f.released(first, 0);
+    const second = await take(f);
+    const before = f.wakes;
+    await f.finished(first, { kind: 'done', delayMs: 0 });
+    assert.equal(f.wakes, before, 'a.test is busy with the second URI: nothing to wake anyone for');
+    // A retry puts a URI back: that is a change to wake for.
+    await f.released(second, 0);
+    const third = await take(f);
+    const beforeRetry = f.wakes;
+    await f.finished(second, { kind: 'retry', delayMs: 0 });
+    assert.ok(f.wakes > beforeRetry, 'a retried URI is queued again');
+    await f.finished(third, { kind: 'done', delayMs: 0 });
+    const again = await take(f);
+    await f.finished(again, { kind: 'done', delayMs: 0 });
+    assert.equal(await tryNext(f), null);
+    await f.close();
   });
 
   it('rejects bad options and unparsable URLs with stable codes', async () => {
