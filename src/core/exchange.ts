@@ -50,6 +50,10 @@ export interface HttpExchange {
 /** Case-insensitive lookup of the first header with this name. */
 export function headerValue(headers: ReadonlyArray<readonly [string, string]>, name: string): string | undefined {
   const lower = name.toLowerCase();
-  for (const [k, v] of headers) if (k.toLowerCase() === lower) return v;
+  // Indexed, and a name lowered only at the right length: this runs several times per capture, mostly unoptimised.
+  for (let i = 0; i < headers.length; i++) {
+    const pair = headers[i]!;
+    if (pair[0].length === lower.length && pair[0].toLowerCase() === lower) return pair[1];
+  }
   return undefined;
 }

@@ -36,8 +36,10 @@ export function robotsDirectivesFromHeaders(
 ): RobotsDirectives {
   const out: RobotsDirectives = { noindex: false, nofollow: false };
   const ours = (userAgent ?? '').toLowerCase();
-  for (const [name, value] of headers) {
-    if (name.toLowerCase() !== 'x-robots-tag') continue;
+  for (let i = 0; i < headers.length; i++) {
+    const name = headers[i]![0];
+    const value = headers[i]![1];
+    if (name.length !== 12 || name.toLowerCase() !== 'x-robots-tag') continue;
     const scoped = /^\s*([A-Za-z0-9_.-]+)\s*:(.*)$/s.exec(value);
     if (scoped && !COLON_DIRECTIVES.has(scoped[1]!.toLowerCase())) {
       const agent = scoped[1]!.toLowerCase();

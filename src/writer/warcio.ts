@@ -28,10 +28,27 @@ export type WARCRecord = InstanceType<Warcio['WARCRecord']>;
  */
 export class MapStatusAndHeaders extends StatusAndHeaders {
   override toString(): string {
+    const headers: unknown = this.headers;
+    if (typeof (headers as Partial<HeaderLines>).appendLines === 'function') return `${(headers as HeaderLines).appendLines(this.statusline)}\r\n`;
     let text = this.statusline;
-    for (const [name, value] of this.headers) text += `\r\n${name}: ${value}`;
+    if (headers instanceof HeadersMultiMap) {
+      // What warcio's iterator yields (a multi-valued header split, the others as they are), without
+      // its generator: an object per step, made at every record in the unoptimised code threads mostly run.
+      headers.forEach((_value, name) => {
+        const values = headers.getMultiple(name)!;
+        for (let i = 0; i < values.length; i++) text += `\r\n${name}: ${values[i]}`;
+      });
+    } else {
+      for (const [name, value] of headers as Iterable<[string, string]>) text += `\r\n${name}: ${value}`;
+    }
     return `${text}\r\n`;
   }
+}
+
+/** A header map that writes its own lines (http-block.ts's OrderedHeaders). */
+export interface HeaderLines {
+  /** `text` followed by a CRLF and `Name: value` for each header, in order. */
+  appendLines(text: string): string;
 }
 
 /** The record with its WARC head as a MapStatusAndHeaders (see there). */
