@@ -10,11 +10,14 @@
  *
  *   node dist/bench/real-sites.js                          # the Debian docs installed here
  *   node dist/bench/real-sites.js --site pg=/usr/share/doc/postgresql-doc-15/html --runs 3
+ *   node dist/bench/real-sites.js --site tiny-pages          # the generated site alone
  *   node dist/bench/real-sites.js --lean        # archiver with output.wacz and output.pageText false
  *
  * The sites are Debian packages (python3.11-doc, postgresql-doc-15, cmake-doc, git-doc,
  * sqlite3-doc, python-django-doc, apache2-doc, octave-doc, libboost1.74-doc,
  * openjdk-17-doc); one that is not installed is skipped with the package to install.
+ * First comes a site the bench writes itself (`tiny-pages`: 1,200 pages of
+ * ~100 bytes), where what a tool pays per URI is all there is to see.
  * Beside the two tools runs the floor (floor-crawler.ts), alternated with
  * them: what a fresh Node process pays at the least for the same crawl.
  * Figures only: nothing here passes or fails.
@@ -55,6 +58,35 @@ export const DEFAULT_SITES: readonly { name: string; root: string; pkg: string }
   { name: 'libboost1.74-doc', root: '/usr/share/doc/libboost1.74-doc/doc/html', pkg: 'libboost1.74-doc' },
   { name: 'openjdk-17-doc', root: '/usr/share/doc/openjdk-17-doc', pkg: 'openjdk-17-doc' },
 ];
+
+/** A site the bench crawls: a document root, or one it writes into its work folder first (`generate`). */
+export interface BenchSite {
+  name: string;
+  root: string;
+  generate?: (dir: string) => Promise<void>;
+}
+
+/** Pages of the generated site, and about how many bytes each. */
+export const TINY_PAGE_COUNT = 1200;
+
+/**
+ * A site of TINY_PAGE_COUNT pages of ~100 bytes, each linked from the front
+ * page and linking nowhere: every URI costs its fixed part and next to
+ * nothing for its bytes, so the CPU per URI of each tool is its cost per
+ * URI, apart from what it pays to start.
+ */
+export async function writeTinySite(dir: string, pages = TINY_PAGE_COUNT): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const links: string[] = [];
+  for (let i = 0; i < pages; i++) {
+    links.push(`<a href="p${i}.html">p${i}</a>`);
+    await writeFile(path.join(dir, `p${i}.html`), `<!doctype html><html><head><title>p${i}</title></head><body><p>page ${i} text here</p></body></html>\n`);
+  }
+  await writeFile(path.join(dir, 'index.html'), `<!doctype html><html><head><title>tiny</title></head><body>\n${links.join('\n')}\n</body></html>\n`);
+}
+
+/** The generated site of tiny pages (`--site tiny-pages`; first among the defaults). */
+export const TINY_PAGES: BenchSite = { name: 'tiny-pages', root: '', generate: (dir) => writeTinySite(dir) };
 
 /** archiver; GNU wget; and the floor, the least a Node crawler on the project's packages does (floor-crawler.ts). */
 type Tool = 'archiver' | 'wget' | 'floor';
@@ -222,10 +254,12 @@ async function floorTokenizerCpu(file: string): Promise<number | undefined> {
 
 const best = (runs: ToolRun[]): ToolRun => runs.reduce((a, b) => (b.wallSecs < a.wallSecs ? b : a));
 
-export async function runSiteBench(site: { name: string; root: string }, runs: number, log: (line: string) => void, archiverOutput: Record<string, unknown> = {}): Promise<SiteResult> {
+export async function runSiteBench(site: BenchSite, runs: number, log: (line: string) => void, archiverOutput: Record<string, unknown> = {}): Promise<SiteResult> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'archiver-sites-'));
   await mkdir(work, { recursive: true });
-  const server = await startNginx(site.root, work);
+  const root = site.generate === undefined ? site.root : path.join(work, 'site');
+  if (site.generate !== undefined) await site.generate(root);
+  const server = await startNginx(root, work);
   try {
     const all: ToolRun[] = [];
     for (let i = 0; i < runs; i++) {
@@ -270,18 +304,28 @@ export function siteTable(results: readonly SiteResult[]): string[] {
     "The floor (floor-crawler.ts): the least a Node crawler on the project's packages does — undici, parse5's tokenizer for links, zlib, SHA-1, a request and a response record per URI — in one thread, with none of archiver's state, text, journal, index or WACZ. " +
       "Its parse5 column is the CPU the floor spent in parse5's Tokenizer alone (V8's compiles of it included), against wget's whole crawl: every page is read once, so this is paid cold, as a crawl pays it.",
     '',
-    '| site | floor URIs | floor wall / CPU / peak RSS | floor ÷ wget, wall / CPU | archiver ÷ floor, wall / CPU | parse5 in the floor, CPU (÷ wget\'s whole CPU) |',
-    '|---|---|---|---|---|---|',
+    '| site | floor URIs | floor wall / CPU / peak RSS | floor ÷ wget, wall / CPU | archiver ÷ floor, wall / CPU | parse5 in the floor, CPU (÷ wget\'s whole CPU) | CPU per request, ms: archiver / floor / wget |',
+    '|---|---|---|---|---|---|---|',
   );
   for (const r of results) {
     const [a, w, f] = [r.archiver, r.wget, r.floor];
     lines.push(
       `| ${r.name} | ${f.requests} | ${f.wallSecs.toFixed(2)} s / ${f.cpuSecs.toFixed(2)} s / ${f.peakRssMB.toFixed(0)} MB | ` +
         `${ratio(f.wallSecs, w.wallSecs)} / ${ratio(f.cpuSecs, w.cpuSecs)} | ${ratio(a.wallSecs, f.wallSecs)} / ${ratio(a.cpuSecs, f.cpuSecs)} | ` +
-        `${f.tokenizerCpuSecs === undefined ? '–' : `${f.tokenizerCpuSecs.toFixed(2)} s (${ratio(f.tokenizerCpuSecs, w.cpuSecs)})`} |`,
+        `${f.tokenizerCpuSecs === undefined ? '–' : `${f.tokenizerCpuSecs.toFixed(2)} s (${ratio(f.tokenizerCpuSecs, w.cpuSecs)})`} | ` +
+        `${[a, f, w].map(cpuPerRequestMs).join(' / ')} |`,
     );
   }
+  lines.push(
+    '',
+    `CPU per request: the whole run's CPU (its start included) over the requests nginx logged for it. On ${TINY_PAGES.name} (generated: ${TINY_PAGE_COUNT.toLocaleString('en-US')} pages of ~100 bytes, each linked from the front page) it is what each tool pays per URI whatever the page.`,
+  );
   return lines;
+}
+
+/** A run's CPU per request nginx logged for it, in ms ('–' without requests). */
+export function cpuPerRequestMs(r: Pick<ToolRun, 'cpuSecs' | 'requests'>): string {
+  return r.requests > 0 ? ((r.cpuSecs * 1000) / r.requests).toFixed(2) : '–';
 }
 
 /**
@@ -301,14 +345,15 @@ export function sameUrisNote(a: ToolRun, w: ToolRun): string {
   return notes.join('; ');
 }
 
-/** The sites given (`name=root`), or the default ones installed here. */
-export function pickSites(specs: readonly string[], log: (line: string) => void): { name: string; root: string }[] {
-  if (specs.length > 0) return specs.map((s) => ({ name: s.split('=')[0]!, root: s.split('=').slice(1).join('=') }));
-  return DEFAULT_SITES.filter((s) => {
+/** The sites given (`name=root`, or `tiny-pages` for the generated one), or the generated site and the default ones installed here. */
+export function pickSites(specs: readonly string[], log: (line: string) => void): BenchSite[] {
+  if (specs.length > 0) return specs.map((s) => (s === TINY_PAGES.name ? TINY_PAGES : { name: s.split('=')[0]!, root: s.split('=').slice(1).join('=') }));
+  const installed = DEFAULT_SITES.filter((s) => {
     if (existsSync(s.root)) return true;
     log(`skipping ${s.name}: not installed (apt-get install ${s.pkg})`);
     return false;
   });
+  return [TINY_PAGES, ...installed];
 }
 
 export function canRun(log: (line: string) => void): boolean {

@@ -1,0 +1,41 @@
+/**
+ * The site bench's generated site of tiny pages (bench/real-sites.ts), read
+ * back with the link extractor the crawl uses, and its CPU per request.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { cpuPerRequestMs, pickSites, TINY_PAGES, writeTinySite } from '../../bench/real-sites.js';
+import { extractHtml } from '../../src/fetch/link-extractor.js';
+
+test('the generated site: a front page linking each tiny page once, pages linking nowhere', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tiny-site-'));
+  try {
+    await writeTinySite(dir, 25);
+    const files = (await readdir(dir)).sort();
+    assert.equal(files.length, 26);
+    const front = extractHtml(await readFile(path.join(dir, 'index.html'), 'utf8'), 'http://127.0.0.1:8080/');
+    const linked = front.links.map((l) => l.url).sort();
+    assert.deepEqual(linked, files.filter((f) => f !== 'index.html').map((f) => `http://127.0.0.1:8080/${f}`).sort());
+    const page = extractHtml(await readFile(path.join(dir, 'p7.html'), 'utf8'), 'http://127.0.0.1:8080/p7.html');
+    assert.deepEqual(page.links, []);
+    assert.equal(page.title, 'p7');
+    assert.ok((await stat(path.join(dir, 'p7.html'))).size < 128, 'about 100 bytes');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('the defaults begin with the generated site; `--site tiny-pages` names it alone', () => {
+  const said: string[] = [];
+  assert.equal(pickSites([], (l) => said.push(l))[0], TINY_PAGES);
+  assert.deepEqual(pickSites(['tiny-pages'], () => {}), [TINY_PAGES]);
+  assert.deepEqual(pickSites(['pg=/srv/pg'], () => {}), [{ name: 'pg', root: '/srv/pg' }]);
+});
+
+test('CPU per request in ms, none without requests', () => {
+  assert.equal(cpuPerRequestMs({ cpuSecs: 2.1, requests: 1201 }), '1.75');
+  assert.equal(cpuPerRequestMs({ cpuSecs: 0.5, requests: 0 }), '–');
+});
