@@ -3,11 +3,15 @@
  * console) and `demo`: the first signal stops the crawl gracefully (no new
  * URIs, in-flight fetches finish), the second abandons the fetches in
  * flight (they stay queued for the resume). Signals stop this process
- * only: in a crawl of several processes the other nodes go on.
+ * only: in a crawl of several processes the other nodes go on. A crawl
+ * that turns out long gets V8's default optimisation back on the way
+ * (long-crawl-tiering.ts).
  */
+import { setFlagsFromString } from 'node:v8';
 import type { Profile } from '../config/profile.js';
 import { Crawl, type CrawlStartOptions } from '../crawl/crawl.js';
 import type { CrawlSummary } from '../crawl/reports.js';
+import { tierUpWhenLong } from './long-crawl-tiering.js';
 
 export async function crawlWithSignals(profile: Profile, opts: CrawlStartOptions, onStart?: (crawl: Crawl) => void): Promise<CrawlSummary> {
   let crawl: Crawl | null = null;
@@ -26,12 +30,15 @@ export async function crawlWithSignals(profile: Profile, opts: CrawlStartOptions
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  let untier = (): void => {};
   try {
     crawl = await Crawl.start(profile, opts);
+    untier = tierUpWhenLong(crawl.events, setFlagsFromString);
     onStart?.(crawl);
     apply();
     return await crawl.done;
   } finally {
+    untier();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
