@@ -58,6 +58,17 @@ export class QueueHeads {
     return this.#arriving.size > 0;
   }
 
+  /**
+   * No queue is listed to hand out a URI now: none ready or inactive
+   * (entries listed, stale ones included), no snooze or hold ended. next()
+   * would then return null and change nothing. Read inside a section under
+   * the frontier's lock: outside one, the lists may be half-changed.
+   */
+  nothingDue(now: number): boolean {
+    const states = this.#d.states;
+    return !states.ready.listed && !states.inactive.listed && states.snoozed.peekTime() > now && (this.#d.aside?.peekTime() ?? Infinity) > now;
+  }
+
   /** The first queue that may hand out its head now, with that head (left in the buffer); null when none may. */
   async next(now: number): Promise<[WorkQueue, HeadItem] | null> {
     while (this.#d.states.snoozed.peekTime() <= now) {

@@ -267,9 +267,7 @@ export class WorkQueueFrontier implements Frontier {
         }
         this.#touch(queue);
         this.states.settle(queue, now);
-        // Its host and fetch slot went back at release (which woke a waiter then): a done URI with no
-        // delay changes what may be claimed only when it was the crawl's last.
-        if (delayMs > 0 || outcome.kind !== 'done' || !this.#nothingClaimable(now) || this.localDone()) this.changes.notifyOne();
+        if (delayMs > 0 || outcome.kind !== 'done' || !this.#heads.nothingDue(now) || this.localDone()) this.changes.notifyOne(); // its release woke one already
       }
       if (held && delayMs > 0) this.#aside?.hold(item.host, this.#gate.openAt(item.host));
       if (outcome.kind === 'done') return null;
@@ -394,17 +392,6 @@ export class WorkQueueFrontier implements Frontier {
     const run = this.#lock.then(fn);
     this.#lock = run.catch(() => undefined);
     return run;
-  }
-
-  /**
-   * No queue may hand out a URI now, as #tryClaim would find with the
-   * lists as they stand: none ready or inactive (entries listed, stale
-   * ones included) and no snooze or hold ended. Then QueueHeads.next()
-   * returns null and changes nothing. From inside a section under the
-   * lock (outside one, a section may have left the lists half-changed).
-   */
-  #nothingClaimable(now: number): boolean {
-    return !this.states.ready.listed && !this.states.inactive.listed && this.states.snoozed.peekTime() > now && (this.#aside?.peekTime() ?? Infinity) > now;
   }
 }
 

@@ -34,8 +34,9 @@ export class MapStatusAndHeaders extends StatusAndHeaders {
     if (headers instanceof HeadersMultiMap) {
       // What warcio's iterator yields (a multi-valued header split, the others as they are), without
       // its generator: an object per step, made at every record in the unoptimised code threads mostly run.
-      headers.forEach((_value, name) => {
-        const values = headers.getMultiple(name)!;
+      headers.forEach((value, name) => {
+        // getMultiple gives nothing for an empty value, which the iterator yields as it is.
+        const values = headers.getMultiple(name) ?? [value];
         for (let i = 0; i < values.length; i++) text += `\r\n${name}: ${values[i]}`;
       });
     } else {

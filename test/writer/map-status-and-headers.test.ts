@@ -24,6 +24,9 @@ test('the text of a head is exactly what warcio writes for the same map', () => 
   multi.append('Set-Cookie', 'a=1');
   multi.append('Set-Cookie', 'b=2');
   multi.set('Content-Type', 'text/html; charset=utf-8');
+  multi.set('X-Empty', '');
+  multi.append('WARC-Concurrent-To', '<urn:uuid:1>');
+  multi.append('WARC-Concurrent-To', '<urn:uuid:2>');
   const maps = [
     multi,
     new OrderedHeaders([
@@ -33,7 +36,7 @@ test('the text of a head is exactly what warcio writes for the same map', () => 
       ['Content-Length', '12'],
     ]),
     new HeadersMultiMap(),
-    new OrderedHeaders([['X-Odd', 'caf\u00e9 \u2014 \u00fc']]),
+    new OrderedHeaders([['X-Odd', 'caf\u00e9 \u2014 \u00fc'], ['X-Empty', '']]),
   ];
   for (const headers of maps) {
     for (const statusline of ['HTTP/1.1 200 OK', 'WARC/1.1', 'HTTP/1.1 404']) {
