@@ -152,9 +152,19 @@ describe('index and pages from the capture journal', () => {
   test('lines past the end of a WARC cut back by the resume repair are dropped', async () => {
     await writeFile(captureJournalPath(dir), journalText);
     const warcs = await jobWarcs(dir);
-    const entries = journalText.trimEnd().split('\n').slice(0, -1).map((l) => JSON.parse(l) as { filename: string; offset: number });
+    const entries = journalText.trimEnd().split('\n').slice(0, -1).map((l) => JSON.parse(l) as { filename: string; offset: number; revisit: boolean; page: boolean; digest: string | null });
+    const inFile = (w: string) => entries.filter((e) => e.filename === path.basename(w));
+    // Not the original of a page revisit: the revisit's own line keeps the title and text the crawl
+    // read from its body, while the WARCs give a revisit only what it borrows from its original. With
+    // that original cut, the two paths part (found in the twenty-seventh session: the crawl's timing
+    // decides which capture ends a file, so this test failed about once in ten runs under load).
+    const lent = new Set(entries.filter((e) => e.page && e.revisit).map((e) => e.digest));
+    const lentFrom = (w: string) => {
+      const end = inFile(w).at(-1)!;
+      return !end.revisit && lent.has(end.digest);
+    };
     // Rotation decides how captures fall into files: take the last file that holds several.
-    const last = [...warcs].reverse().find((w) => entries.filter((e) => e.filename === path.basename(w)).length >= 2);
+    const last = [...warcs].reverse().find((w) => inFile(w).length >= 2 && !lentFrom(w));
     assert.ok(last, 'some WARC holds several captures');
     const backup = path.join(tmp, 'last.warc.gz');
     await copyFile(last, backup);
