@@ -1,0 +1,105 @@
+/**
+ * Builds of archiver (and GNU wget, when asked) crawling one profile in
+ * alternation, round after round, in the same minutes: what a change did
+ * to a crawl's CPU, wall and peak RSS. This machine's speed drifts by tens
+ * of percent within an hour (notes/performance-history.md), more than most
+ * changes move a crawl, so each build is compared with the first round by
+ * round: its paired change (the median over rounds, and in how many rounds
+ * it was lower), beside each one's medians. Figures only.
+ *
+ *   node dist/bench/alternate.js --profile site.json --build /tmp/before --build . --rounds 8
+ *   node dist/bench/alternate.js --profile site.json --build /tmp/before --build . --wget http://127.0.0.1:8081/
+ *
+ * A build is a folder with bin/archiver and its compiled dist (a worktree
+ * after `npm run build`, or a copy of one with node_modules linked). The
+ * profile's `output.dir` is removed before each crawl. wget runs as the
+ * site bench runs it (real-sites.ts), in a fresh folder each round.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { timed } from './crawl.js';
+
+/** One crawl's figures. */
+export interface RunFigures {
+  cpuSecs: number;
+  wallSecs: number;
+  peakRssMB: number;
+}
+
+/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** `other` against `base`, round by round (the two lists in round order): the median and mean change in %, and the rounds where it was lower. */
+export function pairedChange(base: readonly number[], other: readonly number[]): { medianPct: number; meanPct: number; lower: number; rounds: number } {
+  const rounds = Math.min(base.length, other.length);
+  const pct: number[] = [];
+  for (let i = 0; i < rounds; i++) pct.push(((other[i]! - base[i]!) / base[i]!) * 100);
+  return { medianPct: median(pct), meanPct: pct.reduce((a, b) => a + b, 0) / (rounds || NaN), lower: pct.filter((p) => p < 0).length, rounds };
+}
+
+const signed = (pct: number): string => `${pct >= 0 ? '+' : '−'}${Math.abs(pct).toFixed(1)}%`;
+
+/** The table: each tool's medians and ranges, and each build's paired change against the first. */
+export function alternationTable(runs: ReadonlyMap<string, readonly RunFigures[]>, first: string): string[] {
+  const lines = ['| tool | rounds | CPU s, median [range] | wall s, median | peak RSS MB, median | CPU against the first, paired | wall against the first, paired |', '|---|---|---|---|---|---|---|'];
+  const base = runs.get(first) ?? [];
+  for (const [tool, rs] of runs) {
+    const cpu = rs.map((r) => r.cpuSecs);
+    const against = (pick: (r: RunFigures) => number): string => {
+      if (tool === first || tool === 'wget') return '–';
+      const c = pairedChange(base.map(pick), rs.map(pick));
+      return `${signed(c.medianPct)} (mean ${signed(c.meanPct)}, ${c.lower} of ${c.rounds} lower)`;
+    };
+    lines.push(
+      `| ${tool} | ${rs.length} | ${median(cpu).toFixed(3)} [${Math.min(...cpu).toFixed(2)}–${Math.max(...cpu).toFixed(2)}] | ${median(rs.map((r) => r.wallSecs)).toFixed(3)} | ` +
+        `${median(rs.map((r) => r.peakRssMB)).toFixed(1)} | ${against((r) => r.cpuSecs)} | ${against((r) => r.wallSecs)} |`,
+    );
+  }
+  return lines;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { profile: { type: 'string' }, build: { type: 'string', multiple: true, default: [] }, wget: { type: 'string' }, rounds: { type: 'string', default: '6' } } });
+  const rounds = Number(values.rounds);
+  if (values.profile === undefined || values.build.length === 0 || !Number.isInteger(rounds) || rounds < 1) {
+    console.error('usage: node dist/bench/alternate.js --profile PROFILE.json --build DIR [--build DIR …] [--wget URL] [--rounds N]');
+    process.exitCode = 2;
+    return;
+  }
+  const profile = path.resolve(values.profile);
+  const outDir = path.resolve(path.dirname(profile), (JSON.parse(await readFile(profile, 'utf8')) as { output?: { dir?: string } }).output?.dir ?? 'crawl');
+  const builds = values.build.map((b) => path.resolve(b));
+  const work = await mkdtemp(path.join(os.tmpdir(), 'archiver-alternate-'));
+  const runs = new Map<string, RunFigures[]>([...builds.map((b) => [b, []] as [string, RunFigures[]]), ...(values.wget ? [['wget', []] as [string, RunFigures[]]] : [])]);
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      for (const build of builds) {
+        await rm(outDir, { recursive: true, force: true });
+        const t = await timed(path.join(build, 'bin', 'archiver'), ['run', profile, '--quiet'], work);
+        console.log(`round ${round} ${build}: ${t.cpuSecs.toFixed(2)} s CPU, ${t.wallSecs.toFixed(2)} s wall, ${t.peakRssMB.toFixed(0)} MB, exit ${t.exitCode}`);
+        runs.get(build)!.push(t);
+      }
+      if (values.wget !== undefined) {
+        const dir = await mkdtemp(path.join(work, 'wget-'));
+        const t = await timed('/usr/bin/wget', ['-q', '--recursive', '--level=inf', '--no-parent', '--page-requisites', '--warc-file=site', values.wget], dir);
+        console.log(`round ${round} wget: ${t.cpuSecs.toFixed(2)} s CPU, ${t.wallSecs.toFixed(2)} s wall, ${t.peakRssMB.toFixed(0)} MB, exit ${t.exitCode}`);
+        runs.get('wget')!.push(t);
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+    await rm(outDir, { recursive: true, force: true });
+  }
+  console.log(alternationTable(runs, builds[0]!).join('\n'));
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main();
