@@ -12,7 +12,8 @@
  *
  * A build is a folder with bin/archiver and its compiled dist (a worktree
  * after `npm run build`, or a copy of one with node_modules linked). The
- * profile's `output.dir` is removed before each crawl. wget runs as the
+ * crawls run in a temporary folder; the profile's `output.dir` (relative to
+ * that folder unless absolute) is removed before each crawl. wget runs as the
  * site bench runs it (real-sites.ts), in a fresh folder each round.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -75,9 +76,11 @@ async function main(): Promise<void> {
     return;
   }
   const profile = path.resolve(values.profile);
-  const outDir = path.resolve(path.dirname(profile), (JSON.parse(await readFile(profile, 'utf8')) as { output?: { dir?: string } }).output?.dir ?? 'crawl');
   const builds = values.build.map((b) => path.resolve(b));
   const work = await mkdtemp(path.join(os.tmpdir(), 'archiver-alternate-'));
+  // Where each crawl writes: archiver resolves a relative output.dir against its working folder (`work` here).
+  const spec = JSON.parse(await readFile(profile, 'utf8')) as { name?: string; output?: { dir?: string } };
+  const outDir = path.resolve(work, spec.output?.dir ?? path.join('jobs', spec.name ?? ''));
   const runs = new Map<string, RunFigures[]>([...builds.map((b) => [b, []] as [string, RunFigures[]]), ...(values.wget ? [['wget', []] as [string, RunFigures[]]] : [])]);
   try {
     for (let round = 1; round <= rounds; round++) {
