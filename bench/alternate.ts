@@ -21,21 +21,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { timed } from './crawl.js';
+import { median, timed } from './crawl.js';
+import { wgetMirrorArgs } from './real-sites.js';
 
 /** One crawl's figures. */
 export interface RunFigures {
   cpuSecs: number;
   wallSecs: number;
   peakRssMB: number;
-}
-
-/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
-export function median(xs: readonly number[]): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 /** `other` against `base`, round by round (the two lists in round order): the median and mean change in %, and the rounds where it was lower. */
@@ -92,7 +85,7 @@ async function main(): Promise<void> {
       }
       if (values.wget !== undefined) {
         const dir = await mkdtemp(path.join(work, 'wget-'));
-        const t = await timed('/usr/bin/wget', ['-q', '--recursive', '--level=inf', '--no-parent', '--page-requisites', '--warc-file=site', values.wget], dir);
+        const t = await timed('/usr/bin/wget', wgetMirrorArgs(values.wget), dir);
         console.log(`round ${round} wget: ${t.cpuSecs.toFixed(2)} s CPU, ${t.wallSecs.toFixed(2)} s wall, ${t.peakRssMB.toFixed(0)} MB, exit ${t.exitCode}`);
         runs.get('wget')!.push(t);
         await rm(dir, { recursive: true, force: true });

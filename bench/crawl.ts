@@ -303,11 +303,12 @@ export async function runCrawlBench(opts: CrawlBenchOpts): Promise<CrawlBenchRes
   }
 }
 
-const median = (xs: number[]): number => {
+/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
+export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
+}
 
 /** The markdown table: per tool medians over its runs, then the ratios. */
 export function crawlTable(r: CrawlBenchResult): string[] {

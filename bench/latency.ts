@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { FixtureWeb, type RequestLogEntry } from '../src/demo/fixture-web.js';
 import { computeExpectedUrls } from '../src/demo/reachability.js';
 import type { GeneratedWeb, HostSite } from '../src/demo/site-generator.js';
-import { checkWarcs, maxInFlight, runArchiver, runWget, type WarcCheck } from './crawl.js';
+import { checkWarcs, maxInFlight, median, runArchiver, runWget, type WarcCheck } from './crawl.js';
 import { formatThreadCpu, type ThreadCpu } from './thread-cpu.js';
 import { DEFAULT_PA_SHAPE, generatePaWeb, type PaWebFigures, type PaWebShape } from './pa-web.js';
 
@@ -94,11 +94,6 @@ export interface LatencyBenchResult {
 }
 
 const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 export function hostGaps(requests: readonly RequestLogEntry[]): HostGaps {
   const byHost = new Map<string, RequestLogEntry[]>();

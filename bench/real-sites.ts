@@ -197,13 +197,18 @@ async function logLines(log: string): Promise<{ msec: number; status: number; ur
     });
 }
 
+/** wget's arguments for a site's crawl: what archiver is measured against (issue 23). */
+export function wgetMirrorArgs(url: string): string[] {
+  return ['-q', '--recursive', '--level=inf', '--no-parent', '--page-requisites', '--warc-file=site', url];
+}
+
 /** `output`: more of archiver's `output` settings (--lean: no package, no page text). */
 async function runTool(tool: Tool, site: { origin: string; log: string }, work: string, onePage = false, output: Record<string, unknown> = {}): Promise<ToolRun> {
   const dir = await mkdtemp(path.join(work, `${tool}-`));
   await writeFile(site.log, '');
   let argv: string[];
   if (tool === 'wget') {
-    argv = ['wget', '-q', '--recursive', '--level=inf', '--no-parent', '--page-requisites', '--warc-file=site', `${site.origin}/`];
+    argv = ['wget', ...wgetMirrorArgs(`${site.origin}/`)];
   } else if (tool === 'floor') {
     argv = [process.execPath, '--v8-pool-size=2', fileURLToPath(new URL('./floor-crawler.js', import.meta.url)), site.origin, path.join(dir, 'floor.warc.gz')];
   } else {

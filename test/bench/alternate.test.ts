@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { alternationTable, median, pairedChange } from '../../bench/alternate.js';
+import { alternationTable, pairedChange } from '../../bench/alternate.js';
+import { median } from '../../bench/crawl.js';
 
 test('median: the middle value, the mean of the two middle ones, NaN for none', () => {
   assert.equal(median([3, 1, 2]), 2);
