@@ -20,9 +20,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './bench-args.js';
 import { median, timed } from './crawl.js';
 import { wgetMirrorArgs } from './real-sites.js';
+
+const USAGE = 'usage: node dist/bench/alternate.js --profile PROFILE.json --build DIR [--build DIR …] [--wget URL] [--rounds N]';
 
 /** One crawl's figures. */
 export interface RunFigures {
@@ -61,10 +63,10 @@ export function alternationTable(runs: ReadonlyMap<string, readonly RunFigures[]
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { profile: { type: 'string' }, build: { type: 'string', multiple: true, default: [] }, wget: { type: 'string' }, rounds: { type: 'string', default: '6' } } });
+  const { values } = benchArgs({ options: { profile: { type: 'string' }, build: { type: 'string', multiple: true, default: [] }, wget: { type: 'string' }, rounds: { type: 'string', default: '6' } } }, { usage: USAGE });
   const rounds = Number(values.rounds);
   if (values.profile === undefined || values.build.length === 0 || !Number.isInteger(rounds) || rounds < 1) {
-    console.error('usage: node dist/bench/alternate.js --profile PROFILE.json --build DIR [--build DIR …] [--wget URL] [--rounds N]');
+    console.error(USAGE);
     process.exitCode = 2;
     return;
   }

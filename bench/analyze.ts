@@ -27,7 +27,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './bench-args.js';
 import graphology from 'graphology';
 import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import { WARCParser } from 'warcio';
@@ -37,6 +37,8 @@ import { pagerank, topNodes } from '../src/analysis/pagerank.js';
 import { PageLinksPool } from '../src/analysis/page-links.js';
 import { WarcReader } from '../src/analysis/warc-reader.js';
 import { powerLawGraph, prng, warcBytes, type PageSpec } from '../test/analysis/synthetic.js';
+
+const USAGE = 'usage: node dist/bench/analyze.js [--nodes N] [--edges N] [--graphology-nodes N] [--graphology-edges N] [--warc-pages N] [--repeat N]';
 
 export interface AnalyzeBenchOpts {
   nodes: number;
@@ -281,7 +283,7 @@ export async function runAnalyzeBench(opts: AnalyzeBenchOpts): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = benchArgs({
     options: {
       child: { type: 'string' },
       nodes: { type: 'string', default: '1000000' },
@@ -291,7 +293,7 @@ async function main(): Promise<void> {
       'warc-pages': { type: 'string', default: '20000' },
       repeat: { type: 'string', default: '3' },
     },
-  });
+  }, { usage: USAGE });
   if (values.child !== undefined) {
     console.log(JSON.stringify(childPagerank(values.child, Number(values.nodes), Number(values.edges), Number(values.repeat))));
     return;

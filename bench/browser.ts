@@ -15,10 +15,12 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './bench-args.js';
 import { packageRoot } from '../src/core/package-root.js';
 import { startJsWeb } from '../test/browser/js-web.js';
 import { testProfileJson } from '../test/helpers/test-profile.js';
+
+const USAGE = 'usage: node dist/bench/browser.js [--runs N]';
 
 interface Row {
   mode: string;
@@ -95,7 +97,7 @@ export function browserTable(rows: readonly Row[]): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' } } });
+  const { values } = benchArgs({ options: { runs: { type: 'string', default: '1' } } }, { usage: USAGE });
   const runs = Math.max(1, Number(values.runs) || 1);
   const rows: Row[] = [];
   for (let run = 0; run < runs; run++) {

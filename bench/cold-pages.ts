@@ -19,10 +19,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './bench-args.js';
 import { gzipSync } from 'node:zlib';
 import { pageReply, type PageRequest } from '../src/crawl/page-work.js';
 import { sha1PayloadDigest } from '../src/fetch/payload-digest.js';
+
+const USAGE = 'usage: node dist/bench/cold-pages.js [--site DIR] [--runs N]';
 
 const DEFAULT_SITE = '/usr/share/doc/postgresql-doc-15/html';
 const PASSES = 3;
@@ -112,7 +114,7 @@ async function runChild(root: string): Promise<void> {
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: { site: { type: 'string', default: DEFAULT_SITE }, runs: { type: 'string', default: '3' } } });
+  const { values } = benchArgs({ options: { site: { type: 'string', default: DEFAULT_SITE }, runs: { type: 'string', default: '3' } } }, { usage: USAGE });
   const root = values.site;
   if (!existsSync(root)) {
     console.log(`cold-pages: ${root} is not here (apt-get install postgresql-doc-15, or --site DIR); skipped`);

@@ -21,7 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './bench-args.js';
 import { archiverLauncher } from './crawl.js';
 import { formatProfile, parsePerfScript, profileGroups } from './perf-stacks.js';
 
@@ -35,10 +35,10 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
 }
 
 function main(): number {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = benchArgs({
     allowPositionals: true,
     options: { top: { type: 'string', default: '25' }, hz: { type: 'string', default: '2000' }, keep: { type: 'boolean', default: false } },
-  });
+  }, { usage: USAGE });
   const top = Number(values.top);
   const hz = Number(values.hz);
   if (positionals.length !== 1 || !Number.isInteger(top) || top < 1 || !Number.isInteger(hz) || hz < 1) {

@@ -24,12 +24,14 @@ import { createReadStream, existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './bench-args.js';
 import { WARCParser } from 'warcio';
 import { FixtureWeb, type RequestLogEntry } from '../src/demo/fixture-web.js';
 import { sha1PayloadDigest } from '../src/fetch/payload-digest.js';
 import { packageRoot } from '../src/core/package-root.js';
 import { formatThreadCpu, watchThreadCpu, type ThreadCpu } from './thread-cpu.js';
+
+const USAGE = 'usage: node dist/bench/crawl.js [--hosts N] [--pages N] [--runs N] [--workers N] [--wrk-secs S] [--tools archiver,wget] [--latency-ms MS] [--node-flags FLAGS] [--cpu-prof-dir DIR]';
 
 export interface CrawlBenchOpts {
   hosts: number;
@@ -354,7 +356,7 @@ export function crawlTable(r: CrawlBenchResult): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = benchArgs({
     options: {
       hosts: { type: 'string', default: '20' },
       pages: { type: 'string', default: '200' },
@@ -366,7 +368,7 @@ async function main(): Promise<void> {
       'latency-ms': { type: 'string', default: '0' },
       'node-flags': { type: 'string', default: '' },
     },
-  });
+  }, { usage: USAGE });
   const tools = values.tools.split(',').filter((t): t is 'archiver' | 'wget' => t === 'archiver' || t === 'wget');
   const result = await runCrawlBench({
     hosts: Number(values.hosts),

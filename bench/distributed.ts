@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './bench-args.js';
 import { packageRoot } from '../src/core/package-root.js';
 import { Directive } from '../src/core/crawl-uri.js';
 import { FixtureWeb } from '../src/demo/fixture-web.js';
@@ -28,6 +28,8 @@ import { parseRedisSpec } from '../src/store/redis/redis-spec.js';
 import { RedisUriUniqFilter } from '../src/uniq/redis-uniq-filter.js';
 import { startRedisCluster } from '../test/helpers/redis-cluster.js';
 import { startRedis } from '../test/helpers/redis-server.js';
+
+const USAGE = 'usage: node dist/bench/distributed.js [--hosts 20] [--pages 100] [--latency-ms 0,20] [--nodes 1,2,3] [--workers N] [--queued N] [--seen N] [--cluster]';
 
 interface RedisFigures {
   commands: number;
@@ -85,7 +87,7 @@ async function crawlOnce(o: { spec: string; web: FixtureWeb; nodes: number; work
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = benchArgs({
     options: {
       hosts: { type: 'string', default: '20' },
       pages: { type: 'string', default: '100' },
@@ -97,7 +99,7 @@ async function main(): Promise<void> {
       // A 3-master Redis Cluster on loopback instead of one Redis (figures summed over the masters).
       cluster: { type: 'boolean', default: false },
     },
-  });
+  }, { usage: USAGE });
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'archiver-bench-nodes-'));
   const redis = values.cluster ? await startRedisCluster() : await startRedis();
   const link = await RedisLink.open(parseRedisSpec(redis.spec()), { log: null });

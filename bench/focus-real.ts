@@ -28,10 +28,12 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './bench-args.js';
 import { programPath, startNginx } from '../test/helpers/server-programs.js';
 import { archiverLauncher, timed } from './crawl.js';
 import { harvestFromAccessLog, labelSite, type AccessLogHarvest } from './doc-site-labels.js';
+
+const USAGE = 'usage: node dist/bench/focus-real.js [--sites python,postgresql,…|tuning|held-out|fresh] [--min-mentions 1,3] [--focus JSON] [--modes breadth-first,keywords] [--keep]';
 
 export interface DocSite {
   name: string;
@@ -226,7 +228,7 @@ export function realFocusTable(runs: readonly RealFocusRun[]): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = benchArgs({
     options: {
       sites: { type: 'string', default: DOC_SITES.map((s) => s.name).join(',') },
       'min-mentions': { type: 'string', default: '3' },
@@ -234,7 +236,7 @@ async function main(): Promise<void> {
       modes: { type: 'string', default: MODES.join(',') },
       keep: { type: 'boolean', default: false },
     },
-  });
+  }, { usage: USAGE });
   const runs = await runRealFocusBench({
     sites: values.sites.split(','),
     minMentions: values['min-mentions'].split(',').map(Number),

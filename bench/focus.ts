@@ -23,10 +23,12 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './bench-args.js';
 import { harvestOf } from '../test/helpers/harvest.js';
 import { startTopicalWeb, type StartedTopicalWeb, type TopicName } from '../test/helpers/topical-web.js';
 import { archiverLauncher, timed } from './crawl.js';
+
+const USAGE = 'usage: node dist/bench/focus.js [--hosts 12] [--pages 300] [--budget 0.2] [--workers 25] [--topics tea,astronomy] [--runs 1]';
 
 export interface FocusBenchOpts {
   hosts: number;
@@ -156,7 +158,7 @@ export function focusTable(r: FocusBenchResult): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = benchArgs({
     options: {
       hosts: { type: 'string', default: '12' },
       pages: { type: 'string', default: '300' },
@@ -165,7 +167,7 @@ async function main(): Promise<void> {
       topics: { type: 'string', default: 'tea,astronomy' },
       runs: { type: 'string', default: '1' },
     },
-  });
+  }, { usage: USAGE });
   const result = await runFocusBench({
     hosts: Number(values.hosts),
     pagesPerHost: Number(values.pages),

@@ -25,13 +25,15 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './bench-args.js';
 import { FixtureWeb, type RequestLogEntry } from '../src/demo/fixture-web.js';
 import { computeExpectedUrls } from '../src/demo/reachability.js';
 import type { GeneratedWeb, HostSite } from '../src/demo/site-generator.js';
 import { checkWarcs, maxInFlight, median, runArchiver, runWget, type WarcCheck } from './crawl.js';
 import { formatThreadCpu, type ThreadCpu } from './thread-cpu.js';
 import { DEFAULT_PA_SHAPE, generatePaWeb, type PaWebFigures, type PaWebShape } from './pa-web.js';
+
+const USAGE = 'usage: node dist/bench/latency.js [--latency-ms 0,20,50] [--runs 3] [--wget-runs 1] [--hosts 20] [--pages N] [--robots-500 N] [--workers N] [--seed N] [--tools archiver,wget] [--max-retries N] [--retry-delay-ms MS] [--cpu-prof-dir DIR]';
 
 export interface LatencyBenchOpts {
   hosts: number;
@@ -253,7 +255,7 @@ export function latencyTable(r: LatencyBenchResult): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = benchArgs({
     options: {
       'latency-ms': { type: 'string', default: '20' },
       hosts: { type: 'string', default: '20' },
@@ -268,7 +270,7 @@ async function main(): Promise<void> {
       'retry-delay-ms': { type: 'string' },
       'cpu-prof-dir': { type: 'string' },
     },
-  });
+  }, { usage: USAGE });
   const tools = values.tools.split(',').filter((t): t is 'archiver' | 'wget' => t === 'archiver' || t === 'wget');
   for (const latencyMs of values['latency-ms'].split(',').map(Number)) {
     const result = await runLatencyBench({

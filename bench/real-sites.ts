@@ -29,9 +29,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './bench-args.js';
 import { cpuAt, formatThreadCpu, watchThreadCpu } from './thread-cpu.js';
 import { archiverLauncher } from './crawl.js';
+
+const USAGE = 'usage: node dist/bench/real-sites.js [--site NAME[=ROOT] …] [--runs N] [--lean]';
 
 /** The Debian documentation sites tried by default: name, document root, the package that installs it. */
 export const DEFAULT_SITES: readonly { name: string; root: string; pkg: string }[] = [
@@ -398,7 +400,7 @@ function withoutExtraCerts(): NodeJS.ProcessEnv {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { site: { type: 'string', multiple: true, default: [] }, runs: { type: 'string', default: '2' }, lean: { type: 'boolean', default: false } } });
+  const { values } = benchArgs({ options: { site: { type: 'string', multiple: true, default: [] }, runs: { type: 'string', default: '2' }, lean: { type: 'boolean', default: false } } }, { usage: USAGE });
   const log = (l: string): void => console.log(l);
   if (!canRun(log)) return;
   log(nodeStartLine());

@@ -21,7 +21,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './bench-args.js';
 import { packageRoot } from '../src/core/package-root.js';
 import { crawlTable, runCrawlBench, type CrawlBenchResult } from './crawl.js';
 import { focusTable, runFocusBench } from './focus.js';
@@ -29,6 +29,8 @@ import { DOC_SITES, realFocusTable, runRealFocusBench } from './focus-real.js';
 import { latencyTable, runLatencyBench } from './latency.js';
 import { canRun, nodeStartLine, pickSites, runSiteBench, siteTable, type SiteResult } from './real-sites.js';
 import { formatThreadCpu } from './thread-cpu.js';
+
+const USAGE = 'usage: node dist/bench/run.js [--full] [--only crawl,…] [--runs N] [--hosts N] [--pages N] [--workers N] [--wrk-secs S] [--latency-ms 0,20] [--latency-web-ms MS] [--site NAME[=ROOT] …] [--out FILE]';
 
 const PARTS = ['sites', 'crawl', 'latency', 'focus', 'uniq', 'frontier', 'analyze', 'search', 'distributed'] as const;
 type Part = (typeof PARTS)[number];
@@ -101,7 +103,7 @@ const loadavg = (): string => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 const block = (lines: string[]): string[] => ['```', ...lines, '```'];
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = benchArgs({
     options: {
       full: { type: 'boolean', default: false },
       only: { type: 'string', default: PARTS.join(',') },
@@ -115,7 +117,7 @@ async function main(): Promise<void> {
       out: { type: 'string' },
       site: { type: 'string', multiple: true, default: [] },
     },
-  });
+  }, { usage: USAGE });
   const only = new Set(values.only.split(',').map((s) => s.trim()));
   for (const p of only) if (!(PARTS as readonly string[]).includes(p)) throw new Error(`--only: unknown part ${p} (parts: ${PARTS.join(', ')})`);
   const want = (p: Part): boolean => only.has(p);

@@ -25,21 +25,23 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './bench-args.js';
 import MiniSearch from 'minisearch';
 import { SearchCorpus } from '../test/helpers/search-corpus.js';
 import { SearchStore } from '../src/search/search-store.js';
 import type { SearchPage } from '../src/search/search-types.js';
 import { mulberry32 } from '../test/helpers/prng.js';
 
-const { values } = parseArgs({
+const USAGE = 'usage: node dist/bench/search.js [--pages 100000] [--engine fts|minisearch] [--dir DIR] [--queries N]';
+
+const { values } = benchArgs({
   options: {
     pages: { type: 'string', default: '100000' },
     engine: { type: 'string', default: 'fts' },
     dir: { type: 'string' },
     queries: { type: 'string', default: '1000' },
   },
-});
+}, { usage: USAGE });
 const N = Number(values.pages);
 const QUERIES = Number(values.queries);
 const ENGINE = values.engine!;
