@@ -11,6 +11,7 @@
  * joined by one space as they come, and only other whitespace (U+00A0,
  * U+3000…) inside them is collapsed, in bulk.
  */
+import { ownString } from './own-string.js';
 
 /** Default cap on visible text, in characters (the same as the WACZ page text). */
 export const DEFAULT_MAX_TEXT_CHARS = 100_000;
@@ -20,6 +21,8 @@ export class VisibleText {
   #text = '';
   /** A word boundary is owed before the next piece. */
   #space = false;
+  /** Pieces appended so far (one: the text may be a slice of the page). */
+  #pieces = 0;
   #full: boolean;
   /** Collapse when the text reaches this length: the cap, then the collapsed length plus the cap, so collapsing stays linear overall. */
   #collapseAt: number;
@@ -40,6 +43,7 @@ export class VisibleText {
     if (this.#full || chunk.length === 0) return;
     if (this.#space && this.#text.length > 0) this.#text += ' ';
     this.#space = false;
+    this.#pieces++;
     // A 30 MB text node is taken a cap's length at a time, collapsed as it goes (characters such as
     // U+00A0 may shrink it), until the text is full: what is kept does not depend on how the text
     // came in pieces (a word, or words with single spaces, html-scan.ts).
@@ -63,6 +67,9 @@ export class VisibleText {
   }
 
   toString(): string {
+    // Text of one piece may be a slice of the page itself (plain-run-tokenizer.ts): given a string of its
+    // own, so that what keeps it does not keep the page. More pieces are flattened into a new string by the test.
+    if (this.#pieces === 1) this.#text = ownString(this.#text);
     // The regular expression test is far cheaper than a replace that matches at every word.
     const text = OTHER_SPACE.test(this.#text) ? collapse(this.#text).trim() : this.#text;
     return text.length > this.#maxChars ? text.slice(0, this.#maxChars).trimEnd() : text;

@@ -17,6 +17,7 @@
  * such differences only ever add a link or move a word boundary.
  */
 import { html as htmlSpec, TokenizerMode, type TokenHandler, type Token } from 'parse5';
+import { ownString } from './own-string.js';
 import { PlainRunTokenizer } from './plain-run-tokenizer.js';
 
 export type HtmlAttribute = Token.Attribute;
@@ -231,7 +232,8 @@ class HtmlScan implements TokenHandler {
   #closeTextElement(): void {
     const open = this.#textElement!;
     this.#textElement = null;
-    if (open.kind.collected) this.#handler.onElementText(open.tag as 'title' | 'style', open.content);
+    // The tokenizer's text runs are slices of the page (plain-run-tokenizer.ts): what a handler may keep gets a string of its own.
+    if (open.kind.collected) this.#handler.onElementText(open.tag as 'title' | 'style', ownString(open.content));
   }
 
   #openForeign(token: Token.TagToken, ns: 'svg' | 'math'): void {

@@ -109,6 +109,22 @@ export class PlainRunTokenizer extends Tokenizer {
     this.currentAttr = attr;
   }
 
+  // Runs of text. parse5 copies every run of 13 characters or more out of
+  // the input (` ${slice}`.slice(1)), so that text a tree keeps does not
+  // keep the whole input alive. Here a character token lives for one
+  // handler call, and what the scan keeps of it is the page's text,
+  // flattened into a string of its own when it is read (html-scan-text.ts):
+  // a slice does, without the copy. Attribute values and comments are
+  // parse5's as before (links outlive the page).
+
+  protected override _flushRun(text: string): void {
+    if (!this.#reuse || this.currentToken !== null) return super._flushRun(text);
+    if (this.runEnd === this.runStart && text.length === 0) return;
+    const run = this.preprocessor.html.slice(this.runStart, this.runEnd);
+    this.runStart = this.runEnd;
+    this.currentCharacterToken!.chars += text.length === 0 ? run : run + text;
+  }
+
   protected override _createCharacterToken(type: Token.CharacterToken['type']): void {
     if (!this.#reuse) return super._createCharacterToken(type);
     const token = this.#characters[type]!;
