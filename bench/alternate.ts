@@ -9,12 +9,16 @@
  *
  *   node dist/bench/alternate.js --profile site.json --build /tmp/before --build . --rounds 8
  *   node dist/bench/alternate.js --profile site.json --build /tmp/before --build . --wget http://127.0.0.1:8081/
+ *   node dist/bench/alternate.js --profile site.json --profile site-without-text.json --build . --rounds 5
  *
  * A build is a folder with bin/archiver and its compiled dist (a worktree
  * after `npm run build`, or a copy of one with node_modules linked). The
  * crawls run in a temporary folder; the profile's `output.dir` (relative to
  * that folder unless absolute) is removed before each crawl. wget runs as the
- * site bench runs it (real-sites.ts), in a fresh folder each round.
+ * site bench runs it (real-sites.ts), in a fresh folder each round. With
+ * several profiles each build crawls each of them in every round (what an
+ * option costs: the same build, a profile with it and one without), and the
+ * first build's first profile is what the others are paired against.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -24,7 +28,7 @@ import { benchArgs } from './bench-args.js';
 import { median, timed } from './crawl.js';
 import { wgetMirrorArgs } from './real-sites.js';
 
-const USAGE = 'usage: node dist/bench/alternate.js --profile PROFILE.json --build DIR [--build DIR …] [--wget URL] [--rounds N]';
+const USAGE = 'usage: node dist/bench/alternate.js --profile PROFILE.json [--profile PROFILE.json …] --build DIR [--build DIR …] [--wget URL] [--rounds N]';
 
 /** One crawl's figures. */
 export interface RunFigures {
@@ -62,28 +66,56 @@ export function alternationTable(runs: ReadonlyMap<string, readonly RunFigures[]
   return lines;
 }
 
+/** One crawl of each round: a build with a profile, and the name its figures go under. */
+export interface CrawlUnit {
+  label: string;
+  build: string;
+  profile: string;
+}
+
+/**
+ * Every build with every profile, in the order they run in a round (builds
+ * outer). A unit is named by what tells it apart: its build when there is one
+ * profile, its profile's file name when there is one build, both otherwise.
+ */
+export function crawlUnits(builds: readonly string[], profiles: readonly string[]): CrawlUnit[] {
+  const units: CrawlUnit[] = [];
+  for (const build of builds) {
+    for (const profile of profiles) {
+      const label = profiles.length === 1 ? build : builds.length === 1 ? path.basename(profile) : `${build} · ${path.basename(profile)}`;
+      units.push({ label, build, profile });
+    }
+  }
+  return units;
+}
+
 async function main(): Promise<void> {
-  const { values } = benchArgs({ options: { profile: { type: 'string' }, build: { type: 'string', multiple: true, default: [] }, wget: { type: 'string' }, rounds: { type: 'string', default: '6' } } }, { usage: USAGE });
+  const { values } = benchArgs({ options: { profile: { type: 'string', multiple: true, default: [] }, build: { type: 'string', multiple: true, default: [] }, wget: { type: 'string' }, rounds: { type: 'string', default: '6' } } }, { usage: USAGE });
   const rounds = Number(values.rounds);
-  if (values.profile === undefined || values.build.length === 0 || !Number.isInteger(rounds) || rounds < 1) {
+  if (values.profile.length === 0 || values.build.length === 0 || !Number.isInteger(rounds) || rounds < 1) {
     console.error(USAGE);
     process.exitCode = 2;
     return;
   }
-  const profile = path.resolve(values.profile);
-  const builds = values.build.map((b) => path.resolve(b));
+  const units = crawlUnits(
+    values.build.map((b) => path.resolve(b)),
+    values.profile.map((p) => path.resolve(p)),
+  );
   const work = await mkdtemp(path.join(os.tmpdir(), 'archiver-alternate-'));
-  // Where each crawl writes: archiver resolves a relative output.dir against its working folder (`work` here).
-  const spec = JSON.parse(await readFile(profile, 'utf8')) as { name?: string; output?: { dir?: string } };
-  const outDir = path.resolve(work, spec.output?.dir ?? path.join('jobs', spec.name ?? ''));
-  const runs = new Map<string, RunFigures[]>([...builds.map((b) => [b, []] as [string, RunFigures[]]), ...(values.wget ? [['wget', []] as [string, RunFigures[]]] : [])]);
+  // Where each profile's crawl writes: archiver resolves a relative output.dir against its working folder (`work` here).
+  const outDirs = new Map<string, string>();
+  for (const { profile } of units) {
+    const spec = JSON.parse(await readFile(profile, 'utf8')) as { name?: string; output?: { dir?: string } };
+    outDirs.set(profile, path.resolve(work, spec.output?.dir ?? path.join('jobs', spec.name ?? '')));
+  }
+  const runs = new Map<string, RunFigures[]>([...units.map((u) => [u.label, []] as [string, RunFigures[]]), ...(values.wget ? [['wget', []] as [string, RunFigures[]]] : [])]);
   try {
     for (let round = 1; round <= rounds; round++) {
-      for (const build of builds) {
-        await rm(outDir, { recursive: true, force: true });
-        const t = await timed(path.join(build, 'bin', 'archiver'), ['run', profile, '--quiet'], work);
-        console.log(`round ${round} ${build}: ${t.cpuSecs.toFixed(2)} s CPU, ${t.wallSecs.toFixed(2)} s wall, ${t.peakRssMB.toFixed(0)} MB, exit ${t.exitCode}`);
-        runs.get(build)!.push(t);
+      for (const unit of units) {
+        await rm(outDirs.get(unit.profile)!, { recursive: true, force: true });
+        const t = await timed(path.join(unit.build, 'bin', 'archiver'), ['run', unit.profile, '--quiet'], work);
+        console.log(`round ${round} ${unit.label}: ${t.cpuSecs.toFixed(2)} s CPU, ${t.wallSecs.toFixed(2)} s wall, ${t.peakRssMB.toFixed(0)} MB, exit ${t.exitCode}`);
+        runs.get(unit.label)!.push(t);
       }
       if (values.wget !== undefined) {
         const dir = await mkdtemp(path.join(work, 'wget-'));
@@ -95,9 +127,9 @@ async function main(): Promise<void> {
     }
   } finally {
     await rm(work, { recursive: true, force: true });
-    await rm(outDir, { recursive: true, force: true });
+    for (const dir of outDirs.values()) await rm(dir, { recursive: true, force: true });
   }
-  console.log(alternationTable(runs, builds[0]!).join('\n'));
+  console.log(alternationTable(runs, units[0]!.label).join('\n'));
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main();

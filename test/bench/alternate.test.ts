@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { alternationTable, pairedChange } from '../../bench/alternate.js';
+import { alternationTable, crawlUnits, pairedChange } from '../../bench/alternate.js';
 import { median } from '../../bench/crawl.js';
 
 test('median: the middle value, the mean of the two middle ones, NaN for none', () => {
@@ -38,4 +38,22 @@ test('the table: medians for every tool, the paired change for builds after the 
   assert.match(lines[2]!, /^\| \/before \| 2 \| 3\.000 \[2\.00–4\.00\] \| 1\.500 \| 91\.0 \| – \| – \|$/);
   assert.match(lines[3]!, /^\| \/after \| 2 \| 3\.050 .* \| \+0\.0% \(mean \+0\.0%, 1 of 2 lower\) \| \+0\.0% \(mean \+0\.0%, 0 of 2 lower\) \|$/);
   assert.match(lines[4]!, /^\| wget \| 2 \| 1\.100 .* \| – \| – \|$/);
+});
+
+test('crawl units: every build with every profile, builds outer, each named by what tells it apart', () => {
+  assert.deepEqual(
+    crawlUnits(['/b/before', '/b/after'], ['/p/site.json']).map((u) => u.label),
+    ['/b/before', '/b/after'],
+  );
+  assert.deepEqual(
+    crawlUnits(['/b/main'], ['/p/site.json', '/p/no-text.json']).map((u) => [u.label, u.build, u.profile]),
+    [
+      ['site.json', '/b/main', '/p/site.json'],
+      ['no-text.json', '/b/main', '/p/no-text.json'],
+    ],
+  );
+  assert.deepEqual(
+    crawlUnits(['/b/x', '/b/y'], ['/p/a.json', '/p/b.json']).map((u) => u.label),
+    ['/b/x · a.json', '/b/x · b.json', '/b/y · a.json', '/b/y · b.json'],
+  );
 });
