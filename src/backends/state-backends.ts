@@ -10,6 +10,8 @@
  * its store from the backend, and talks to interfaces only (Frontier,
  * UriUniqFilter, RecordStore, ByteMap, CrawlCoordination).
  */
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { LEVEL_ROW } from './level-backend.js';
 import { MEMORY_ROW } from './memory-backend.js';
@@ -44,10 +46,17 @@ export async function resetStateBackend(spec: string, crawl: string): Promise<vo
 
 /** Open a store to look at its crawls from outside; a row that cannot be inspected is a usage error. */
 export async function inspectStore(spec: string): Promise<StoreInspector> {
-  const row = backendRow(spec);
-  if (row.inspect === null) {
+  const row = BACKENDS.find((b) => b.matches(spec));
+  if (row?.inspect == null) {
     const can = BACKENDS.filter((b) => b.inspect !== null).map((b) => b.specs);
-    throw new UsageError(`${JSON.stringify(spec)}: status, stop and serve --store take a store shared by several processes, ${can.join(', ')}`);
+    const what = row === undefined ? `unknown state store ${JSON.stringify(spec)}` : JSON.stringify(spec);
+    // A job folder, the likeliest thing to be given here: where a crawl of one process shows how it went.
+    const job = isDirectory(spec) ? `; a crawl of one process shows how it went in ${path.join(spec, 'reports')}, and archiver serve ${path.dirname(path.resolve(spec))} shows its jobs` : '';
+    throw new UsageError(`${what}: status, stop and serve --store take a store shared by several processes, ${can.join(', ')}${job}`);
   }
   return row.inspect(spec);
+}
+
+function isDirectory(p: string): boolean {
+  return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }

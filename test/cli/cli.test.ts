@@ -147,3 +147,27 @@ test('a directory of WARC files (a job\'s warcs/) is read by index and replay; w
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('status and stop given a job folder or an unknown name: one line saying they take a shared store, and where a job of one process is shown', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'archiver-status-'));
+  try {
+    const job = path.join(dir, 'site');
+    await mkdir(path.join(job, 'reports'), { recursive: true });
+    for (const command of ['status', 'stop']) {
+      const io = captureIo();
+      assert.equal(await main([command, job], io), 2);
+      const lines = io.stderr.text.trimEnd().split('\n');
+      assert.equal(lines.length, 1, io.stderr.text);
+      assert.match(lines[0]!, /take a store shared by several processes, redis:\/\/HOST:PORT\/DB/);
+      assert.ok(lines[0]!.includes(`${path.join(job, 'reports')}, and archiver serve ${dir} shows its jobs`), lines[0]);
+      assert.match(lines[0]!, /\[ARCHIVER_USAGE\]$/);
+    }
+    // Not a folder, not a store: the same line without the job's hint ("level" and "memory" are not listed as choices here).
+    const io = captureIo();
+    assert.equal(await main(['status', path.join(dir, 'nothing-here')], io), 2);
+    assert.doesNotMatch(io.stderr.text, /reports|known: level/);
+    assert.match(io.stderr.text, /unknown state store .*: status, stop and serve --store take a store shared by several processes/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
