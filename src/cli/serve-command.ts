@@ -7,6 +7,7 @@
  * (serve-store.ts). Prints the console's address with its token and runs
  * until Ctrl-C/SIGTERM, which stops running crawls cleanly first.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { ConsoleServer, DEFAULT_CONSOLE_PORT } from '../console/console-server.js';
@@ -93,7 +94,10 @@ export async function serveMain(argv: string[], io: CliIo, opts: ServeMainOption
     return ExitCode.ok;
   }
   for (const only of ['crawl', 'job'] as const) if (values[only] !== undefined) throw new UsageError(`--${only} goes with --store (see archiver serve --help)`);
-  const catalog = new JobCatalog({ root: path.resolve(positionals[0] ?? 'jobs') });
+  const root = path.resolve(positionals[0] ?? 'jobs');
+  // Not an error (jobs started from the console go there), but a mistyped folder would show an empty console without a word.
+  if (!existsSync(root)) io.stderr.write(`archiver serve: ${root} does not exist yet: no jobs to show; jobs started from the console go there\n`);
+  const catalog = new JobCatalog({ root });
   const starter = new ProfileStarter({ profilesDir: path.resolve(values.profiles ?? 'profiles'), catalog, log: io.stderr, ...(opts.crawl ? { crawl: opts.crawl } : {}) });
   const search = consoleSearch();
   const server = await ConsoleServer.start({ catalog, starter, host, port, log: io.stderr, search });

@@ -169,6 +169,17 @@ describe('archiver serve', () => {
     assert.equal(await child.exit, 0, child.stderr());
   });
 
+  it('says so when its jobs folder does not exist yet, and serves all the same', async () => {
+    const missing = path.join(tmp, 'not-yet');
+    for (const [dir, said] of [[missing, true], [tmp, false]] as const) {
+      const io = captureIo();
+      const code = serveMain([dir, '--port', '0'], io, { until: Promise.resolve() });
+      assert.equal(await code, 0);
+      assert.match(io.stdout.text, /^console {2}http:\/\/127\.0\.0\.1:\d+\/#token=/);
+      assert.equal(io.stderr.text.includes(`archiver serve: ${dir} does not exist yet: no jobs to show`), said, io.stderr.text);
+    }
+  });
+
   it('listens on another --host only when told, and says so', async () => {
     const io = captureIo();
     let stop!: () => void;
