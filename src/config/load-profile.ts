@@ -132,9 +132,22 @@ function describe(error: ErrorObject | undefined): string {
       return `missing required key "${String(error.params['missingProperty'])}"`;
     case 'enum':
       return `must be one of ${(error.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    // Ajv's own words for these ("must NOT have fewer than 1 items") read as a riddle to a newcomer.
+    case 'minItems':
+      return `needs at least ${count(error.params['limit'], 'item')}`;
+    case 'maxItems':
+      return `takes at most ${count(error.params['limit'], 'item')}`;
+    case 'minLength':
+      return error.params['limit'] === 1 ? 'must not be empty' : `needs at least ${count(error.params['limit'], 'character')}`;
+    case 'maxLength':
+      return `takes at most ${count(error.params['limit'], 'character')}`;
     default:
       return error.message ?? 'invalid';
   }
+}
+
+function count(n: unknown, noun: string): string {
+  return `${String(n)} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** One problem: one line naming the path. Several: a line saying how many, then one per problem (at most MAX_LISTED_PROBLEMS). */

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadProfile, MAX_LISTED_PROBLEMS, validateProfile } from '../../src/config/load-profile.js';
 import { ProfileError } from '../../src/core/errors.js';
-import { BASE_PROFILE, profileErrorOf } from '../helpers/profile-errors.js';
+import { BASE_PROFILE, pathErrorOf, profileErrorOf } from '../helpers/profile-errors.js';
 
 const base = BASE_PROFILE;
 
@@ -163,4 +163,21 @@ test('an unknown key suggests the nearest known one at its level, and only a nea
   assert.match(profileErrorOf({ ...BASE_PROFILE, politeness: { minDelay: 3 } }).message, /\/politeness: unknown key "minDelay" \(did you mean "minDelayMs"\?\)$/);
   assert.match(profileErrorOf({ ...BASE_PROFILE, limits: { maxPgaes: 3 } }).message, /unknown key "maxPgaes" \(did you mean "maxPages"\?\)$/);
   assert.match(profileErrorOf({ ...BASE_PROFILE, colour: 'red' }).message, /unknown key "colour"$/);
+});
+
+test('length limits are said in plain words, not in the validator\'s', () => {
+  assert.equal(pathErrorOf({ ...BASE_PROFILE, seeds: [] }).message, 'p.json: /seeds: needs at least 1 item');
+  // An empty user agent or seed also fails the checks made after the schema's: the first line is the schema's.
+  for (const [json, line] of [
+    [{ ...BASE_PROFILE, userAgent: '' }, '  /userAgent: must not be empty'],
+    [{ ...BASE_PROFILE, seeds: [''] }, '  /seeds/0: must not be empty'],
+  ] as const) {
+    try {
+      validateProfile(json, 'p.json');
+      assert.fail('accepted');
+    } catch (err) {
+      assert.ok(err instanceof ProfileError);
+      assert.equal(err.message.split('\n')[1], line, err.message);
+    }
+  }
 });
