@@ -13,6 +13,7 @@ import { applyFocus } from './check-focus.js';
 import { checkOverrides } from './check-overrides.js';
 import type { Profile } from './profile.js';
 import { nearestName } from './nearest-name.js';
+import { EMAIL_PATTERN, FILE_NAME_PATTERN, STORE_PATTERN } from './profile-schema.js';
 import { profileValidator } from './profile-validator.js';
 import { regexProblem } from './regex-check.js';
 
@@ -132,6 +133,8 @@ function describe(error: ErrorObject | undefined): string {
       return `missing required key "${String(error.params['missingProperty'])}"`;
     case 'enum':
       return `must be one of ${(error.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'pattern':
+      return PATTERN_WORDS[String(error.params['pattern'])] ?? error.message ?? 'invalid';
     // Ajv's own words for these ("must NOT have fewer than 1 items") read as a riddle to a newcomer.
     case 'minItems':
       return `needs at least ${count(error.params['limit'], 'item')}`;
@@ -145,6 +148,13 @@ function describe(error: ErrorObject | undefined): string {
       return error.message ?? 'invalid';
   }
 }
+
+/** The schema's patterns (profile-schema.ts), said in words: a regular expression is no answer to a typo. */
+const PATTERN_WORDS: Readonly<Record<string, string>> = {
+  [FILE_NAME_PATTERN]: 'may hold only letters, digits, ".", "_" and "-" (it names files and folders)',
+  [EMAIL_PATTERN]: 'must be an e-mail address',
+  [STORE_PATTERN]: 'must be level, memory, redis://HOST:PORT[/DB] or redis+cluster://HOST:PORT[,HOST:PORT…]',
+};
 
 function count(n: unknown, noun: string): string {
   return `${String(n)} ${noun}${n === 1 ? '' : 's'}`;

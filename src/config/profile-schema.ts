@@ -4,6 +4,13 @@
  * fields and defaults is written from this file: keep the two in step.
  */
 
+/** A name that becomes part of file and folder names (the job's, the WARCs' prefix). */
+export const FILE_NAME_PATTERN = '^[A-Za-z0-9._-]+$';
+/** The operator's address (`from`). */
+export const EMAIL_PATTERN = '^[^@\\s]+@[^@\\s]+$';
+/** Where the crawl's state lives (`store`): state-backends.ts's rows. */
+export const STORE_PATTERN = '^(level|memory|redis://[^/\\s]+(/\\d{1,2})?|redis\\+cluster://[^/\\s]+)$';
+
 const nonNegInt = { type: 'integer', minimum: 0 } as const;
 const nonNegNum = { type: 'number', minimum: 0 } as const;
 const stringList = { type: 'array', items: { type: 'string' }, default: [] } as const;
@@ -107,10 +114,10 @@ export const profileSchema = {
   additionalProperties: false,
   required: ['name', 'seeds', 'userAgent'],
   properties: {
-    name: { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9._-]+$' },
+    name: { type: 'string', minLength: 1, pattern: FILE_NAME_PATTERN },
     seeds: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
     userAgent: { type: 'string', minLength: 1 },
-    from: { type: 'string', pattern: '^[^@\\s]+@[^@\\s]+$' },
+    from: { type: 'string', pattern: EMAIL_PATTERN },
     scope: {
       type: 'object',
       additionalProperties: false,
@@ -196,14 +203,14 @@ export const profileSchema = {
     browser: { type: 'object', additionalProperties: false, default: {}, properties: browserProperties },
     workers: { type: 'integer', minimum: 1, maximum: 1000, default: 25 },
     // Where the crawl keeps its state (src/backends/state-backends.ts): one LevelDB per job, or Redis shared by several processes.
-    store: { type: 'string', pattern: '^(level|memory|redis://[^/\\s]+(/\\d{1,2})?|redis\\+cluster://[^/\\s]+)$', default: 'level' },
+    store: { type: 'string', pattern: STORE_PATTERN, default: 'level' },
     output: {
       type: 'object',
       additionalProperties: false,
       default: {},
       properties: {
         dir: { type: 'string', minLength: 1 },
-        prefix: { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9._-]+$', default: 'WEB' },
+        prefix: { type: 'string', minLength: 1, pattern: FILE_NAME_PATTERN, default: 'WEB' },
         warcVersion: { enum: ['1.0', '1.1'], default: '1.1' },
         rotateBytes: { type: 'integer', minimum: 1024, default: 1000000000 },
         wacz: { type: 'boolean', default: true },

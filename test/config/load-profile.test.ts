@@ -181,3 +181,10 @@ test('length limits are said in plain words, not in the validator\'s', () => {
     }
   }
 });
+
+test('the schema\'s patterns are said in words: a job name, an e-mail address, a store', () => {
+  assert.equal(pathErrorOf({ ...BASE_PROFILE, name: 'my site' }).message, 'p.json: /name: may hold only letters, digits, ".", "_" and "-" (it names files and folders)');
+  assert.equal(pathErrorOf({ ...BASE_PROFILE, from: 'nobody' }).message, 'p.json: /from: must be an e-mail address');
+  assert.match(pathErrorOf({ ...BASE_PROFILE, store: 'mongo://x' }).message, /^p\.json: \/store: must be level, memory, redis:\/\/HOST:PORT\[\/DB\] or redis\+cluster:\/\//);
+  assert.match(pathErrorOf({ ...BASE_PROFILE, output: { prefix: 'a b' } }).message, /\/output\/prefix: may hold only letters/);
+});
