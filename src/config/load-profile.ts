@@ -17,6 +17,9 @@ import { EMAIL_PATTERN, FILE_NAME_PATTERN, STORE_PATTERN } from './profile-schem
 import { profileValidator } from './profile-validator.js';
 import { regexProblem } from './regex-check.js';
 
+/** The user agent the messages give as an example: a name, and a contact URL after `+`. */
+const EXAMPLE_USER_AGENT = 'archiver/0.1 (+https://example.org/crawler)';
+
 /** Problems listed in one error at most; past it, a count of the rest. */
 export const MAX_LISTED_PROBLEMS = 20;
 
@@ -129,8 +132,10 @@ function describe(error: ErrorObject | undefined): string {
       const meant = nearestName(key, known);
       return `unknown key "${key}"${meant !== null ? ` (did you mean "${meant}"?)` : ''}`;
     }
-    case 'required':
-      return `missing required key "${String(error.params['missingProperty'])}"`;
+    case 'required': {
+      const key = String(error.params['missingProperty']);
+      return `missing required key "${key}"${error.instancePath === '' ? (REQUIRED_HINTS[key] ?? '') : ''}`;
+    }
     case 'enum':
       return `must be one of ${(error.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'pattern':
@@ -148,6 +153,13 @@ function describe(error: ErrorObject | undefined): string {
       return error.message ?? 'invalid';
   }
 }
+
+/** What a newcomer most often leaves out of a first profile, with what to put there. */
+const REQUIRED_HINTS: Readonly<Record<string, string>> = {
+  userAgent: `: who the crawler is and where its operator can be reached, e.g. ${JSON.stringify(EXAMPLE_USER_AGENT)}`,
+  seeds: ': the URLs the crawl starts from, e.g. ["https://example.org/"]',
+  name: ': the job\'s name, which names its folder and files, e.g. "site"',
+};
 
 /** The schema's patterns (profile-schema.ts), said in words: a regular expression is no answer to a typo. */
 const PATTERN_WORDS: Readonly<Record<string, string>> = {
@@ -192,7 +204,7 @@ function checkSemantics(p: Profile, add: AddProblem): void {
       }),
     (p) => {
       if (typeof p.userAgent === 'string' && !/\+?https?:\/\/\S+/.test(p.userAgent)) {
-        add('/userAgent', 'must contain a contact URL, e.g. "archiver/0.1 (+https://example.org/crawler)"');
+        add('/userAgent', `must contain a contact URL, e.g. ${JSON.stringify(EXAMPLE_USER_AGENT)}`);
       }
     },
     (p) => {

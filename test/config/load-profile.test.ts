@@ -188,3 +188,14 @@ test('the schema\'s patterns are said in words: a job name, an e-mail address, a
   assert.match(pathErrorOf({ ...BASE_PROFILE, store: 'mongo://x' }).message, /^p\.json: \/store: must be level, memory, redis:\/\/HOST:PORT\[\/DB\] or redis\+cluster:\/\//);
   assert.match(pathErrorOf({ ...BASE_PROFILE, output: { prefix: 'a b' } }).message, /\/output\/prefix: may hold only letters/);
 });
+
+test('a missing name, seed list or user agent is told with what to put there', () => {
+  const { userAgent: _u, ...noAgent } = BASE_PROFILE;
+  assert.equal(pathErrorOf(noAgent).message, 'p.json: /: missing required key "userAgent": who the crawler is and where its operator can be reached, e.g. "archiver/0.1 (+https://example.org/crawler)"');
+  const { seeds: _s, ...noSeeds } = BASE_PROFILE;
+  assert.match(pathErrorOf(noSeeds).message, /missing required key "seeds": the URLs the crawl starts from, e\.g\. \["https:\/\/example\.org\/"\]$/);
+  const { name: _n, ...noName } = BASE_PROFILE;
+  assert.match(pathErrorOf(noName).message, /missing required key "name": the job's name, which names its folder and files/);
+  // Deeper down, a required key is named alone: the hints are the top level's.
+  assert.match(pathErrorOf({ ...BASE_PROFILE, overrides: [{ politeness: { minDelayMs: 0 } }] }).message, /missing required key "match"$/);
+});
