@@ -10,6 +10,7 @@
  *
  *   node dist/bench/cpu-profile.js profiles/site.json
  *   node dist/bench/cpu-profile.js /tmp/pg.json --top 40 --hz 4000
+ *   node dist/bench/cpu-profile.js /tmp/pg.json --by-module   # also each thread's modules (source files, packages)
  *
  * The profile's job folder should be new (a job that exists is resumed).
  * The jitdump flags cost node its cache of its own modules and perf adds
@@ -18,14 +19,15 @@
  * only: nothing here passes or fails. Loopback crawls only, as every bench.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import { benchArgs } from './bench-args.js';
 import { archiverLauncher } from './crawl.js';
-import { formatProfile, parsePerfScript, profileGroups } from './perf-stacks.js';
+import { bundleModules, formatModules, formatProfile, moduleProfiles, parsePerfScript, profileGroups } from './perf-stacks.js';
 
-const USAGE = 'usage: node dist/bench/cpu-profile.js PROFILE.json [--top N] [--hz N] [--keep]';
+const USAGE = 'usage: node dist/bench/cpu-profile.js PROFILE.json [--top N] [--hz N] [--keep] [--by-module]';
 
 function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
   const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -34,10 +36,19 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
   return r.stdout;
 }
 
+/** The files of the bundle a crawl runs (dist/bundle/, beside this script's dist/bench/), by path. */
+function bundleFiles(): [string, string][] {
+  const dir = fileURLToPath(new URL('../bundle/', import.meta.url));
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => [path.join(dir, f), readFileSync(path.join(dir, f), 'utf8')]);
+}
+
 function main(): number {
   const { values, positionals } = benchArgs({
     allowPositionals: true,
-    options: { top: { type: 'string', default: '25' }, hz: { type: 'string', default: '2000' }, keep: { type: 'boolean', default: false } },
+    options: { top: { type: 'string', default: '25' }, hz: { type: 'string', default: '2000' }, keep: { type: 'boolean', default: false }, 'by-module': { type: 'boolean', default: false } },
   }, { usage: USAGE });
   const top = Number(values.top);
   const hz = Number(values.hz);
@@ -58,9 +69,10 @@ function main(): number {
     run('perf', ['record', '-k', '1', '-e', 'cpu-clock', '-F', String(hz), '-g', '-o', 'perf.data', '--', archiverLauncher(), 'run', profile, '--quiet'], dir, env);
     run('perf', ['inject', '--jit', '-i', 'perf.data', '-o', 'perf.jit.data'], dir, env);
     const text = run('perf', ['script', '-i', 'perf.jit.data', '-F', 'comm,pid,tid,ip,sym,dso'], dir, env);
-    const groups = profileGroups(parsePerfScript(text));
+    const samples = parsePerfScript(text);
     console.log(`# CPU of \`archiver run ${positionals[0]}\`, by thread and function (perf cpu-clock, node's jitdump)\n`);
-    console.log(formatProfile(groups, hz, top));
+    console.log(formatProfile(profileGroups(samples), hz, top));
+    if (values['by-module']) console.log(formatModules(moduleProfiles(samples, bundleModules(bundleFiles())), hz, top));
     return 0;
   } finally {
     if (values.keep) console.log(`\nperf data kept in ${dir} (${readdirSync(dir).length} files)`);

@@ -151,3 +151,80 @@ export function formatProfile(groups: readonly GroupProfile[], hz: number, top: 
   }
   return out.join('\n');
 }
+
+/** A JavaScript frame's file (as its URL or node's own name says it) and line; null for anything else. */
+export function jsLocation(sym: string): { file: string; line: number } | null {
+  const m = /^(?:JS|Script):[*~^+-]?.*?\s+(\S+?):(\d+)(?::\d+)?$/.exec(sym);
+  if (m === null) return null;
+  return { file: m[1]!.startsWith('file://') ? m[1]!.slice('file://'.length) : m[1]!, line: Number(m[2]) };
+}
+
+/**
+ * Where each line of a bundle's files came from. esbuild, not minifying,
+ * opens each module's code with a comment naming it (`// dist/src/fetch/html-scan.js`,
+ * `// node_modules/parse5/dist/tokenizer/index.js`): a line belongs to the
+ * last such comment above it. `files` are the bundle's files, by path.
+ */
+export function bundleModules(files: Iterable<readonly [path: string, text: string]>): Map<string, string[]> {
+  const byFile = new Map<string, string[]>();
+  for (const [file, text] of files) {
+    const lines = text.split('\n');
+    const of: string[] = [];
+    let current = file;
+    for (let i = 0; i < lines.length; i++) {
+      const m = /^\/\/ ((?:dist|node_modules)\/\S+\.[cm]?js)$/.exec(lines[i]!);
+      if (m !== null) current = m[1]!;
+      of[i + 1] = current;
+    }
+    byFile.set(file, of);
+  }
+  return byFile;
+}
+
+/**
+ * The module a JavaScript frame ran: for a bundle's file, the module its
+ * line came from (bundleModules); a package outside the bundle by its name
+ * (`node_modules/undici`); node's own modules by their name; anything else
+ * by its path.
+ */
+export function moduleOf(sym: string, bundle: ReadonlyMap<string, readonly string[]>): string | null {
+  const at = jsLocation(sym);
+  if (at === null) return null;
+  const inBundle = bundle.get(at.file)?.[at.line];
+  if (inBundle !== undefined) return inBundle.replace(/^(node_modules\/(?:@[^/]+\/)?[^/]+)\/.*$/, '$1');
+  const pkg = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(at.file);
+  return pkg !== null ? `node_modules/${pkg[1]}` : at.file;
+}
+
+/** Per thread group, its modules by samples with the module anywhere on the stack (counted once a sample), and by samples whose first JavaScript frame is the module's. */
+export function moduleProfiles(samples: readonly StackSample[], bundle: ReadonlyMap<string, readonly string[]>): Map<string, { inclusive: Map<string, number>; self: Map<string, number> }> {
+  const out = new Map<string, { inclusive: Map<string, number>; self: Map<string, number> }>();
+  for (const s of samples) {
+    const group = groupOf(s);
+    let g = out.get(group);
+    if (g === undefined) out.set(group, (g = { inclusive: new Map(), self: new Map() }));
+    const seen = new Set<string>();
+    for (const f of s.frames) {
+      const mod = moduleOf(f.sym, bundle);
+      if (mod === null) continue;
+      if (seen.size === 0) g.self.set(mod, (g.self.get(mod) ?? 0) + 1);
+      if (seen.has(mod)) continue;
+      seen.add(mod);
+      g.inclusive.set(mod, (g.inclusive.get(mod) ?? 0) + 1);
+    }
+  }
+  return out;
+}
+
+/** moduleProfiles as a report: per group, its `top` modules by inclusive and by self ms (at `hz` samples a second). */
+export function formatModules(profiles: ReadonlyMap<string, { inclusive: Map<string, number>; self: Map<string, number> }>, hz: number, top: number): string {
+  const ms = (n: number): string => ((n * 1000) / hz).toFixed(1);
+  const out: string[] = [];
+  for (const [group, p] of profiles) {
+    const inclusive = [...p.inclusive].sort((a, b) => b[1] - a[1]).slice(0, top);
+    if (inclusive.length === 0) continue;
+    out.push('', `## ${group}: modules`, '', '| ms (inclusive) | ms (self) | module |', '|---|---|---|');
+    for (const [mod, n] of inclusive) out.push(`| ${ms(n)} | ${ms(p.self.get(mod) ?? 0)} | ${mod} |`);
+  }
+  return out.join('\n');
+}

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatProfile, groupOf, jsFunction, leafKind, parsePerfScript, profileGroups, type StackSample } from '../../bench/perf-stacks.js';
+import { bundleModules, formatModules, formatProfile, groupOf, jsFunction, jsLocation, leafKind, moduleOf, moduleProfiles, parsePerfScript, profileGroups, type StackSample } from '../../bench/perf-stacks.js';
 
 const SCRIPT = [
   'node 15840/15840 ',
@@ -111,4 +111,35 @@ test('formatProfile: milliseconds at the sampling rate, shares of the whole and 
   // One function row per group with functions (top 1): main's and arch-page's, none for the helpers.
   assert.equal(report.split('\n').filter((l) => /^\| \d/.test(l)).length, 2);
   assert.match(report, /\| 1\.0 \| 33\.3% \| /);
+});
+
+test('modules: a bundle line goes to the module esbuild marked above it, a package by its name, node by its own name', () => {
+  const bundle = bundleModules([
+    ['/work/main/dist/bundle/chunk-A.js', ['import x from "y";', '', '// dist/src/fetch/html-scan.js', 'function run() {', '}', '// node_modules/parse5/dist/tokenizer/index.js', 'class Tokenizer {', '}'].join('\n')],
+  ]);
+  assert.equal(moduleOf('JS:^run file:///work/main/dist/bundle/chunk-A.js:4:10', bundle), 'dist/src/fetch/html-scan.js');
+  assert.equal(moduleOf('JS:*_stateData file:///work/main/dist/bundle/chunk-A.js:7:3', bundle), 'node_modules/parse5');
+  assert.equal(moduleOf('JS:~ file:///work/main/dist/bundle/chunk-A.js:1:1', bundle), '/work/main/dist/bundle/chunk-A.js');
+  assert.equal(moduleOf('JS:*execute file:///work/main/node_modules/undici/lib/dispatcher/client-h1.js:320:5', bundle), 'node_modules/undici');
+  assert.equal(moduleOf('JS:~Zlib node:zlib:607:14', bundle), 'node:zlib');
+  assert.equal(moduleOf('v8::internal::Scavenger::ScavengePage', bundle), null);
+  assert.deepEqual(jsLocation('Script:~ file:///work/main/dist/src/cli/bin.js:1:1'), { file: '/work/main/dist/src/cli/bin.js', line: 1 });
+
+  const samples: StackSample[] = [
+    { comm: 'node', pid: 1, tid: 1, frames: [
+      { sym: 'JS:*_stateData file:///work/main/dist/bundle/chunk-A.js:7:3', dso: 'j.so' },
+      { sym: 'JS:^run file:///work/main/dist/bundle/chunk-A.js:4:10', dso: 'j.so' },
+      { sym: 'JS:^run file:///work/main/dist/bundle/chunk-A.js:4:10', dso: 'j.so' },
+    ] },
+    { comm: 'node', pid: 1, tid: 1, frames: [
+      { sym: 'v8::internal::Heap::CollectGarbage', dso: '/usr/bin/node' },
+      { sym: 'JS:^run file:///work/main/dist/bundle/chunk-A.js:4:10', dso: 'j.so' },
+    ] },
+  ];
+  const main = moduleProfiles(samples, bundle).get('main')!;
+  assert.deepEqual([...main.inclusive], [['node_modules/parse5', 1], ['dist/src/fetch/html-scan.js', 2]]);
+  assert.deepEqual([...main.self], [['node_modules/parse5', 1], ['dist/src/fetch/html-scan.js', 1]]);
+  const report = formatModules(moduleProfiles(samples, bundle), 1000, 10);
+  assert.match(report, /## main: modules/);
+  assert.match(report, /\| 2\.0 \| 1\.0 \| dist\/src\/fetch\/html-scan\.js \|/);
 });
