@@ -102,11 +102,18 @@ export function leafKind(s: StackSample): LeafKind {
  * whatever tier ran it.
  */
 export function jsFunction(sym: string): string | null {
+  const f = jsFrame(sym);
+  if (f === null) return null;
+  const where = f.file.startsWith('node:') ? f.file : f.file.slice(f.file.lastIndexOf('/') + 1);
+  return `${f.name} ${where}${f.line !== null ? `:${f.line}` : ''}`;
+}
+
+/** A jitdump symbol of JavaScript, read: the function's name, its file as the symbol gives it (a URL, or node's module name), its line if given. */
+function jsFrame(sym: string): { name: string; file: string; line: number | null } | null {
   const m = /^(JS|Script):[*~^+-]?(.*?)\s+(\S+?)(?::(\d+))?(?::\d+)?$/.exec(sym);
   if (m === null) return null;
   const name = m[1] === 'Script' ? '(top level)' : m[2] === '' ? '(anonymous)' : m[2]!;
-  const where = m[3]!.startsWith('node:') ? m[3]! : m[3]!.slice(m[3]!.lastIndexOf('/') + 1);
-  return `${name} ${where}${m[4] !== undefined ? `:${m[4]}` : ''}`;
+  return { name, file: m[3]!, line: m[4] === undefined ? null : Number(m[4]) };
 }
 
 /** The samples by thread group, most samples first. */
@@ -154,9 +161,9 @@ export function formatProfile(groups: readonly GroupProfile[], hz: number, top: 
 
 /** A JavaScript frame's file (as its URL or node's own name says it) and line; null for anything else. */
 export function jsLocation(sym: string): { file: string; line: number } | null {
-  const m = /^(?:JS|Script):[*~^+-]?.*?\s+(\S+?):(\d+)(?::\d+)?$/.exec(sym);
-  if (m === null) return null;
-  return { file: m[1]!.startsWith('file://') ? m[1]!.slice('file://'.length) : m[1]!, line: Number(m[2]) };
+  const f = jsFrame(sym);
+  if (f === null || f.line === null) return null;
+  return { file: f.file.startsWith('file://') ? f.file.slice('file://'.length) : f.file, line: f.line };
 }
 
 /**

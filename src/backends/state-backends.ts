@@ -24,7 +24,7 @@ export const BACKENDS: readonly BackendRow[] = [LEVEL_ROW, MEMORY_ROW, REDIS_ROW
 
 /** The row `spec` names; an unknown name is a usage error that lists the known ones. */
 export function backendRow(spec: string): BackendRow {
-  const row = BACKENDS.find((b) => b.matches(spec));
+  const row = findBackendRow(spec);
   if (row === undefined) throw new UsageError(`unknown state store ${JSON.stringify(spec)} (known: ${BACKENDS.map((b) => b.specs).join(', ')})`);
   return row;
 }
@@ -46,7 +46,7 @@ export async function resetStateBackend(spec: string, crawl: string): Promise<vo
 
 /** Open a store to look at its crawls from outside; a row that cannot be inspected is a usage error. */
 export async function inspectStore(spec: string): Promise<StoreInspector> {
-  const row = BACKENDS.find((b) => b.matches(spec));
+  const row = findBackendRow(spec);
   if (row?.inspect == null) {
     const can = BACKENDS.filter((b) => b.inspect !== null).map((b) => b.specs);
     const what = row === undefined ? `unknown state store ${JSON.stringify(spec)}` : JSON.stringify(spec);
@@ -55,6 +55,11 @@ export async function inspectStore(spec: string): Promise<StoreInspector> {
     throw new UsageError(`${what}: status, stop and serve --store take a store shared by several processes, ${can.join(', ')}${job}`);
   }
   return row.inspect(spec);
+}
+
+/** The row `spec` names, if any. */
+function findBackendRow(spec: string): BackendRow | undefined {
+  return BACKENDS.find((b) => b.matches(spec));
 }
 
 function isDirectory(p: string): boolean {
