@@ -5,6 +5,10 @@
  * runs and what is still buffered with a small binary heap, in bytewise
  * order (compareCdxjLines), dropping exact duplicate lines. Memory is the
  * buffer plus one read chunk per run; with no spill nothing touches disk.
+ * Runs are merged as they pile up (size-tiered, as an LSM tree compacts):
+ * once `fanIn` runs of one generation exist they become one run of the
+ * next, so a small buffer (the crawl's live index holds 2 MiB) never leaves
+ * thousands of runs, each an open file and a read chunk, for the last merge.
  *
  * Lines must not contain '\n' (the run files are newline-separated UTF-8).
  * Runs are read back with core/file-lines.ts rather than readline:
@@ -38,9 +42,19 @@ export interface LineSorterOptions {
   tmpDir?: string;
   /** Lines per batch handed out by batches(). Default 4096. */
   batchLines?: number;
+  /** Runs of one generation merged into one of the next once there are this many (≥ 2). Default 16. */
+  fanIn?: number;
 }
 
 export const DEFAULT_SORT_BUFFER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Runs merged at a time. Each line is written again once per generation: a
+ * crawl of a million URIs with the live index's 2 MiB buffer spills ~160
+ * runs, merged into ~10; ten million, ~1,600 runs, kept to under 50 files
+ * by writing most lines twice more.
+ */
+export const DEFAULT_FAN_IN = 16;
 
 /** Heap cost of a buffered line beyond its characters: string header and the array slot. */
 const LINE_OVERHEAD_BYTES = 32;
@@ -65,6 +79,7 @@ export class LineSorter {
   readonly #maxBufferedBytes: number;
   readonly #tmpParent: string;
   readonly #batchLines: number;
+  readonly #fanIn: number;
   #buffer: string[] = [];
   #bufferedBytes = 0;
   /** Some buffered line holds a surrogate: the buffer needs compareCdxjLines. */
@@ -73,7 +88,11 @@ export class LineSorter {
   #sawSurrogates = false;
   #added = 0;
   #dir: string | null = null;
-  readonly #runs: string[] = [];
+  /** The run files on disk, each with its generation (0: a spill; g + 1: fanIn runs of generation g merged). */
+  #runs: Run[] = [];
+  #spilled = 0;
+  /** Run files made so far: the next one's number. */
+  #files = 0;
   #reading = false;
   #closed = false;
 
@@ -81,8 +100,10 @@ export class LineSorter {
     this.#maxBufferedBytes = opts.maxBufferedBytes ?? DEFAULT_SORT_BUFFER_BYTES;
     this.#tmpParent = opts.tmpDir ?? os.tmpdir();
     this.#batchLines = opts.batchLines ?? 4096;
+    this.#fanIn = opts.fanIn ?? DEFAULT_FAN_IN;
     if (!(this.#maxBufferedBytes > 0)) throw new RangeError('maxBufferedBytes must be positive');
     if (!(Number.isInteger(this.#batchLines) && this.#batchLines > 0)) throw new RangeError('batchLines must be a positive integer');
+    if (!(Number.isInteger(this.#fanIn) && this.#fanIn >= 2)) throw new RangeError('fanIn must be an integer of at least 2');
   }
 
   /** Lines added so far, duplicates included: an upper bound on what sorted() yields. */
@@ -90,8 +111,13 @@ export class LineSorter {
     return this.#added;
   }
 
-  /** Runs spilled to disk so far. */
+  /** Runs spilled to disk so far (merged ones still counted). */
   get runs(): number {
+    return this.#spilled;
+  }
+
+  /** Run files on disk now: what the spills left once merged. */
+  get runFiles(): number {
     return this.#runs.length;
   }
 
@@ -110,17 +136,40 @@ export class LineSorter {
     return this.#bufferedBytes < this.#maxBufferedBytes;
   }
 
-  /** Sort the buffer and write it out as a run, freeing it. Nothing happens when the buffer is empty. */
+  /**
+   * Sort the buffer and write it out as a run, freeing it, then merge runs
+   * that reached `fanIn` in a generation. Nothing happens when the buffer
+   * is empty.
+   */
   async spill(): Promise<void> {
     if (this.#buffer.length === 0) return;
     const lines = this.#takeSortedBuffer();
     try {
-      this.#dir ??= await mkdtemp(path.join(this.#tmpParent, 'archiver-sort-'));
-      const file = path.join(this.#dir, `run-${this.#runs.length}`);
-      this.#runs.push(file);
-      await writeRun(file, lines);
+      await this.#write(0, [lines]);
+      this.#spilled++;
+      await this.#compact();
     } catch (err) {
       throw new LineSortError('ARCHIVER_SORT_IO', `cannot spill sorted lines under ${this.#tmpParent}`, { cause: err });
+    }
+  }
+
+  /** A new run of `generation` from sorted batches. */
+  async #write(generation: number, batches: Iterable<readonly string[]> | AsyncIterable<readonly string[]>): Promise<void> {
+    this.#dir ??= await mkdtemp(path.join(this.#tmpParent, 'archiver-sort-'));
+    const file = path.join(this.#dir, `run-${this.#files++}`);
+    await writeRun(file, batches);
+    this.#runs.push({ file, generation });
+  }
+
+  /** While some generation holds fanIn runs, merge them into one run of the next. */
+  async #compact(): Promise<void> {
+    for (;;) {
+      const generation = this.#runs.find((r) => this.#runs.filter((o) => o.generation === r.generation).length >= this.#fanIn)?.generation;
+      if (generation === undefined) return;
+      const merged = this.#runs.filter((r) => r.generation === generation).slice(0, this.#fanIn);
+      await this.#write(generation + 1, this.#merge(merged.map((r) => r.file), []));
+      this.#runs = this.#runs.filter((r) => !merged.includes(r));
+      for (const r of merged) await rm(r.file, { force: true });
     }
   }
 
@@ -132,15 +181,26 @@ export class LineSorter {
   async *batches(): AsyncGenerator<string[], void, undefined> {
     if (this.#reading || this.#closed) throw new LineSortError('ARCHIVER_SORT_LINE', 'a LineSorter is read once');
     this.#reading = true;
+    try {
+      yield* this.#merge(this.#runs.map((r) => r.file), this.#takeSortedBuffer());
+    } catch (err) {
+      throw err instanceof ArchiverError ? err : new LineSortError('ARCHIVER_SORT_IO', 'cannot read back sorted runs', { cause: err });
+    } finally {
+      await this.close();
+    }
+  }
+
+  /** The distinct lines of the run `files` and the sorted `rest`, merged in batches; the files are closed when it ends. */
+  async *#merge(files: readonly string[], rest: string[]): AsyncGenerator<string[], void, undefined> {
     const readers: RunReader[] = [];
     try {
-      for (const file of this.#runs) readers.push(new RunReader(file));
       const cursors: Cursor[] = [];
-      for (const r of readers) {
+      for (const file of files) {
+        const r = new RunReader(file);
+        readers.push(r);
         const lines = await r.nextLines();
         if (lines !== null) cursors.push({ lines, at: 0, reader: r });
       }
-      const rest = this.#takeSortedBuffer();
       if (rest.length > 0) cursors.push({ lines: rest, at: 0, reader: null });
       const heap = new CursorHeap(cursors, this.#sawSurrogates ? compareCdxjLines : compareUnits);
       let batch: string[] = [];
@@ -171,11 +231,8 @@ export class LineSorter {
         }
       }
       if (batch.length > 0) yield batch;
-    } catch (err) {
-      throw err instanceof ArchiverError ? err : new LineSortError('ARCHIVER_SORT_IO', 'cannot read back sorted runs', { cause: err });
     } finally {
       for (const r of readers) await r.close().catch(() => {});
-      await this.close();
     }
   }
 
@@ -202,22 +259,30 @@ export class LineSorter {
   }
 }
 
-/** Write sorted lines as one run, dropping neighbours that repeat. */
-async function writeRun(file: string, lines: readonly string[]): Promise<void> {
+/** A run file and its generation. */
+interface Run {
+  file: string;
+  generation: number;
+}
+
+/** Write sorted lines, batch after batch, as one run, dropping neighbours that repeat. */
+async function writeRun(file: string, batches: Iterable<readonly string[]> | AsyncIterable<readonly string[]>): Promise<void> {
   const fh = await open(file, 'wx');
   try {
     let piece: string[] = [];
     let chars = 0;
     let last: string | null = null;
-    for (const line of lines) {
-      if (line === last) continue;
-      last = line;
-      piece.push(line);
-      chars += line.length + 1;
-      if (chars >= WRITE_CHUNK_CHARS) {
-        await fh.write(piece.join('\n') + '\n');
-        piece = [];
-        chars = 0;
+    for await (const lines of batches) {
+      for (const line of lines) {
+        if (line === last) continue;
+        last = line;
+        piece.push(line);
+        chars += line.length + 1;
+        if (chars >= WRITE_CHUNK_CHARS) {
+          await fh.write(piece.join('\n') + '\n');
+          piece = [];
+          chars = 0;
+        }
       }
     }
     if (piece.length > 0) await fh.write(piece.join('\n') + '\n');

@@ -6,6 +6,8 @@
  * decide the comparator), and the sorter's temp directory is
  * gone after a full read, an early break, an error in the consumer, or a
  * close() without reading. With nothing spilled it creates no directory.
+ * Runs that pile up are merged a generation at a time (fanIn), and what
+ * the sorter counts on disk is what is there.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -73,6 +75,30 @@ describe('LineSorter', () => {
     assert.ok(runs > 20, `spilled ${runs} runs`);
     assert.deepEqual(out, expected(lines));
     assert.deepEqual(await readdir(dir), []);
+  });
+
+  test('runs are merged as they pile up: under fanIn files a generation, the same lines out', async () => {
+    const dir = await parent();
+    const lines = randomLines(5, 6000);
+    const sorter = new LineSorter({ maxBufferedBytes: 1000, tmpDir: dir, fanIn: 3 });
+    let most = 0;
+    for (const line of lines) {
+      if (sorter.add(line)) continue;
+      await sorter.spill();
+      most = Math.max(most, sorter.runFiles);
+      // What is on disk is what the sorter counts: merged runs are removed.
+      const [own] = await readdir(dir);
+      assert.equal((await readdir(path.join(dir, own!))).length, sorter.runFiles);
+    }
+    assert.ok(sorter.runs > 150, `spilled ${sorter.runs} runs`);
+    // ~200 spills with fanIn 3: at most 2 runs in each of ~5 generations (without merging, one file a spill).
+    assert.ok(most <= 12, `at most ${most} run files`);
+    assert.deepEqual(await collect(sorter), expected(lines));
+    assert.deepEqual(await readdir(dir), []);
+  });
+
+  test('fanIn below 2 is refused', () => {
+    assert.throws(() => new LineSorter({ fanIn: 1 }), RangeError);
   });
 
   test('bytewise order: what Buffer.compare of the UTF-8 gives, across surrogates', async () => {
