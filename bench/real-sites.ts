@@ -11,6 +11,7 @@
  *   node dist/bench/real-sites.js                          # the Debian docs installed here
  *   node dist/bench/real-sites.js --site pg=/usr/share/doc/postgresql-doc-15/html --runs 3
  *   node dist/bench/real-sites.js --site tiny-pages          # the generated site alone
+ *   node dist/bench/real-sites.js --site tiny-tree --runs 1  # a long crawl: 100,000 generated pages
  *   node dist/bench/real-sites.js --lean        # archiver with output.wacz and output.pageText false
  *
  * The sites are Debian packages (python3.11-doc, postgresql-doc-15, cmake-doc, git-doc,
@@ -82,13 +83,49 @@ export async function writeTinySite(dir: string, pages = TINY_PAGE_COUNT): Promi
   const links: string[] = [];
   for (let i = 0; i < pages; i++) {
     links.push(`<a href="p${i}.html">p${i}</a>`);
-    await writeFile(path.join(dir, `p${i}.html`), `<!doctype html><html><head><title>p${i}</title></head><body><p>page ${i} text here</p></body></html>\n`);
+    await writeFile(path.join(dir, `p${i}.html`), tinyPage(i));
   }
   await writeFile(path.join(dir, 'index.html'), `<!doctype html><html><head><title>tiny</title></head><body>\n${links.join('\n')}\n</body></html>\n`);
 }
 
+/** Page `i` of a generated site: ~100 bytes, a title and a line of text, no link. */
+function tinyPage(i: number): string {
+  return `<!doctype html><html><head><title>p${i}</title></head><body><p>page ${i} text here</p></body></html>\n`;
+}
+
 /** The generated site of tiny pages (`--site tiny-pages`; first among the defaults). */
 export const TINY_PAGES: BenchSite = { name: 'tiny-pages', root: '', generate: (dir) => writeTinySite(dir) };
+
+/** Sections and pages per section of the generated long crawl: 100,000 pages in all. */
+export const TINY_TREE_SHAPE = { sections: 100, pagesPerSection: 1000 } as const;
+
+/**
+ * A long crawl of tiny pages: a front page linking `sections` section pages,
+ * each linking `pagesPerSection` pages of ~100 bytes (under the default
+ * `limits.maxOutlinks` of 6,000, which a single front page of 100,000 links
+ * would hit). What a crawl's memory does as it grows long: the live index's
+ * lines, the frontier and seen filter on disk, the page list.
+ */
+export async function writeTinyTree(dir: string, shape: { sections: number; pagesPerSection: number } = TINY_TREE_SHAPE): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const sections: string[] = [];
+  for (let s = 0; s < shape.sections; s++) {
+    sections.push(`<a href="s${s}.html">s${s}</a>`);
+    const links: string[] = [];
+    for (let i = s * shape.pagesPerSection; i < (s + 1) * shape.pagesPerSection; i++) {
+      links.push(`<a href="p${i}.html">p${i}</a>`);
+      await writeFile(path.join(dir, `p${i}.html`), tinyPage(i));
+    }
+    await writeFile(path.join(dir, `s${s}.html`), `<!doctype html><html><head><title>s${s}</title></head><body>\n${links.join('\n')}\n</body></html>\n`);
+  }
+  await writeFile(path.join(dir, 'index.html'), `<!doctype html><html><head><title>tiny tree</title></head><body>\n${sections.join('\n')}\n</body></html>\n`);
+}
+
+/** The generated long crawl (`--site tiny-tree`; not among the defaults: ~40 s of archiver and ~25 s of wget a run). */
+export const TINY_TREE: BenchSite = { name: 'tiny-tree', root: '', generate: (dir) => writeTinyTree(dir) };
+
+/** The sites the bench writes itself, by name. */
+const GENERATED_SITES: readonly BenchSite[] = [TINY_PAGES, TINY_TREE];
 
 /** archiver; GNU wget; and the floor, the least a Node crawler on the project's packages does (floor-crawler.ts). */
 type Tool = 'archiver' | 'wget' | 'floor';
@@ -352,9 +389,9 @@ export function sameUrisNote(a: ToolRun, w: ToolRun): string {
   return notes.join('; ');
 }
 
-/** The sites given (`name=root`, or `tiny-pages` for the generated one), or the generated site and the default ones installed here. */
+/** The sites given (`name=root`, or `tiny-pages` or `tiny-tree` for a generated one), or the generated tiny pages and the default ones installed here. */
 export function pickSites(specs: readonly string[], log: (line: string) => void): BenchSite[] {
-  if (specs.length > 0) return specs.map((s) => (s === TINY_PAGES.name ? TINY_PAGES : { name: s.split('=')[0]!, root: s.split('=').slice(1).join('=') }));
+  if (specs.length > 0) return specs.map((s) => GENERATED_SITES.find((g) => g.name === s) ?? { name: s.split('=')[0]!, root: s.split('=').slice(1).join('=') });
   const installed = DEFAULT_SITES.filter((s) => {
     if (existsSync(s.root)) return true;
     log(`skipping ${s.name}: not installed (apt-get install ${s.pkg})`);
