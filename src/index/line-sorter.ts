@@ -78,12 +78,14 @@ const WRITE_CHUNK_CHARS = 1024 * 1024;
 /**
  * How runs are merged into one during the crawl: small reads, batches and
  * writes, so that the lines in flight (16 cursors' chunks, a batch, a
- * piece being written: ~0.5 MB) fit the main thread's young generation and
+ * piece being written: ~0.2 MB) fit the main thread's young generation and
  * die there. With the end's sizes (~3.5 MB in flight) nearly every line
- * outlived two scavenges and went to the old generation: merging sixteen
- * 2 MiB runs grew the heap by 12-30 MB until the next full collection.
+ * outlived two scavenges and went to the old generation. Merging sixteen
+ * 2 MiB runs (`node --max-semi-space-size=1 dist/bench/line-sorter.js`):
+ * the heap rose 25-27 MB with the end's sizes, 9-10 MB with 16 KiB reads
+ * and 256-line batches, 3 MB with these; 230-255, 350 and 470 ms.
  */
-const COMPACT_SIZES: MergeSizes = { readChunkBytes: 16 * 1024, batchLines: 256, writeChunkChars: 64 * 1024 };
+const COMPACT_SIZES: MergeSizes = { readChunkBytes: 8 * 1024, batchLines: 128, writeChunkChars: 32 * 1024 };
 
 export class LineSorter {
   readonly #maxBufferedBytes: number;
