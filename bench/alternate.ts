@@ -114,13 +114,13 @@ async function main(): Promise<void> {
       for (const unit of units) {
         await rm(outDirs.get(unit.profile)!, { recursive: true, force: true });
         const t = await timed(path.join(unit.build, 'bin', 'archiver'), ['run', unit.profile, '--quiet'], work);
-        console.log(`round ${round} ${unit.label}: ${t.cpuSecs.toFixed(2)} s CPU, ${t.wallSecs.toFixed(2)} s wall, ${t.peakRssMB.toFixed(0)} MB, exit ${t.exitCode}`);
+        console.log(`round ${round} ${unit.label}: ${t.cpuSecs.toFixed(2)} s CPU (${t.systemSecs.toFixed(2)} s system), ${t.wallSecs.toFixed(2)} s wall, ${t.peakRssMB.toFixed(0)} MB, exit ${t.exitCode}`);
         runs.get(unit.label)!.push(t);
       }
       if (values.wget !== undefined) {
         const dir = await mkdtemp(path.join(work, 'wget-'));
         const t = await timed('/usr/bin/wget', wgetMirrorArgs(values.wget), dir);
-        console.log(`round ${round} wget: ${t.cpuSecs.toFixed(2)} s CPU, ${t.wallSecs.toFixed(2)} s wall, ${t.peakRssMB.toFixed(0)} MB, exit ${t.exitCode}`);
+        console.log(`round ${round} wget: ${t.cpuSecs.toFixed(2)} s CPU (${t.systemSecs.toFixed(2)} s system), ${t.wallSecs.toFixed(2)} s wall, ${t.peakRssMB.toFixed(0)} MB, exit ${t.exitCode}`);
         runs.get('wget')!.push(t);
         await rm(dir, { recursive: true, force: true });
       }

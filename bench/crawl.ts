@@ -106,14 +106,14 @@ export function archiverLauncher(): string {
   return path.join(packageRoot(), 'bin', 'archiver');
 }
 
-/** Runs a command under GNU time; returns exit code, wall and CPU seconds, and peak RSS. */
+/** Runs a command under GNU time; returns exit code, wall and CPU seconds (user + system, and the system part), and peak RSS. */
 export async function timed(
   cmd: string,
   args: string[],
   cwd: string,
   watchThreads = false,
   env?: NodeJS.ProcessEnv,
-): Promise<{ exitCode: number; wallSecs: number; cpuSecs: number; peakRssMB: number; stderr: string; threads?: ThreadCpu }> {
+): Promise<{ exitCode: number; wallSecs: number; cpuSecs: number; systemSecs: number; peakRssMB: number; stderr: string; threads?: ThreadCpu }> {
   const timeFile = path.join(cwd, `time-${process.hrtime.bigint()}.txt`);
   const child = spawn(TIME, ['-f', '%e %U %S %M', '-o', timeFile, cmd, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], ...(env ? { env } : {}) });
   const watch = watchThreads && child.pid !== undefined ? watchThreadCpu(child.pid, true) : null;
@@ -123,7 +123,7 @@ export async function timed(
   const threads = watch?.stop();
   const line = (await fs.readFile(timeFile, 'utf8')).trim().split('\n').pop() ?? '';
   const [wall, user, sys, rssKB] = line.split(' ').map(Number);
-  const t = { exitCode, wallSecs: wall ?? NaN, cpuSecs: (user ?? NaN) + (sys ?? NaN), peakRssMB: (rssKB ?? NaN) / 1024, stderr };
+  const t = { exitCode, wallSecs: wall ?? NaN, cpuSecs: (user ?? NaN) + (sys ?? NaN), systemSecs: sys ?? NaN, peakRssMB: (rssKB ?? NaN) / 1024, stderr };
   return threads && threads.byGroup.size > 0 ? { ...t, threads } : t;
 }
 
