@@ -122,7 +122,7 @@ async function main(): Promise<void> {
         const t = await timed('/usr/bin/wget', wgetMirrorArgs(values.wget), dir);
         console.log(`round ${round} wget: ${t.cpuSecs.toFixed(2)} s CPU (${t.systemSecs.toFixed(2)} s system), ${t.wallSecs.toFixed(2)} s wall, ${t.peakRssMB.toFixed(0)} MB, exit ${t.exitCode}`);
         runs.get('wget')!.push(t);
-        await rm(dir, { recursive: true, force: true });
+        // Its mirror tree stays until the end: files deleted shortly before make the next tree's slow to create (real-sites.ts, runSites).
       }
     }
   } finally {

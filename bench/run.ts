@@ -27,7 +27,7 @@ import { crawlTable, runCrawlBench, type CrawlBenchResult } from './crawl.js';
 import { focusTable, runFocusBench } from './focus.js';
 import { DOC_SITES, realFocusTable, runRealFocusBench } from './focus-real.js';
 import { latencyTable, runLatencyBench } from './latency.js';
-import { canRun, nodeStartLine, pickSites, runSiteBench, siteTable, type SiteResult } from './real-sites.js';
+import { canRun, nodeStartLine, pickSites, runSites, siteTable, type SiteResult } from './real-sites.js';
 import { formatThreadCpu } from './thread-cpu.js';
 
 const USAGE = 'usage: node dist/bench/run.js [--full] [--only crawl,…] [--runs N] [--hosts N] [--pages N] [--workers N] [--wrk-secs S] [--latency-ms 0,20] [--latency-web-ms MS] [--site NAME[=ROOT] …] [--out FILE]';
@@ -126,8 +126,7 @@ async function main(): Promise<void> {
   const started = new Date();
 
   if (want('sites') && canRun((l) => console.log(l))) {
-    const results: SiteResult[] = [];
-    for (const site of pickSites(values.site, (l) => console.log(l))) results.push(await runSiteBench(site, Math.max(2, Number(values.runs)), (l) => console.log(l)));
+    const results: SiteResult[] = await runSites(pickSites(values.site, (l) => console.log(l)), Math.max(2, Number(values.runs)), (l) => console.log(l));
     const table = siteTable(results);
     const start = nodeStartLine();
     console.log(table.join('\n'));
