@@ -289,13 +289,13 @@ export async function runCrawlBench(opts: CrawlBenchOpts): Promise<CrawlBenchRes
         runs.push(run);
         opts.log(
           `  ${tool.padEnd(8)} run ${i}: exit ${t.exitCode}, ${warc.urls} URLs in ${warc.captures} captures (${warc.covered}/${expected.length} covered, ${warc.extra} extra), ` +
-            `${t.wallSecs.toFixed(2)} s wall, ${t.cpuSecs.toFixed(2)} s CPU, ${t.peakRssMB.toFixed(0)} MB peak RSS, ` +
+            `${t.wallSecs.toFixed(2)} s wall, ${t.cpuSecs.toFixed(2)} s CPU (${t.systemSecs.toFixed(2)} s system), ${t.peakRssMB.toFixed(0)} MB peak RSS, ` +
             `${warc.errors} WARC errors, ≤${run.maxPerHostInFlight} conn/host, load ${os.loadavg()[0]!.toFixed(1)}`,
         );
         if (run.threads) opts.log(`      CPU by thread: ${formatThreadCpu(run.threads)}`);
         for (const e of warc.firstErrors) opts.log(`      ${e}`);
         if (t.exitCode !== 0 && tool === 'archiver') opts.log(`      stderr: ${t.stderr.trim().split('\n').slice(-3).join(' | ')}`);
-        await fs.rm(dir, { recursive: true, force: true });
+        // Kept until the end (the finally below): files deleted shortly before make the next run's slow to create (real-sites.ts, runSites).
       }
     }
     return { hosts: opts.hosts, pagesPerHost: opts.pagesPerHost, expected: expected.length, serverBytes, runs, ceilingRps: ceiling.rps, ceilingNote: ceiling.note, loadBefore, loadAfter: os.loadavg() };
