@@ -97,7 +97,7 @@ function tinyPage(i: number): string {
 export const TINY_PAGES: BenchSite = { name: 'tiny-pages', root: '', generate: (dir) => writeTinySite(dir) };
 
 /** Sections and pages per section of the generated long crawl: 100,000 pages in all. */
-export const TINY_TREE_SHAPE = { sections: 100, pagesPerSection: 1000 } as const;
+const TINY_TREE_SHAPE = { sections: 100, pagesPerSection: 1000 } as const;
 
 /**
  * A long crawl of tiny pages: a front page linking `sections` section pages,

@@ -54,7 +54,7 @@ export const DEFAULT_SORT_BUFFER_BYTES = 64 * 1024 * 1024;
  * runs, merged into ~10; ten million, ~1,600 runs, kept to under 50 files
  * by writing most lines twice more.
  */
-export const DEFAULT_FAN_IN = 16;
+const DEFAULT_FAN_IN = 16;
 
 /** Heap cost of a buffered line beyond its characters: string header and the array slot. */
 const LINE_OVERHEAD_BYTES = 32;
