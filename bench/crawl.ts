@@ -99,6 +99,15 @@ export interface CrawlBenchResult {
 }
 
 const TIME = '/usr/bin/time';
+
+/** What GNU time is asked to write (`-f`): wall, user and system seconds, peak RSS in KB. */
+export const GNU_TIME_FORMAT = '%e %U %S %M';
+
+/** The figures of GNU time's last line written with GNU_TIME_FORMAT: CPU is user + system, RSS in MiB. */
+export function gnuTimeFigures(text: string): { wallSecs: number; cpuSecs: number; systemSecs: number; peakRssMB: number } {
+  const [wall, user, sys, rssKB] = (text.trim().split('\n').pop() ?? '').split(/\s+/).map(Number);
+  return { wallSecs: wall ?? NaN, cpuSecs: (user ?? NaN) + (sys ?? NaN), systemSecs: sys ?? NaN, peakRssMB: (rssKB ?? NaN) / 1024 };
+}
 const WGET = '/usr/bin/wget';
 
 /** What `archiver` runs: bin/archiver, the launcher that starts node with the CLI (package.json "bin"). */
@@ -115,15 +124,13 @@ export async function timed(
   env?: NodeJS.ProcessEnv,
 ): Promise<{ exitCode: number; wallSecs: number; cpuSecs: number; systemSecs: number; peakRssMB: number; stderr: string; threads?: ThreadCpu }> {
   const timeFile = path.join(cwd, `time-${process.hrtime.bigint()}.txt`);
-  const child = spawn(TIME, ['-f', '%e %U %S %M', '-o', timeFile, cmd, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], ...(env ? { env } : {}) });
+  const child = spawn(TIME, ['-f', GNU_TIME_FORMAT, '-o', timeFile, cmd, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], ...(env ? { env } : {}) });
   const watch = watchThreads && child.pid !== undefined ? watchThreadCpu(child.pid, true) : null;
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
   const exitCode = await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
   const threads = watch?.stop();
-  const line = (await fs.readFile(timeFile, 'utf8')).trim().split('\n').pop() ?? '';
-  const [wall, user, sys, rssKB] = line.split(' ').map(Number);
-  const t = { exitCode, wallSecs: wall ?? NaN, cpuSecs: (user ?? NaN) + (sys ?? NaN), systemSecs: sys ?? NaN, peakRssMB: (rssKB ?? NaN) / 1024, stderr };
+  const t = { exitCode, ...gnuTimeFigures(await fs.readFile(timeFile, 'utf8')), stderr };
   return threads && threads.byGroup.size > 0 ? { ...t, threads } : t;
 }
 

@@ -32,7 +32,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from './bench-args.js';
 import { cpuAt, formatThreadCpu, watchThreadCpu } from './thread-cpu.js';
-import { archiverLauncher } from './crawl.js';
+import { archiverLauncher, GNU_TIME_FORMAT, gnuTimeFigures } from './crawl.js';
 
 const USAGE = 'usage: node dist/bench/real-sites.js [--site NAME[=ROOT] …] [--runs N] [--lean]';
 
@@ -85,12 +85,17 @@ export async function writeTinySite(dir: string, pages = TINY_PAGE_COUNT): Promi
     links.push(`<a href="p${i}.html">p${i}</a>`);
     await writeFile(path.join(dir, `p${i}.html`), tinyPage(i));
   }
-  await writeFile(path.join(dir, 'index.html'), `<!doctype html><html><head><title>tiny</title></head><body>\n${links.join('\n')}\n</body></html>\n`);
+  await writeFile(path.join(dir, 'index.html'), linkPage('tiny', links));
 }
 
 /** Page `i` of a generated site: ~100 bytes, a title and a line of text, no link. */
 function tinyPage(i: number): string {
   return `<!doctype html><html><head><title>p${i}</title></head><body><p>page ${i} text here</p></body></html>\n`;
+}
+
+/** A generated page of links: `title`, then each of `links` (`<a>` elements) on a line of its own. */
+function linkPage(title: string, links: readonly string[]): string {
+  return `<!doctype html><html><head><title>${title}</title></head><body>\n${links.join('\n')}\n</body></html>\n`;
 }
 
 /** The generated site of tiny pages (`--site tiny-pages`; first among the defaults). */
@@ -116,9 +121,9 @@ export async function writeTinyTree(dir: string, shape: { sections: number; page
       links.push(`<a href="p${i}.html">p${i}</a>`);
       await writeFile(path.join(dir, `p${i}.html`), tinyPage(i));
     }
-    await writeFile(path.join(dir, `s${s}.html`), `<!doctype html><html><head><title>s${s}</title></head><body>\n${links.join('\n')}\n</body></html>\n`);
+    await writeFile(path.join(dir, `s${s}.html`), linkPage(`s${s}`, links));
   }
-  await writeFile(path.join(dir, 'index.html'), `<!doctype html><html><head><title>tiny tree</title></head><body>\n${sections.join('\n')}\n</body></html>\n`);
+  await writeFile(path.join(dir, 'index.html'), linkPage('tiny tree', sections));
 }
 
 /** The generated long crawl (`--site tiny-tree`; not among the defaults: ~40 s of archiver and ~25 s of wget a run). */
@@ -217,15 +222,14 @@ async function startNginx(root: string, work: string): Promise<{ origin: string;
 async function timed(argv: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ wallSecs: number; cpuSecs: number; systemSecs: number; peakRssMB: number; startedAt: number; endedAt: number; exitCode: number | null; threads: string; timeline: [number, number][] }> {
   const out = path.join(cwd, 'time.txt');
   const startedAt = Date.now();
-  const child = spawn('/usr/bin/time', ['-f', '%e %U %S %M', '-o', out, ...argv], { cwd, stdio: 'ignore', env });
+  const child = spawn('/usr/bin/time', ['-f', GNU_TIME_FORMAT, '-o', out, ...argv], { cwd, stdio: 'ignore', env });
   // The command under GNU time, read by thread from /proc (nothing off Linux).
   const watch = watchThreadCpu(child.pid!, true);
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
   const cpu = watch.stop();
   const threads = formatThreadCpu(cpu);
   const endedAt = Date.now();
-  const [e, u, s, m] = (await readFile(out, 'utf8')).trim().split('\n').pop()!.split(/\s+/).map(Number) as [number, number, number, number];
-  return { wallSecs: e, cpuSecs: u + s, systemSecs: s, peakRssMB: m / 1024, startedAt, endedAt, exitCode, threads, timeline: cpu.timeline };
+  return { ...gnuTimeFigures(await readFile(out, 'utf8')), startedAt, endedAt, exitCode, threads, timeline: cpu.timeline };
 }
 
 async function logLines(log: string): Promise<{ msec: number; status: number; uri: string }[]> {
@@ -324,7 +328,7 @@ export async function runSites(sites: readonly BenchSite[], runs: number, log: (
 }
 
 /** One site's runs, their files under `benchRoot` (removed by the caller). */
-export async function runSiteBench(site: BenchSite, runs: number, log: (line: string) => void, benchRoot: string, archiverOutput: Record<string, unknown> = {}): Promise<SiteResult> {
+async function runSiteBench(site: BenchSite, runs: number, log: (line: string) => void, benchRoot: string, archiverOutput: Record<string, unknown> = {}): Promise<SiteResult> {
   const work = await mkdtemp(path.join(benchRoot, `${site.name}-`));
   const root = site.generate === undefined ? site.root : path.join(work, 'site');
   if (site.generate !== undefined) await site.generate(root);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { alternationTable, crawlUnits, pairedChange } from '../../bench/alternate.js';
-import { median } from '../../bench/crawl.js';
+import { GNU_TIME_FORMAT, gnuTimeFigures, median } from '../../bench/crawl.js';
 
 test('median: the middle value, the mean of the two middle ones, NaN for none', () => {
   assert.equal(median([3, 1, 2]), 2);
@@ -56,4 +56,10 @@ test('crawl units: every build with every profile, builds outer, each named by w
     crawlUnits(['/b/x', '/b/y'], ['/p/a.json', '/p/b.json']).map((u) => u.label),
     ['/b/x · a.json', '/b/x · b.json', '/b/y · a.json', '/b/y · b.json'],
   );
+});
+
+test('GNU time\'s last line read once for every bench: CPU is user + system, RSS in MiB', () => {
+  // What GNU time writes for a command that exited non-zero (wget's 8): a line of its own before the figures.
+  assert.deepEqual(gnuTimeFigures('Command exited with non-zero status 8\n1.57 0.71 0.81 7168\n'), { wallSecs: 1.57, cpuSecs: 0.71 + 0.81, systemSecs: 0.81, peakRssMB: 7 });
+  assert.equal(GNU_TIME_FORMAT, '%e %U %S %M');
 });
