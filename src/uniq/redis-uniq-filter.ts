@@ -14,7 +14,10 @@
  * (`p<token>:<batch>`), so concurrent batches anywhere see it taken; the
  * second turns the markers into records. A node killed between the two
  * leaves markers behind; a marker of a node that is dead, or of an earlier
- * incarnation of a node (restarted since), or older than RESERVATION_MS
+ * incarnation of a node (restarted since: incarnations are numbered in
+ * the order nodes join, so only a lower number than the node's known one
+ * is earlier; a higher one is a restart this node has not heard of yet,
+ * and its markers are live), or older than RESERVATION_MS
  * (Redis time), counts as absent, so the link, rediscovered when the dead
  * node's URI is fetched again, is queued then: nothing is lost. The age
  * rule is what makes that hold whatever a node's view of the others: a
@@ -55,12 +58,13 @@ const VOIDS = `local tm = redis.call('TIME')
 local now = tonumber(tm[1]) * 1000 + math.floor(tonumber(tm[2]) / 1000)
 local dead, current = {}, {}
 for t in string.gmatch(ARGV[2], '[^,]+') do dead[t] = true end
-for t in string.gmatch(ARGV[4], '[^,]+') do local n = string.match(t, '^(.*)%.%d+$') if n then current[n] = t end end
+for t in string.gmatch(ARGV[4], '[^,]+') do local n, i = string.match(t, '^(.*)%.(%d+)$') if n then current[n] = tonumber(i) end end
 local function void(t, at)
   if at == nil or now - at > ${RESERVATION_MS} then return true end
-  local n = string.match(t, '^(.*)%.%d+$')
+  local n, i = string.match(t, '^(.*)%.(%d+)$')
   if not n then return true end
-  return dead[t] or (current[n] ~= nil and current[n] ~= t)
+  if dead[t] then return true end
+  return current[n] ~= nil and tonumber(i) < current[n]
 end`;
 
 /**

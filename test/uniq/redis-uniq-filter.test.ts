@@ -19,8 +19,8 @@ import { uniqFilterConformance } from './conformance.js';
 for (const variant of REDIS_VARIANTS) describe(`Redis seen filter (${variant.name})`, variant.needs(), () => {
   const suite = variant.use();
   let crawls = 0;
-  const filter = (crawl: string, token: string, dead?: () => string[], memoryKeys = 1000) =>
-    new RedisUriUniqFilter({ link: suite.link, keys: new CrawlKeys(crawl), name: 'seen', token, memoryKeys, ...(dead ? { voids: () => ({ dead: dead(), current: [] }) } : {}) });
+  const filter = (crawl: string, token: string, dead?: () => string[], memoryKeys = 1000, current: string[] = []) =>
+    new RedisUriUniqFilter({ link: suite.link, keys: new CrawlKeys(crawl), name: 'seen', token, memoryKeys, ...(dead ? { voids: () => ({ dead: dead(), current }) } : {}) });
 
   // Each test gets a crawl of its own in the one server; a tiny local table makes most answers come from Redis.
   uniqFilterConformance('redis', async () => filter(`c${++crawls}`, 'n1.1', undefined, 4));
@@ -55,6 +55,24 @@ for (const variant of REDIS_VARIANTS) describe(`Redis seen filter (${variant.nam
     const after = filter('resv', 'alive.1', () => ['gone.1']);
     assert.deepEqual(await after.addMany(['http://x.test/a']), [true], 'new once its node is dead');
     assert.equal(await after.count(), 2);
+  });
+
+  it("a live node's earlier incarnation's reservation is void, and a later one's holds though this node has not heard of it yet", async () => {
+    // b restarted as b.7 (incarnations are numbered as nodes join) and reserved; a's view of b is stale (b.3) or current (b.9, a later restart).
+    const b = filter('incarnations', 'b.7');
+    let reserved!: () => void;
+    const hang = new Promise<void>((r) => (reserved = r));
+    void b.addMany(['http://y.test/a'], async () => {
+      reserved();
+      await new Promise(() => {});
+    });
+    await hang;
+    const stale = filter('incarnations', 'a.5', () => [], 1000, ['b.3']);
+    assert.deepEqual(await stale.addMany(['http://y.test/a']), [false], 'b.7 is later than the b.3 a knows of: its reservation holds');
+    const known = filter('incarnations', 'a.5', () => [], 1000, ['b.7']);
+    assert.deepEqual(await known.addMany(['http://y.test/a']), [false], 'b.7 is the b a knows of');
+    const later = filter('incarnations', 'a.5', () => [], 1000, ['b.9']);
+    assert.deepEqual(await later.addMany(['http://y.test/a']), [true], 'b restarted since (b.9): b.7 is void');
   });
 });
 
