@@ -255,11 +255,11 @@ export class RedisCoordination implements CrawlCoordination {
     return [...this.#figures.values()].sort((a, b) => (a.node < b.node ? -1 : 1));
   }
 
-  /** The incarnations (`node.n`) of live nodes, as their heartbeats said. */
+  /** The incarnations (`node.n`) of live nodes, as they joined (a rejoined node's figures name its earlier one until its first heartbeat). */
   currentTokens(): string[] {
     const out: string[] = [];
     for (const n of this.#live) {
-      const t = (this.#figures.get(n) as { token?: string } | undefined)?.token;
+      const t = this.#incarnations.get(n) ?? (this.#figures.get(n) as { token?: string } | undefined)?.token;
       if (t) out.push(t);
     }
     return out;
