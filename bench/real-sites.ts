@@ -30,7 +30,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchArgs } from './bench-args.js';
+import { benchArgs, USAGE_EXIT } from './bench-args.js';
 import { cpuAt, formatThreadCpu, watchThreadCpu } from './thread-cpu.js';
 import { archiverLauncher, GNU_TIME_FORMAT, gnuTimeFigures } from './crawl.js';
 
@@ -417,15 +417,35 @@ export function sameUrisNote(a: ToolRun, w: ToolRun): string {
   return notes.join('; ');
 }
 
-/** The sites given (`name=root`, or `tiny-pages` or `tiny-tree` for a generated one), or the generated tiny pages and the default ones installed here. */
+/** A `--site` naming neither a generated site nor a default one, without `=ROOT`: nothing to serve. */
+export class UnknownSiteError extends Error {
+  readonly code = 'BENCH_UNKNOWN_SITE';
+}
+
+/**
+ * The sites given (`name=root`; `tiny-pages` or `tiny-tree` for a generated one; a default
+ * one's name alone for its document root), or the generated tiny pages and the default ones
+ * installed here. Throws UnknownSiteError for a bare name it does not know.
+ */
 export function pickSites(specs: readonly string[], log: (line: string) => void): BenchSite[] {
-  if (specs.length > 0) return specs.map((s) => GENERATED_SITES.find((g) => g.name === s) ?? { name: s.split('=')[0]!, root: s.split('=').slice(1).join('=') });
+  if (specs.length > 0) return specs.map(siteNamed);
   const installed = DEFAULT_SITES.filter((s) => {
     if (existsSync(s.root)) return true;
     log(`skipping ${s.name}: not installed (apt-get install ${s.pkg})`);
     return false;
   });
   return [TINY_PAGES, ...installed];
+}
+
+function siteNamed(spec: string): BenchSite {
+  const at = spec.indexOf('=');
+  if (at > 0) return { name: spec.slice(0, at), root: spec.slice(at + 1) };
+  const known = GENERATED_SITES.find((g) => g.name === spec) ?? DEFAULT_SITES.find((d) => d.name === spec);
+  if (known === undefined) {
+    const names = [...GENERATED_SITES, ...DEFAULT_SITES].map((k) => k.name).join(', ');
+    throw new UnknownSiteError(`--site ${spec}: not a site the bench knows (${names}); give its document root as ${spec}=ROOT`);
+  }
+  return 'pkg' in known ? { name: known.name, root: known.root } : known;
 }
 
 export function canRun(log: (line: string) => void): boolean {
@@ -467,11 +487,20 @@ function withoutExtraCerts(): NodeJS.ProcessEnv {
 async function main(): Promise<void> {
   const { values } = benchArgs({ options: { site: { type: 'string', multiple: true, default: [] }, runs: { type: 'string', default: '2' }, lean: { type: 'boolean', default: false } } }, { usage: USAGE });
   const log = (l: string): void => console.log(l);
+  let sites: BenchSite[];
+  try {
+    sites = pickSites(values.site, log);
+  } catch (e) {
+    if (!(e instanceof UnknownSiteError)) throw e;
+    console.error(e.message);
+    process.exitCode = USAGE_EXIT;
+    return;
+  }
   if (!canRun(log)) return;
   log(nodeStartLine());
   const output = values.lean ? { wacz: false, pageText: false } : {};
   if (values.lean) log('archiver runs with output.wacz and output.pageText false: no WACZ, no page text (the defaults make both)');
-  const results = await runSites(pickSites(values.site, log), Number(values.runs), log, output);
+  const results = await runSites(sites, Number(values.runs), log, output);
   console.log(siteTable(results).join('\n'));
 }
 

@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { cpuPerRequestMs, pickSites, TINY_PAGES, TINY_TREE, writeTinySite, writeTinyTree } from '../../bench/real-sites.js';
+import { cpuPerRequestMs, pickSites, TINY_PAGES, TINY_TREE, UnknownSiteError, writeTinySite, writeTinyTree } from '../../bench/real-sites.js';
 import { extractHtml } from '../../src/fetch/link-extractor.js';
 
 test('the generated site: a front page linking each tiny page once, pages linking nowhere', async () => {
@@ -53,6 +53,9 @@ test('the defaults begin with the generated site; `--site tiny-pages` or `tiny-t
   assert.deepEqual(pickSites(['tiny-pages'], () => {}), [TINY_PAGES]);
   assert.deepEqual(pickSites(['tiny-tree'], () => {}), [TINY_TREE]);
   assert.deepEqual(pickSites(['pg=/srv/pg'], () => {}), [{ name: 'pg', root: '/srv/pg' }]);
+  // A default site's name alone is its document root (it was an empty root: nginx refused its config, and every tool fetched nothing).
+  assert.deepEqual(pickSites(['postgresql-doc-15'], () => {}), [{ name: 'postgresql-doc-15', root: '/usr/share/doc/postgresql-doc-15/html' }]);
+  assert.throws(() => pickSites(['pg'], () => {}), (e: unknown) => e instanceof UnknownSiteError && /^--site pg: not a site the bench knows \(tiny-pages, tiny-tree, python3\.11-doc, .*\); give its document root as pg=ROOT$/.test(e.message));
 });
 
 test('CPU per request in ms, none without requests', () => {
