@@ -16,6 +16,16 @@ import { redisBehindCuttingProxy } from '../helpers/reply-cutting-proxy.js';
 import { needsRedis, startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { uniqFilterConformance } from './conformance.js';
 
+/** `node` reserves `url`, then "dies" inside beforeCommit: the reservation is made and never recorded. Resolves once it is made. */
+function reservedForever(node: RedisUriUniqFilter, url: string): Promise<void> {
+  return new Promise<void>((reserved) => {
+    void node.addMany([url], async () => {
+      reserved();
+      await new Promise(() => {});
+    });
+  });
+}
+
 for (const variant of REDIS_VARIANTS) describe(`Redis seen filter (${variant.name})`, variant.needs(), () => {
   const suite = variant.use();
   let crawls = 0;
@@ -39,15 +49,7 @@ for (const variant of REDIS_VARIANTS) describe(`Redis seen filter (${variant.nam
   });
 
   it("a dead node's reservation is void: the URL is new again for a live node", async () => {
-    const dead = filter('resv', 'gone.1');
-    let reserved!: () => void;
-    const hang = new Promise<void>((r) => (reserved = r));
-    // The node reserves, then "dies" inside beforeCommit (never records).
-    void dead.addMany(['http://x.test/a'], async () => {
-      reserved();
-      await new Promise(() => {});
-    });
-    await hang;
+    await reservedForever(filter('resv', 'gone.1'), 'http://x.test/a');
     const alive = filter('resv', 'alive.1', () => []);
     assert.deepEqual(await alive.addMany(['http://x.test/a']), [false], 'taken while its node lives');
     const restarted = filter('resv', 'gone.2', () => []);
@@ -59,14 +61,7 @@ for (const variant of REDIS_VARIANTS) describe(`Redis seen filter (${variant.nam
 
   it("a live node's earlier incarnation's reservation is void, and a later one's holds though this node has not heard of it yet", async () => {
     // b restarted as b.7 (incarnations are numbered as nodes join) and reserved; a's view of b is stale (b.3) or current (b.9, a later restart).
-    const b = filter('incarnations', 'b.7');
-    let reserved!: () => void;
-    const hang = new Promise<void>((r) => (reserved = r));
-    void b.addMany(['http://y.test/a'], async () => {
-      reserved();
-      await new Promise(() => {});
-    });
-    await hang;
+    await reservedForever(filter('incarnations', 'b.7'), 'http://y.test/a');
     const stale = filter('incarnations', 'a.5', () => [], 1000, ['b.3']);
     assert.deepEqual(await stale.addMany(['http://y.test/a']), [false], 'b.7 is later than the b.3 a knows of: its reservation holds');
     const known = filter('incarnations', 'a.5', () => [], 1000, ['b.7']);
