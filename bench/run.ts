@@ -21,13 +21,13 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchArgs } from './bench-args.js';
+import { benchArgs, USAGE_EXIT } from './bench-args.js';
 import { packageRoot } from '../src/core/package-root.js';
 import { crawlTable, runCrawlBench, type CrawlBenchResult } from './crawl.js';
 import { focusTable, runFocusBench } from './focus.js';
 import { DOC_SITES, realFocusTable, runRealFocusBench } from './focus-real.js';
 import { latencyTable, runLatencyBench } from './latency.js';
-import { canRun, nodeStartLine, pickSites, runSites, siteTable, type SiteResult } from './real-sites.js';
+import { canRun, nodeStartLine, pickSites, runSites, siteTable, UnknownSiteError, type BenchSite, type SiteResult } from './real-sites.js';
 import { formatThreadCpu } from './thread-cpu.js';
 
 const USAGE = 'usage: node dist/bench/run.js [--full] [--only crawl,…] [--runs N] [--hosts N] [--pages N] [--workers N] [--wrk-secs S] [--latency-ms 0,20] [--latency-web-ms MS] [--site NAME[=ROOT] …] [--out FILE]';
@@ -119,14 +119,28 @@ async function main(): Promise<void> {
     },
   }, { usage: USAGE });
   const only = new Set(values.only.split(',').map((s) => s.trim()));
-  for (const p of only) if (!(PARTS as readonly string[]).includes(p)) throw new Error(`--only: unknown part ${p} (parts: ${PARTS.join(', ')})`);
+  const unknown = [...only].filter((p) => !(PARTS as readonly string[]).includes(p));
+  // A command line the bench cannot read is one line and exit 2, before any part runs.
+  const refuse = (line: string): void => {
+    console.error(line);
+    console.error(USAGE);
+    process.exitCode = USAGE_EXIT;
+  };
+  if (unknown.length > 0) return refuse(`--only: unknown part ${unknown.join(', ')} (parts: ${PARTS.join(', ')})`);
   const want = (p: Part): boolean => only.has(p);
+  let sites: BenchSite[] = [];
+  try {
+    if (want('sites')) sites = pickSites(values.site, (l) => console.log(l));
+  } catch (e) {
+    if (e instanceof UnknownSiteError) return refuse(e.message);
+    throw e;
+  }
   const full = values.full;
   const sections: Section[] = [];
   const started = new Date();
 
   if (want('sites') && canRun((l) => console.log(l))) {
-    const results: SiteResult[] = await runSites(pickSites(values.site, (l) => console.log(l)), Math.max(2, Number(values.runs)), (l) => console.log(l));
+    const results: SiteResult[] = await runSites(sites, Math.max(2, Number(values.runs)), (l) => console.log(l));
     const table = siteTable(results);
     const start = nodeStartLine();
     console.log(table.join('\n'));

@@ -71,3 +71,18 @@ test('every bench script that reads options answers --help with its usage', () =
     assert.match(r.stdout, new RegExp(`^usage: node dist/bench/${f.replace('.', '\\.')}`), f);
   }
 });
+
+test('a part or a site the bench does not know: one line naming it, then the usage, exit 2, before any part runs', () => {
+  const script = fileURLToPath(new URL('../../bench/run.js', import.meta.url));
+  const site = spawnSync(process.execPath, [script, '--only', 'sites', '--site', 'pg'], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(site.status, USAGE_EXIT, site.stderr);
+  const siteLines = site.stderr.trim().split('\n');
+  assert.equal(siteLines.length, 2, site.stderr);
+  assert.match(siteLines[0]!, /^--site pg: not a site the bench knows \(.*postgresql-doc-15.*\); give its document root as pg=ROOT$/);
+  assert.match(siteLines[1]!, /^usage: node dist\/bench\/run\.js/);
+  assert.equal(site.stdout, '', 'nothing ran');
+  const part = spawnSync(process.execPath, [script, '--only', 'crawl,nope'], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(part.status, USAGE_EXIT, part.stderr);
+  assert.match(part.stderr, /^--only: unknown part nope \(parts: sites, crawl, /);
+  assert.equal(part.stdout, '', 'nothing ran');
+});
