@@ -36,3 +36,15 @@ export function benchArgs<T extends ParseArgsConfig>(config: T, how: BenchUsage)
     return exit(USAGE_EXIT);
   }
 }
+
+/**
+ * A command line the script reads but cannot use, found after parsing (an
+ * unknown name in a list): `line` and the usage on stderr, exit code
+ * USAGE_EXIT, as a bad option gets from benchArgs. The caller returns
+ * without running anything.
+ */
+export function refuseUsage(line: string, usage: string): void {
+  console.error(line);
+  console.error(usage);
+  process.exitCode = USAGE_EXIT;
+}

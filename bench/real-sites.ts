@@ -30,7 +30,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchArgs, USAGE_EXIT } from './bench-args.js';
+import { benchArgs, refuseUsage } from './bench-args.js';
 import { cpuAt, formatThreadCpu, watchThreadCpu } from './thread-cpu.js';
 import { archiverLauncher, GNU_TIME_FORMAT, gnuTimeFigures } from './crawl.js';
 
@@ -492,9 +492,7 @@ async function main(): Promise<void> {
     sites = pickSites(values.site, log);
   } catch (e) {
     if (!(e instanceof UnknownSiteError)) throw e;
-    console.error(e.message);
-    process.exitCode = USAGE_EXIT;
-    return;
+    return refuseUsage(e.message, USAGE);
   }
   if (!canRun(log)) return;
   log(nodeStartLine());

@@ -21,7 +21,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchArgs, USAGE_EXIT } from './bench-args.js';
+import { benchArgs, refuseUsage } from './bench-args.js';
 import { packageRoot } from '../src/core/package-root.js';
 import { crawlTable, runCrawlBench, type CrawlBenchResult } from './crawl.js';
 import { focusTable, runFocusBench } from './focus.js';
@@ -120,12 +120,8 @@ async function main(): Promise<void> {
   }, { usage: USAGE });
   const only = new Set(values.only.split(',').map((s) => s.trim()));
   const unknown = [...only].filter((p) => !(PARTS as readonly string[]).includes(p));
-  // A command line the bench cannot read is one line and exit 2, before any part runs.
-  const refuse = (line: string): void => {
-    console.error(line);
-    console.error(USAGE);
-    process.exitCode = USAGE_EXIT;
-  };
+  // A command line the bench cannot use is one line and the usage, exit 2, before any part runs.
+  const refuse = (line: string): void => refuseUsage(line, USAGE);
   if (unknown.length > 0) return refuse(`--only: unknown part ${unknown.join(', ')} (parts: ${PARTS.join(', ')})`);
   const want = (p: Part): boolean => only.has(p);
   let sites: BenchSite[] = [];

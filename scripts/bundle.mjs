@@ -11,8 +11,8 @@
  * otherwise resolve one by one; every other package is CommonJS loaded
  * through createRequire, or native, or not used by a crawl). The files the
  * modules find beside themselves stay outside too: the compiled profile validator
- * is copied in, after the schema module its freshness is checked against
- * (src/config/profile-validator.ts). Workers are found beside the module
+ * is copied in (it carries the hash of the schema it was made from,
+ * src/config/profile-validator.ts). Workers are found beside the module
  * that starts them (`new URL('./page-worker.js', import.meta.url)`): in the
  * bundle that module is a chunk in dist/bundle/, where each worker is an
  * entry of the same name.
@@ -53,5 +53,4 @@ await build({
   external: EXTERNAL,
   logLevel: 'warning',
 });
-copyFileSync(`${src}/config/profile-schema.js`, `${out}/profile-schema.js`);
 copyFileSync(`${src}/config/profile-validator.standalone.cjs`, `${out}/profile-validator.standalone.cjs`);
