@@ -15,8 +15,8 @@
  *   node dist/bench/real-sites.js --lean        # archiver with output.wacz and output.pageText false
  *
  * The sites are Debian packages (python3.11-doc, postgresql-doc-15, cmake-doc, git-doc,
- * sqlite3-doc, python-django-doc, apache2-doc, octave-doc, libboost1.74-doc,
- * openjdk-17-doc); one that is not installed is skipped with the package to install.
+ * sqlite3-doc, python-django-doc, apache2-doc, octave-doc, ffmpeg-doc, libxml2-doc,
+ * libglib2.0-doc, bind9-doc, libboost1.74-doc, openjdk-17-doc); one that is not installed is skipped with the package to install.
  * First comes a site the bench writes itself (`tiny-pages`: 1,200 pages of
  * ~100 bytes), where what a tool pays per URI is all there is to see.
  * Beside the two tools runs the floor (floor-crawler.ts), alternated with
@@ -55,6 +55,15 @@ export const DEFAULT_SITES: readonly { name: string; root: string; pkg: string }
   // 3.4 KB on average, where the fixed costs weigh as on git-doc).
   { name: 'apache2-doc', root: '/usr/share/doc/apache2-doc/manual', pkg: 'apache2-doc' },
   { name: 'octave-doc', root: '/usr/share/doc/octave/octave.html', pkg: 'octave-doc' },
+  // Four more stand-ins for an unseen site, added in the thirty-first session: FFmpeg's API reference
+  // (Doxygen, 635 URIs), libxml2's hand-written pages (155 URIs), GLib's reference (gtk-doc, 153 URIs,
+  // pages of 83 KB on average, 39 links to pages Debian does not ship) and BIND's manual (Sphinx's Read
+  // the Docs theme, 77 URIs, 58 of them 404s: style sheets, scripts and images Debian does not ship).
+  // The last three are mostly fixed cost: node's start and the JIT's warm-up weigh more than their pages.
+  { name: 'ffmpeg-doc', root: '/usr/share/doc/ffmpeg/api', pkg: 'ffmpeg-doc' },
+  { name: 'libxml2-doc', root: '/usr/share/doc/libxml2/html', pkg: 'libxml2-doc' },
+  { name: 'libglib2.0-doc', root: '/usr/share/gtk-doc/html/glib', pkg: 'libglib2.0-doc' },
+  { name: 'bind9-doc', root: '/usr/share/doc/bind9-doc/arm', pkg: 'bind9-doc' },
   // Two large ones. Boost's docs (5,291 URIs) link a file named `operator%.html` as it is named: the
   // bare '%' must go out as %25 or nginx answers 400 (link-resolution.ts). The OpenJDK API docs (10,331
   // URIs, 289 MB, pages up to 6 MB): a long crawl, large pages, and a large package at the end.
