@@ -99,6 +99,7 @@ export interface CrawlBenchResult {
 }
 
 const TIME = '/usr/bin/time';
+const WGET = '/usr/bin/wget';
 
 /** What GNU time is asked to write (`-f`): wall, user and system seconds, peak RSS in KB. */
 export const GNU_TIME_FORMAT = '%e %U %S %M';
@@ -108,7 +109,6 @@ export function gnuTimeFigures(text: string): { wallSecs: number; cpuSecs: numbe
   const [wall, user, sys, rssKB] = (text.trim().split('\n').pop() ?? '').split(/\s+/).map(Number);
   return { wallSecs: wall ?? NaN, cpuSecs: (user ?? NaN) + (sys ?? NaN), systemSecs: sys ?? NaN, peakRssMB: (rssKB ?? NaN) / 1024 };
 }
-const WGET = '/usr/bin/wget';
 
 /** What `archiver` runs: bin/archiver, the launcher that starts node with the CLI (package.json "bin"). */
 export function archiverLauncher(): string {

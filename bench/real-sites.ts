@@ -337,7 +337,7 @@ export async function runSites(sites: readonly BenchSite[], runs: number, log: (
 }
 
 /** One site's runs, their files under `benchRoot` (removed by the caller). */
-async function runSiteBench(site: BenchSite, runs: number, log: (line: string) => void, benchRoot: string, archiverOutput: Record<string, unknown> = {}): Promise<SiteResult> {
+async function runSiteBench(site: BenchSite, runs: number, log: (line: string) => void, benchRoot: string, archiverOutput: Record<string, unknown>): Promise<SiteResult> {
   const work = await mkdtemp(path.join(benchRoot, `${site.name}-`));
   const root = site.generate === undefined ? site.root : path.join(work, 'site');
   if (site.generate !== undefined) await site.generate(root);

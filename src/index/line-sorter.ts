@@ -173,12 +173,15 @@ export class LineSorter {
     this.#runs.push({ file, generation });
   }
 
-  /** While some generation holds fanIn runs, merge them into one run of the next. */
+  /**
+   * Merges fanIn runs of a generation into one of the next, from the spills' generation up, as
+   * long as one is full. Every generation holds fewer than fanIn runs before a spill, so only the
+   * one a spill or a merge has just added to can fill.
+   */
   async #compact(): Promise<void> {
-    for (;;) {
-      const generation = this.#runs.find((r) => this.#runs.filter((o) => o.generation === r.generation).length >= this.#fanIn)?.generation;
-      if (generation === undefined) return;
+    for (let generation = 0; ; generation++) {
       const merged = this.#runs.filter((r) => r.generation === generation).slice(0, this.#fanIn);
+      if (merged.length < this.#fanIn) return;
       await this.#write(generation + 1, this.#merge(merged.map((r) => r.file), [], COMPACT_SIZES), COMPACT_SIZES.writeChunkChars);
       this.#runs = this.#runs.filter((r) => !merged.includes(r));
       for (const r of merged) await rm(r.file, { force: true });
